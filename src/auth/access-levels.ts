@@ -1,0 +1,23 @@
+export const AccessLevel = {
+  NO_ACCESS: 0,
+  MINIMAL_ACCESS: 5,
+  GUEST: 10,
+  REPORTER: 20,
+  DEVELOPER: 30,
+  MAINTAINER: 40,
+  OWNER: 50,
+} as const;
+
+export const MEMBER_ACCESS_LEVELS = [5, 10, 20, 30, 40, 50] as const;
+
+const NAMES: Record<number, string> = {
+  0: 'NO_ACCESS',
+  5: 'MINIMAL_ACCESS',
+  10: 'GUEST',
+  20: 'REPORTER',
+  30: 'DEVELOPER',
+  40: 'MAINTAINER',
+  50: 'OWNER',
+};
+
+export const accessLevelName = (level: number) => NAMES[level] ?? 'NO_ACCESS';

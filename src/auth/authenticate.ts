@@ -1,0 +1,67 @@
+import type { Db } from '../db/client.ts';
+import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthorizedError } from '../graphql/errors.ts';
+import { tokenDigest } from './tokens.ts';
+import { Viewer } from './viewer.ts';
+
+export type Credentials = { token?: string; sudo?: string };
+
+const LAST_USED_INTERVAL_MS = 60_000;
+
+type HeaderSource = { header(name: string): string | undefined; query?: Record<string, unknown> };
+
+/** Token sources GitLab accepts: PRIVATE-TOKEN, `Authorization: Bearer`, `?private_token=`. */
+export function readCredentials(req: HeaderSource): Credentials {
+  const bearer = req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
+  const queryToken = req.query?.private_token ?? req.query?.access_token;
+  const sudoParam = req.query?.sudo;
+  return {
+    token: req.header('private-token') ?? bearer ?? (typeof queryToken === 'string' ? queryToken : undefined),
+    sudo: req.header('sudo') ?? (typeof sudoParam === 'string' ? sudoParam : undefined),
+  };
+}
+
+const today = () => new Date(new Date().toISOString().slice(0, 10));
+
+export async function authenticate(db: Db, digestKey: string, credentials: Credentials): Promise<Viewer> {
+  if (!credentials.token) {
+    if (credentials.sudo) throw new UnauthorizedError();
+    return Viewer.anonymous();
+  }
+  const token = await db.personalAccessToken.findUnique({
+    where: { digest: tokenDigest(digestKey, credentials.token) },
+    include: { user: true },
+  });
+  if (!token) throw new UnauthorizedError();
+  if (token.revoked) {
+    throw new UnauthorizedError({
+      error: 'invalid_token',
+      error_description: 'Token was revoked. You have to re-authorize from the user.',
+    });
+  }
+  if (token.expiresAt && token.expiresAt < today()) {
+    throw new UnauthorizedError({
+      error: 'invalid_token',
+      error_description: 'Token is expired. You can either do re-authorization or token refresh.',
+    });
+  }
+  if (token.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
+  void touchLastUsed(db, token.id, token.lastUsedAt);
+  const { user, ...tokenRow } = token;
+  const viewer = new Viewer(user, tokenRow);
+  return credentials.sudo ? sudo(db, viewer, credentials.sudo) : viewer;
+}
+
+async function touchLastUsed(db: Db, id: number, lastUsedAt: Date | null) {
+  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return;
+  await db.personalAccessToken.update({ where: { id }, data: { lastUsedAt: new Date() } }).catch(() => {});
+}
+
+async function sudo(db: Db, viewer: Viewer, who: string): Promise<Viewer> {
+  if (!viewer.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
+  if (!viewer.token?.scopes.includes('sudo')) throw new InsufficientScopeError(['sudo']);
+  const target = /^\d+$/.test(who)
+    ? await db.user.findUnique({ where: { id: Number(who) } })
+    : await db.user.findFirst({ where: { username: { equals: who, mode: 'insensitive' } } });
+  if (!target) throw new NotFoundError(`User with ID or username '${who}'`);
+  return new Viewer(target, viewer.token, viewer.user);
+}

@@ -1,0 +1,151 @@
+import type { Db } from '../db/client.ts';
+import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
+import { ForbiddenError, NotFoundError } from '../graphql/errors.ts';
+import { AccessLevel } from './access-levels.ts';
+import type { Viewer } from './viewer.ts';
+
+type Memberships = {
+  groupLevels: Map<number, number>;
+  projectLevels: Map<number, number>;
+  /** Namespaces on the path above any membership: a member of a subgroup or project sees its parents. */
+  ancestorIds: Set<number>;
+};
+
+export type NamespaceLike = Pick<Namespace, 'id' | 'traversalIds' | 'visibility' | 'kind' | 'ownerId'>;
+export type ProjectWithNamespace = Project & { namespace: Namespace };
+
+const today = () => new Date(new Date().toISOString().slice(0, 10));
+
+/**
+ * The one place that answers "may this viewer see / do X". Visibility, inherited membership
+ * down the group tree and the administrator bypass are decided here and nowhere else.
+ * Invisible resources are reported as 404 by the `require*` helpers, never 403.
+ */
+export class Policy {
+  private memberships?: Promise<Memberships>;
+
+  constructor(
+    private readonly db: Db,
+    readonly viewer: Viewer,
+  ) {}
+
+  private loadMemberships(): Promise<Memberships> {
+    this.memberships ??= this.fetchMemberships();
+    return this.memberships;
+  }
+
+  private async fetchMemberships(): Promise<Memberships> {
+    const result: Memberships = { groupLevels: new Map(), projectLevels: new Map(), ancestorIds: new Set() };
+    if (!this.viewer.user) return result;
+    const rows = await this.db.member.findMany({
+      where: { userId: this.viewer.user.id, OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] },
+      select: {
+        accessLevel: true,
+        namespaceId: true,
+        projectId: true,
+        namespace: { select: { traversalIds: true } },
+        project: { select: { namespace: { select: { traversalIds: true } } } },
+      },
+    });
+    for (const row of rows) {
+      if (row.namespaceId !== null) result.groupLevels.set(row.namespaceId, row.accessLevel);
+      if (row.projectId !== null) result.projectLevels.set(row.projectId, row.accessLevel);
+      const path = row.namespace?.traversalIds ?? row.project?.namespace.traversalIds ?? [];
+      for (const id of path) result.ancestorIds.add(id);
+    }
+    return result;
+  }
+
+  async groupAccessLevel(namespace: Pick<Namespace, 'traversalIds' | 'ownerId' | 'kind'>): Promise<number> {
+    if (this.viewer.isAdmin) return AccessLevel.OWNER;
+    if (namespace.kind === 'user') return namespace.ownerId === this.viewer.userId ? AccessLevel.OWNER : 0;
+    const { groupLevels } = await this.loadMemberships();
+    return Math.max(0, ...namespace.traversalIds.map((id) => groupLevels.get(id) ?? 0));
+  }
+
+  async projectAccessLevel(project: ProjectWithNamespace): Promise<number> {
+    if (this.viewer.isAdmin) return AccessLevel.OWNER;
+    const { projectLevels } = await this.loadMemberships();
+    return Math.max(projectLevels.get(project.id) ?? 0, await this.groupAccessLevel(project.namespace));
+  }
+
+  private visibleTo(visibility: Namespace['visibility']) {
+    return visibility === 'public' || (visibility === 'internal' && this.viewer.user !== null);
+  }
+
+  async canReadProject(project: ProjectWithNamespace): Promise<boolean> {
+    if (this.viewer.isAdmin || this.visibleTo(project.visibility)) return true;
+    return (await this.projectAccessLevel(project)) >= AccessLevel.GUEST;
+  }
+
+  async canReadNamespace(namespace: NamespaceLike): Promise<boolean> {
+    if (this.viewer.isAdmin || this.visibleTo(namespace.visibility)) return true;
+    if (namespace.kind === 'user') return namespace.ownerId === this.viewer.userId;
+    if ((await this.groupAccessLevel(namespace)) >= AccessLevel.MINIMAL_ACCESS) return true;
+    return (await this.loadMemberships()).ancestorIds.has(namespace.id);
+  }
+
+  /** 404 when invisible, 403 when visible but the role is too low. */
+  async requireProjectAccess(project: ProjectWithNamespace, level: number): Promise<void> {
+    if (!(await this.canReadProject(project))) throw new NotFoundError('Project');
+    if ((await this.projectAccessLevel(project)) < level) throw new ForbiddenError();
+  }
+
+  async requireGroupAccess(namespace: NamespaceLike, level: number): Promise<void> {
+    if (!(await this.canReadNamespace(namespace))) throw new NotFoundError('Group');
+    if ((await this.groupAccessLevel(namespace)) < level) throw new ForbiddenError();
+  }
+
+  requireAdmin(): void {
+    if (!this.viewer.isAdmin) throw new ForbiddenError();
+  }
+
+  /** SQL filter for the projects this viewer may read (used by every project list). */
+  async readableProjectsWhere(): Promise<Prisma.ProjectWhereInput> {
+    if (this.viewer.isAdmin) return {};
+    const { groupLevels, projectLevels } = await this.loadMemberships();
+    const levelAtLeast = (m: Map<number, number>, min: number) => [...m].filter(([, l]) => l >= min).map(([id]) => id);
+    return {
+      OR: [
+        { visibility: 'public' },
+        ...(this.viewer.user ? [{ visibility: 'internal' as const }] : []),
+        { id: { in: levelAtLeast(projectLevels, AccessLevel.GUEST) } },
+        { namespace: { traversalIds: { hasSome: levelAtLeast(groupLevels, AccessLevel.GUEST) } } },
+        ...(this.viewer.user ? [{ namespace: { ownerId: this.viewer.user.id } }] : []),
+      ],
+    };
+  }
+
+  /** SQL filter for the groups this viewer may read. */
+  async readableGroupsWhere(): Promise<Prisma.NamespaceWhereInput> {
+    if (this.viewer.isAdmin) return {};
+    const { groupLevels, ancestorIds } = await this.loadMemberships();
+    return {
+      OR: [
+        { visibility: 'public' },
+        ...(this.viewer.user ? [{ visibility: 'internal' as const }] : []),
+        { traversalIds: { hasSome: [...groupLevels.keys()] } },
+        { id: { in: [...ancestorIds] } },
+      ],
+    };
+  }
+
+  /** Groups (and their subgroups) the viewer belongs to with at least `minLevel`. */
+  async memberGroupsWhere(minLevel: number): Promise<Prisma.NamespaceWhereInput> {
+    const { groupLevels } = await this.loadMemberships();
+    const ids = [...groupLevels].filter(([, level]) => level >= minLevel).map(([id]) => id);
+    return { traversalIds: { hasSome: ids } };
+  }
+
+  /** Ids of the viewer's direct project memberships and groups (for `membership=true` filters). */
+  async membershipWhere(): Promise<Prisma.ProjectWhereInput> {
+    const { groupLevels, projectLevels } = await this.loadMemberships();
+    return {
+      OR: [
+        { id: { in: [...projectLevels.keys()] } },
+        { namespace: { traversalIds: { hasSome: [...groupLevels.keys()] } } },
+        ...(this.viewer.user ? [{ namespace: { ownerId: this.viewer.user.id } }] : []),
+      ],
+    };
+  }
+}

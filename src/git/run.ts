@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0]} failed (${exitCode}): ${stderr.trim()}`);
+  }
+}
+
+export type GitIdentity = { name: string; email: string; date?: Date };
+
+/** Environment that pins identity and keeps user/system config out of repository operations. */
+export function gitEnv(opts: { author?: GitIdentity; committer?: GitIdentity; extra?: Record<string, string> } = {}) {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    LC_ALL: 'C',
+    ...opts.extra,
+  };
+  const set = (prefix: string, who?: GitIdentity) => {
+    if (!who) return;
+    env[`${prefix}_NAME`] = who.name;
+    env[`${prefix}_EMAIL`] = who.email;
+    if (who.date) env[`${prefix}_DATE`] = `${Math.floor(who.date.getTime() / 1000)} +0000`;
+  };
+  set('GIT_AUTHOR', opts.author);
+  set('GIT_COMMITTER', opts.committer);
+  return env;
+}
+
+/** Runs git with an argument vector (never a shell). Callers validate every user-supplied value. */
+export function runGit(
+  cwd: string,
+  args: string[],
+  opts: { input?: string | Buffer; env?: Record<string, string> } = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: opts.env ?? gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}

@@ -1,0 +1,11 @@
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.ts';
+import '../modules/users/schema.ts';
+import '../modules/groups/schema.ts';
+import '../modules/projects/schema.ts';
+import '../modules/members/schema.ts';
+import '../modules/milestones/schema.ts';
+import '../modules/labels/schema.ts';
+import '../modules/meta/schema.ts';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

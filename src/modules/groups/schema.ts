@@ -1,0 +1,76 @@
+import { builder, gid } from '../../graphql/builder.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
+import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { VisibilityEnum } from '../namespaces/schema.ts';
+import { createGroup, deleteGroup, findGroup, fullName, listGroups } from './service.ts';
+
+export const GroupRef = builder.prismaObject('Namespace', {
+  variant: 'Group',
+  fields: (t) => ({
+    id: t.id({ resolve: (g) => gid('Group', g.id) }),
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    path: t.exposeString('path'),
+    fullPath: t.exposeString('fullPath'),
+    fullName: t.string({ resolve: (g, _a, ctx) => fullName(ctx, g) }),
+    description: t.exposeString('description'),
+    visibility: t.expose('visibility', { type: VisibilityEnum }),
+    parentId: t.exposeInt('parentId', { nullable: true }),
+    requestAccessEnabled: t.exposeBoolean('requestAccessEnabled'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    avatarUrl: t.string({ nullable: true, resolve: () => null }),
+    webUrl: t.string({ resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
+    parent: t.field({
+      type: GroupRef,
+      nullable: true,
+      resolve: (g, _a, ctx) => (g.parentId == null ? null : findGroup(ctx, { id: g.parentId })),
+    }),
+    descendantGroups: t.connection({
+      type: GroupRef,
+      args: { includeParentDescendants: t.arg.boolean({ defaultValue: true }), search: t.arg.string() },
+      resolve: async (g, args, ctx) =>
+        pagedConnection(args, await listGroups(ctx, args.includeParentDescendants ? { descendantsOf: g.id, search: args.search } : { parentId: g.id, search: args.search })),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  group: t.field({
+    type: GroupRef,
+    nullable: true,
+    description: 'A group by full path or id; null when it does not exist or is not visible.',
+    args: { fullPath: t.arg.id(), id: t.arg.int() },
+    resolve: (_r, args, ctx) => findGroup(ctx, { id: args.id, fullPath: args.fullPath == null ? null : String(args.fullPath) }),
+  }),
+  groups: t.connection({
+    type: GroupRef,
+    args: {
+      search: t.arg.string(),
+      topLevelOnly: t.arg.boolean(),
+      allAvailable: t.arg.boolean(),
+      owned: t.arg.boolean(),
+    },
+    resolve: async (_r, args, ctx) => pagedConnection(args, await listGroups(ctx, args)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  groupCreate: t.field({
+    type: payloadType('GroupCreatePayload', 'group', GroupRef),
+    args: {
+      name: t.arg.string({ required: true }),
+      path: t.arg.string(),
+      parentId: t.arg.int(),
+      visibility: t.arg({ type: VisibilityEnum }),
+      description: t.arg.string(),
+      requestAccessEnabled: t.arg.boolean(),
+    },
+    resolve: (_r, args, ctx) => asPayload(ctx, 'group', () => createGroup(ctx, args)),
+  }),
+  groupDelete: t.field({
+    type: payloadType('GroupDeletePayload', 'group', GroupRef),
+    args: { fullPath: t.arg.id(), id: t.arg.int() },
+    resolve: (_r, args, ctx) =>
+      asPayload(ctx, 'group', () => deleteGroup(ctx, { id: args.id, fullPath: args.fullPath == null ? null : String(args.fullPath) })),
+  }),
+}));

@@ -1,0 +1,135 @@
+import type { Namespace, Prisma, Visibility } from '../../generated/prisma/client.ts';
+import { AccessLevel } from '../../auth/access-levels.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Context } from '../../graphql/context.ts';
+import type { Listing } from '../../graphql/connections.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../graphql/errors.ts';
+import { exceedsVisibility, joinPath, pathFromName, pathProblems } from '../namespaces/paths.ts';
+
+export type GroupRef = { id?: number | null; fullPath?: string | null };
+
+/** A group the viewer may see, by id or full path; null otherwise (REST answers 404). */
+export async function findGroup(ctx: Context, ref: GroupRef): Promise<Namespace | null> {
+  const group =
+    ref.id != null
+      ? await ctx.loaders.namespace.load(ref.id)
+      : ref.fullPath
+        ? await ctx.db.namespace.findFirst({ where: { fullPath: { equals: ref.fullPath, mode: 'insensitive' } } })
+        : null;
+  if (!group || group.kind !== 'group') return null;
+  return (await ctx.policy.canReadNamespace(group)) ? group : null;
+}
+
+export async function requireGroup(ctx: Context, ref: GroupRef): Promise<Namespace> {
+  const group = await findGroup(ctx, ref);
+  if (!group) throw new NotFoundError('Group');
+  return group;
+}
+
+export type GroupFilter = {
+  search?: string | null;
+  topLevelOnly?: boolean | null;
+  allAvailable?: boolean | null;
+  owned?: boolean | null;
+  parentId?: number | null;
+  descendantsOf?: number | null;
+};
+
+export async function listGroups(ctx: Context, filter: GroupFilter): Promise<Listing<Namespace>> {
+  const readable = await ctx.policy.readableGroupsWhere();
+  // Like GitLab, a signed-in non-admin sees their own groups unless all_available is asked for.
+  const mineOnly = ctx.viewer.user && !ctx.viewer.isAdmin && !filter.allAvailable && filter.parentId == null && filter.descendantsOf == null;
+  const where: Prisma.NamespaceWhereInput = {
+    kind: 'group',
+    AND: [
+      readable,
+      ...(mineOnly || filter.owned ? [await ctx.policy.memberGroupsWhere(filter.owned ? AccessLevel.OWNER : AccessLevel.MINIMAL_ACCESS)] : []),
+      ...(filter.search ? [{ OR: [{ name: { contains: filter.search, mode: 'insensitive' as const } }, { path: { contains: filter.search, mode: 'insensitive' as const } }] }] : []),
+      ...(filter.topLevelOnly ? [{ parentId: null }] : []),
+      ...(filter.parentId != null ? [{ parentId: filter.parentId }] : []),
+      ...(filter.descendantsOf != null ? [{ traversalIds: { has: filter.descendantsOf } }, { NOT: { id: filter.descendantsOf } }] : []),
+    ],
+  };
+  return {
+    fetch: ({ offset, limit }) => ctx.db.namespace.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
+    count: () => ctx.db.namespace.count({ where }),
+  };
+}
+
+export type GroupInput = {
+  name: string;
+  path?: string | null;
+  parentId?: number | null;
+  visibility?: Visibility | null;
+  description?: string | null;
+  requestAccessEnabled?: boolean | null;
+};
+
+/** Creates a group (top-level, or a subgroup for Owners of the parent); the creator becomes Owner. */
+export async function createGroup(ctx: Context, input: GroupInput): Promise<Namespace> {
+  const user = ctx.viewer.user;
+  if (!user) throw new UnauthorizedError();
+  const parent = input.parentId != null ? await requireGroup(ctx, { id: input.parentId }) : null;
+  if (parent) await ctx.policy.requireGroupAccess(parent, AccessLevel.OWNER);
+  else if (!user.canCreateGroup && !user.isAdmin) throw new ForbiddenError('You are not allowed to create groups');
+
+  const path = input.path ?? pathFromName(input.name);
+  const visibility = input.visibility ?? 'private';
+  const errors: Record<string, string[]> = {};
+  if (input.name.trim() === '') errors.name = ["can't be blank"];
+  const pathErrors = pathProblems(path, { topLevel: !parent });
+  if (pathErrors.length) errors.path = pathErrors;
+  if (parent && exceedsVisibility(visibility, parent.visibility)) {
+    errors.visibility_level = [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+
+  const fullPath = joinPath(parent?.fullPath, path);
+  const taken = await ctx.db.namespace.findFirst({ where: { fullPath: { equals: fullPath, mode: 'insensitive' } } });
+  if (taken) throw new ValidationError({ path: ['has already been taken'] });
+
+  return ctx.db
+    .$transaction(async (tx) => {
+      const created = await tx.namespace.create({
+        data: {
+          kind: 'group',
+          name: input.name,
+          path,
+          fullPath,
+          parentId: parent?.id ?? null,
+          visibility,
+          description: input.description ?? '',
+          requestAccessEnabled: input.requestAccessEnabled ?? true,
+        },
+      });
+      const group = await tx.namespace.update({
+        where: { id: created.id },
+        data: { traversalIds: [...(parent?.traversalIds ?? []), created.id] },
+      });
+      await tx.member.create({ data: { userId: user.id, namespaceId: group.id, accessLevel: AccessLevel.OWNER, createdById: user.id } });
+      return group;
+    })
+    .catch((error) => {
+      if (isUniqueViolation(error)) throw new ValidationError({ path: ['has already been taken'] });
+      throw error;
+    });
+}
+
+/** Deletes a group with its subgroups and projects (Owners only); repositories go after the commit. */
+export async function deleteGroup(ctx: Context, ref: GroupRef): Promise<Namespace> {
+  const group = await requireGroup(ctx, ref);
+  await ctx.policy.requireGroupAccess(group, AccessLevel.OWNER);
+  const projects = await ctx.db.project.findMany({
+    where: { namespace: { traversalIds: { has: group.id } } },
+    select: { id: true },
+  });
+  await ctx.db.namespace.delete({ where: { id: group.id } });
+  await Promise.all(projects.map((p) => ctx.deps.git.remove(p.id)));
+  return group;
+}
+
+/** "Parent / Child" names, batched through the namespace loader. */
+export async function fullName(ctx: Context, namespace: Namespace): Promise<string> {
+  const chain = await ctx.loaders.namespace.loadMany(namespace.traversalIds);
+  return chain.map((n) => (n instanceof Error || !n ? '' : n.name)).join(' / ');
+}

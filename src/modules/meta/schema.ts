@@ -1,0 +1,20 @@
+import { builder, scopes } from '../../graphql/builder.ts';
+import { APP_REVISION, APP_VERSION } from '../../version.ts';
+
+const MetadataRef = builder.objectRef<{ version: string; revision: string }>('Metadata').implement({
+  fields: (t) => ({
+    version: t.exposeString('version'),
+    revision: t.exposeString('revision'),
+    enterprise: t.boolean({ resolve: () => false }),
+  }),
+});
+
+builder.queryField('metadata', (t) =>
+  t.field({
+    type: MetadataRef,
+    nullable: true,
+    extensions: scopes('api', 'read_api', 'read_user', 'read_repository'),
+    description: 'The GitLab API version this server speaks and its own revision; null for anonymous requests.',
+    resolve: (_r, _a, ctx) => (ctx.viewer.user ? { version: APP_VERSION, revision: APP_REVISION } : null),
+  }),
+);

@@ -1,0 +1,28 @@
+import { builder, gid } from '../../graphql/builder.ts';
+
+export const VisibilityEnum = builder.enumType('VisibilityLevelsEnum', {
+  values: { private: { value: 'private' }, internal: { value: 'internal' }, public: { value: 'public' } } as const,
+});
+
+export const NamespaceKindEnum = builder.enumType('NamespaceKind', {
+  values: { user: { value: 'user' }, group: { value: 'group' } } as const,
+});
+
+/** A user's personal namespace or a group, as the place a project lives in. */
+export const NamespaceRef = builder.prismaObject('Namespace', {
+  name: 'Namespace',
+  fields: (t) => ({
+    id: t.id({ resolve: (n) => gid(n.kind === 'group' ? 'Group' : 'Namespaces::UserNamespace', n.id) }),
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    path: t.exposeString('path'),
+    fullPath: t.exposeString('fullPath'),
+    kind: t.expose('kind', { type: NamespaceKindEnum }),
+    parentId: t.exposeInt('parentId', { nullable: true }),
+    visibility: t.expose('visibility', { type: VisibilityEnum }),
+    webUrl: t.string({
+      resolve: (n, _a, ctx) => `${ctx.deps.config.externalUrl}/${n.kind === 'group' ? 'groups/' : ''}${n.fullPath}`,
+    }),
+    avatarUrl: t.string({ nullable: true, resolve: () => null }),
+  }),
+});

@@ -1,0 +1,226 @@
+import type { Prisma, Visibility } from '../../generated/prisma/client.ts';
+import { AccessLevel } from '../../auth/access-levels.ts';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Context } from '../../graphql/context.ts';
+import type { Listing } from '../../graphql/connections.ts';
+import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../graphql/errors.ts';
+import { isValidBranchName } from '../../git/refs.ts';
+import { exceedsVisibility, pathFromName, pathProblems } from '../namespaces/paths.ts';
+import { requireGroup } from '../groups/service.ts';
+
+export type ProjectRef = { id?: number | null; fullPath?: string | null };
+
+export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
+
+async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
+  if (ref.id != null) return ctx.db.project.findUnique({ where: { id: ref.id }, include: { namespace: true } });
+  const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
+  if (!ref.fullPath || slash < 1) return null;
+  return ctx.db.project.findFirst({
+    where: {
+      path: { equals: ref.fullPath.slice(slash + 1), mode: 'insensitive' },
+      namespace: { fullPath: { equals: ref.fullPath.slice(0, slash), mode: 'insensitive' } },
+    },
+    include: { namespace: true },
+  });
+}
+
+/** A project the viewer may read, by id or full path; null otherwise (REST answers 404). */
+export async function findProject(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
+  const project = await lookup(ctx, ref);
+  if (!project) return null;
+  return (await ctx.policy.canReadProject(project)) ? project : null;
+}
+
+export async function requireProject(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace> {
+  const project = await findProject(ctx, ref);
+  if (!project) throw new NotFoundError('Project');
+  return project;
+}
+
+export type ProjectFilter = {
+  search?: string | null;
+  membership?: boolean | null;
+  owned?: boolean | null;
+  visibility?: Visibility | null;
+  orderBy?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | null;
+  sort?: 'asc' | 'desc' | null;
+  namespaceId?: number | null;
+  includeSubgroups?: boolean | null;
+};
+
+const ORDER_COLUMNS = {
+  id: 'id',
+  name: 'name',
+  path: 'path',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+  last_activity_at: 'lastActivityAt',
+} as const;
+
+export async function listProjects(ctx: Context, filter: ProjectFilter): Promise<Listing<ProjectWithNamespace>> {
+  const where: Prisma.ProjectWhereInput = {
+    AND: [
+      await ctx.policy.readableProjectsWhere(),
+      ...(filter.membership ? [await ctx.policy.membershipWhere()] : []),
+      ...(filter.owned ? [{ namespace: { ownerId: ctx.viewer.userId ?? -1 } }] : []),
+      ...(filter.visibility ? [{ visibility: filter.visibility }] : []),
+      ...(filter.search
+        ? [{ OR: [{ name: { contains: filter.search, mode: 'insensitive' as const } }, { path: { contains: filter.search, mode: 'insensitive' as const } }, { description: { contains: filter.search, mode: 'insensitive' as const } }] }]
+        : []),
+      ...(filter.namespaceId != null
+        ? [filter.includeSubgroups ? { namespace: { traversalIds: { has: filter.namespaceId } } } : { namespaceId: filter.namespaceId }]
+        : []),
+    ],
+  };
+  const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
+  const direction = filter.sort ?? 'desc';
+  return {
+    fetch: ({ offset, limit }) =>
+      ctx.db.project.findMany({
+        where,
+        include: { namespace: true },
+        orderBy: [{ [column]: direction }, { id: direction }],
+        skip: offset,
+        take: limit,
+      }),
+    count: () => ctx.db.project.count({ where }),
+  };
+}
+
+export type ProjectInput = {
+  name?: string | null;
+  path?: string | null;
+  namespaceId?: number | null;
+  description?: string | null;
+  visibility?: Visibility | null;
+  defaultBranch?: string | null;
+  initializeWithReadme?: boolean | null;
+};
+
+async function targetNamespace(ctx: Context, namespaceId: number | null | undefined) {
+  const user = ctx.viewer.user!;
+  if (namespaceId == null) return ctx.db.namespace.findUniqueOrThrow({ where: { ownerId: user.id } });
+  const namespace = await ctx.loaders.namespace.load(namespaceId);
+  if (!namespace || !(await ctx.policy.canReadNamespace(namespace))) throw new NotFoundError('Namespace');
+  if (namespace.kind === 'group') await ctx.policy.requireGroupAccess(namespace, AccessLevel.MAINTAINER);
+  else if ((await ctx.policy.groupAccessLevel(namespace)) < AccessLevel.OWNER) throw new NotFoundError('Namespace');
+  return namespace;
+}
+
+function validate(input: ProjectInput, namespaceVisibility: Visibility | null, isGroup: boolean) {
+  const errors: Record<string, string[]> = {};
+  if (input.name != null && input.name.trim() === '') errors.name = ["can't be blank"];
+  if (input.path != null) {
+    const problems = pathProblems(input.path);
+    if (problems.length) errors.path = problems;
+  }
+  if (input.defaultBranch != null && !isValidBranchName(input.defaultBranch)) errors.default_branch = ['is invalid'];
+  if (input.visibility && namespaceVisibility && isGroup && exceedsVisibility(input.visibility, namespaceVisibility)) {
+    errors.visibility_level = [`${input.visibility} is not allowed in a ${namespaceVisibility} group.`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+async function assertFree(ctx: Context, namespaceId: number, name: string, path: string, exceptId?: number) {
+  const clash = await ctx.db.project.findMany({
+    where: {
+      namespaceId,
+      ...(exceptId && { NOT: { id: exceptId } }),
+      OR: [{ path: { equals: path, mode: 'insensitive' } }, { name: { equals: name, mode: 'insensitive' } }],
+    },
+    select: { name: true, path: true },
+  });
+  const errors: Record<string, string[]> = {};
+  if (clash.some((c) => c.name.toLowerCase() === name.toLowerCase())) errors.name = ['has already been taken'];
+  if (clash.some((c) => c.path.toLowerCase() === path.toLowerCase())) errors.path = ['has already been taken'];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}
+
+/**
+ * Creates the project row and its bare repository (with a README commit when asked). A git
+ * failure removes the row again, so a project never exists without its repository.
+ */
+export async function createProject(ctx: Context, input: ProjectInput): Promise<ProjectWithNamespace> {
+  const user = ctx.viewer.user;
+  if (!user) throw new UnauthorizedError();
+  const namespace = await targetNamespace(ctx, input.namespaceId);
+  const name = input.name ?? input.path!;
+  const path = input.path ?? pathFromName(name);
+  const visibility = input.visibility ?? 'private';
+  const defaultBranch = input.defaultBranch ?? 'main';
+  validate({ ...input, name, path, visibility, defaultBranch }, namespace.visibility, namespace.kind === 'group');
+  await assertFree(ctx, namespace.id, name, path);
+
+  const project = await ctx.db
+    .$transaction(async (tx) => {
+      const created = await tx.project.create({
+        data: { name, path, namespaceId: namespace.id, description: input.description ?? '', visibility, defaultBranch, creatorId: user.id },
+        include: { namespace: true },
+      });
+      if (namespace.kind === 'user') {
+        await tx.member.create({ data: { userId: user.id, projectId: created.id, accessLevel: AccessLevel.OWNER, createdById: user.id } });
+      }
+      return created;
+    })
+    .catch((error) => {
+      if (isUniqueViolation(error)) throw new ValidationError({ path: ['has already been taken'] });
+      throw error;
+    });
+
+  try {
+    await ctx.deps.git.init(project.id, defaultBranch);
+    if (input.initializeWithReadme) {
+      await ctx.deps.git.createInitialCommit(project.id, {
+        branch: defaultBranch,
+        files: [{ name: 'README.md', content: `# ${name}\n\n${input.description ?? ''}\n`.replace(/\n\n\n$/, '\n') }],
+        message: 'Initial commit',
+        author: { name: user.name, email: user.email },
+      });
+    }
+  } catch (error) {
+    await ctx.db.project.delete({ where: { id: project.id } });
+    await ctx.deps.git.remove(project.id);
+    throw error;
+  }
+  return project;
+}
+
+/** Maintainers edit settings; only Owners change visibility. */
+export async function updateProject(ctx: Context, ref: ProjectRef, input: ProjectInput): Promise<ProjectWithNamespace> {
+  const project = await requireProject(ctx, ref);
+  await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? AccessLevel.OWNER : AccessLevel.MAINTAINER);
+  validate(input, project.namespace.visibility, project.namespace.kind === 'group');
+  if (input.name != null || input.path != null) {
+    await assertFree(ctx, project.namespaceId, input.name ?? project.name, input.path ?? project.path, project.id);
+  }
+  if (input.defaultBranch != null && input.defaultBranch !== project.defaultBranch) {
+    const branches = await ctx.deps.git.branchNames(project.id);
+    if (branches.length > 0 && !branches.includes(input.defaultBranch)) {
+      throw new BadRequestError(`Could not change HEAD: branch '${input.defaultBranch}' does not exist`);
+    }
+    await ctx.deps.git.setHead(project.id, input.defaultBranch);
+  }
+  return ctx.db.project.update({
+    where: { id: project.id },
+    data: {
+      name: input.name ?? undefined,
+      path: input.path ?? undefined,
+      description: input.description ?? undefined,
+      visibility: input.visibility ?? undefined,
+      defaultBranch: input.defaultBranch ?? undefined,
+      lastActivityAt: new Date(),
+    },
+    include: { namespace: true },
+  });
+}
+
+/** Deletes the project (Owners only); its repository is removed after the row. */
+export async function deleteProject(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace> {
+  const project = await requireProject(ctx, ref);
+  await ctx.policy.requireProjectAccess(project, AccessLevel.OWNER);
+  await ctx.db.project.delete({ where: { id: project.id } });
+  await ctx.deps.git.remove(project.id);
+  return project;
+}

@@ -1,0 +1,22 @@
+import { ROOT_TOKEN_SCOPES } from '../../auth/scopes.ts';
+import { issueToken } from '../../auth/tokens.ts';
+import type { AppDeps } from '../../deps.ts';
+import { createUserRecord } from './service.ts';
+
+/**
+ * On first start (no users yet) creates the administrator `root`, and, when INITIAL_ROOT_TOKEN is
+ * set, gives it a personal access token with exactly that value so scripts can drive a new instance.
+ */
+export async function ensureRootUser(deps: Pick<AppDeps, 'db' | 'config' | 'secrets' | 'log'>): Promise<void> {
+  if ((await deps.db.user.count()) > 0) return;
+  const root = await createUserRecord(deps.db, { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true });
+  deps.log.info({ userId: root.id }, 'created administrator root');
+  if (!deps.config.initialRootToken) return;
+  await issueToken(deps.db, deps.secrets.tokenDigestKey, {
+    userId: root.id,
+    name: 'initial root token',
+    scopes: ROOT_TOKEN_SCOPES,
+    value: deps.config.initialRootToken,
+  });
+  deps.log.info('created the initial root token from INITIAL_ROOT_TOKEN');
+}

@@ -1,0 +1,56 @@
+import qs from 'qs';
+import type { Request, Response } from 'express';
+import { offsetToCursor } from '@pothos/plugin-relay';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/connections.ts';
+import type { Params } from './params.ts';
+
+export type PageRequest = { page: number; perPage: number };
+
+/** GitLab clamps per_page to 100 and treats out-of-range values as the defaults. */
+export function readPage(p: Params): PageRequest {
+  const page = p.int('page') ?? 1;
+  const perPage = p.int('per_page') ?? DEFAULT_PAGE_SIZE;
+  return {
+    page: Math.max(1, page),
+    perPage: perPage < 1 ? DEFAULT_PAGE_SIZE : Math.min(perPage, MAX_PAGE_SIZE),
+  };
+}
+
+/** The connection arguments that select one offset page. */
+export function pageVariables({ page, perPage }: PageRequest) {
+  const offset = (page - 1) * perPage;
+  return { first: perPage, after: offset > 0 ? offsetToCursor(offset - 1) : null };
+}
+
+// Beyond this GitLab stops counting: X-Total, X-Total-Pages and rel="last" are left out.
+const COUNT_LIMIT = 10_000;
+
+/** X-Page, X-Per-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages and Link, as GitLab writes them. */
+export function setPaginationHeaders(req: Request, res: Response, externalUrl: string, { page, perPage }: PageRequest, total: number) {
+  const totalPages = Math.max(1, Math.ceil(total / perPage));
+  const next = page < totalPages ? page + 1 : null;
+  const prev = page > 1 ? Math.min(page - 1, totalPages) : null;
+  const counted = total <= COUNT_LIMIT;
+  res.set('X-Page', String(page));
+  res.set('X-Per-Page', String(perPage));
+  res.set('X-Next-Page', next ? String(next) : '');
+  res.set('X-Prev-Page', prev ? String(prev) : '');
+  if (counted) {
+    res.set('X-Total', String(total));
+    res.set('X-Total-Pages', String(totalPages));
+  }
+  const base = externalUrl + req.baseUrl + req.path;
+  // Credentials never travel in a Link header.
+  const { private_token: _t, access_token: _a, ...query } = req.query as Record<string, unknown>;
+  const link = (n: number) => {
+    const search = qs.stringify({ ...query, page: n, per_page: perPage }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b) });
+    return `<${base}?${search}>`;
+  };
+  const links = [
+    prev && `${link(prev)}; rel="prev"`,
+    next && `${link(next)}; rel="next"`,
+    `${link(1)}; rel="first"`,
+    counted && `${link(totalPages)}; rel="last"`,
+  ].filter(Boolean);
+  res.set('Link', links.join(', '));
+}

@@ -1,0 +1,118 @@
+import { ParamError } from '../graphql/errors.ts';
+
+type Raw = Record<string, unknown>;
+
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * Grape-style parameter reading for the REST facade: every accessor records a problem instead of
+ * throwing, and `check()` answers them together, GitLab's way:
+ * `{"error": "name is missing, visibility does not have a valid value"}`.
+ */
+export class Params {
+  private problems: string[] = [];
+
+  constructor(readonly raw: Raw) {}
+
+  private fail(name: string, problem: string): undefined {
+    this.problems.push(`${name} ${problem}`);
+    return undefined;
+  }
+
+  has(name: string) {
+    return this.raw[name] !== undefined;
+  }
+
+  string(name: string, opts: { required?: boolean; allowBlank?: boolean; max?: number } = {}): string | undefined {
+    const value = this.raw[name];
+    if (value === undefined || value === null) return opts.required ? this.fail(name, 'is missing') : undefined;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return this.fail(name, 'is invalid');
+    const text = String(value);
+    if (opts.allowBlank === false && text.trim() === '') return this.fail(name, 'is empty');
+    if (opts.max !== undefined && text.length > opts.max) return this.fail(name, `is too long (maximum is ${opts.max} characters)`);
+    return text;
+  }
+
+  int(name: string, opts: { required?: boolean; min?: number } = {}): number | undefined {
+    const value = this.raw[name];
+    if (isBlank(value)) return opts.required ? this.fail(name, value === undefined ? 'is missing' : 'is empty') : undefined;
+    const text = String(value);
+    if (!/^-?\d{1,15}$/.test(text)) return this.fail(name, 'is invalid');
+    const n = Number(text);
+    if (opts.min !== undefined && n < opts.min) return this.fail(name, 'does not have a valid value');
+    return n;
+  }
+
+  bool(name: string, opts: { required?: boolean } = {}): boolean | undefined {
+    const value = this.raw[name];
+    if (isBlank(value)) return opts.required ? this.fail(name, 'is missing') : undefined;
+    if (value === true || value === false) return value;
+    const text = String(value).toLowerCase();
+    if (['true', '1', 't', 'yes', 'y'].includes(text)) return true;
+    if (['false', '0', 'f', 'no', 'n'].includes(text)) return false;
+    return this.fail(name, 'is invalid');
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[], opts: { required?: boolean } = {}): T | undefined {
+    const value = this.string(name, opts);
+    if (value === undefined) return undefined;
+    return (values as readonly string[]).includes(value) ? (value as T) : this.fail(name, 'does not have a valid value');
+  }
+
+  intOneOf(name: string, values: readonly number[], opts: { required?: boolean } = {}): number | undefined {
+    const value = this.int(name, opts);
+    if (value === undefined) return undefined;
+    return values.includes(value) ? value : this.fail(name, 'does not have a valid value');
+  }
+
+  /** ISO 8601 date-time, as the UTC string a GraphQL DateTime variable takes. */
+  dateTime(name: string): string | undefined {
+    const value = this.string(name);
+    if (value === undefined || value === '') return undefined;
+    const date = new Date(value);
+    return /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(date.getTime()) ? date.toISOString() : this.fail(name, 'is invalid');
+  }
+
+  /** Calendar date `YYYY-MM-DD` (a GraphQL Date variable); an empty string means "clear": null. */
+  date(name: string): string | null | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (value === '') return null;
+    const date = new Date(`${value}T00:00:00Z`);
+    const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    return valid ? value : this.fail(name, 'is invalid');
+  }
+
+  stringArray(name: string): string[] | undefined {
+    const value = this.raw[name];
+    if (value === undefined) return undefined;
+    if (value === '' ) return [];
+    const list = Array.isArray(value) ? value : String(value).split(',');
+    if (list.some((v) => typeof v !== 'string' && typeof v !== 'number')) return this.fail(name, 'is invalid');
+    return list.map(String);
+  }
+
+  intArray(name: string): number[] | undefined {
+    const list = this.stringArray(name);
+    if (list === undefined) return undefined;
+    if (list.some((v) => !/^\d{1,15}$/.test(v))) return this.fail(name, 'is invalid');
+    return list.map(Number);
+  }
+
+  /** `:id` of a project or group: a numeric id or a URL-encoded full path. */
+  ref(name: string): { id?: number; fullPath?: string } {
+    const value = this.string(name, { required: true, allowBlank: false });
+    if (value === undefined) return {};
+    return /^\d+$/.test(value) ? { id: Number(value) } : { fullPath: value };
+  }
+
+  /** At least one of the given parameters must be present (Grape's `at_least_one_of`). */
+  atLeastOneOf(...names: string[]) {
+    if (names.some((n) => this.has(n))) return;
+    this.problems.push(`${names.join(', ')} are missing, at least one parameter must be provided`);
+  }
+
+  check() {
+    if (this.problems.length) throw new ParamError(this.problems.join(', '));
+  }
+}

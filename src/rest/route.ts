@@ -1,0 +1,25 @@
+import type { Params } from './params.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** The connection shape a paginated operation returns at the path the route points to. */
+export type ConnectionResult<T = unknown> = { totalCount: number; nodes: T[] };
+
+/**
+ * One REST v4 route: which named GraphQL operation it runs, how the request becomes the
+ * operation's variables, and how the data becomes GitLab's response. No business rules here.
+ */
+export type RouteDef = {
+  method: Method;
+  /** Express path under /api/v4, e.g. `/projects/:id/milestones`. */
+  path: string;
+  /** Name of an operation in the module's operations.graphql. */
+  operation: string;
+  variables?: (p: Params) => Record<string, unknown>;
+  /** Shapes the response body; a paginated route returns the connection. */
+  result: (data: any, p: Params) => unknown;
+  paginated?: boolean;
+  status?: number;
+};
+
+export const defineRoutes = (routes: RouteDef[]) => routes;

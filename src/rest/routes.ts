@@ -1,0 +1,9 @@
+import { routes as users } from '../modules/users/rest.ts';
+import { routes as groups } from '../modules/groups/rest.ts';
+import { routes as projects } from '../modules/projects/rest.ts';
+import { routes as members } from '../modules/members/rest.ts';
+import { routes as milestones } from '../modules/milestones/rest.ts';
+import { routes as labels } from '../modules/labels/rest.ts';
+import { routes as meta } from '../modules/meta/rest.ts';
+
+export const allRoutes = [...meta, ...users, ...groups, ...projects, ...members, ...milestones, ...labels];

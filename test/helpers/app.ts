@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import request from 'supertest';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import type { Scope } from '../../src/auth/scopes.ts';
+import { issueToken } from '../../src/auth/tokens.ts';
+import { loadConfig } from '../../src/config.ts';
+import { pgConfigFromUrl } from '../../src/db/adapter-fixes.ts';
+import { QueryCounter } from '../../src/db/client.ts';
+import { startRuntime, type Runtime } from '../../src/server.ts';
+import { createUserRecord } from '../../src/modules/users/service.ts';
+
+export const EXTERNAL_URL = 'http://gitlab.test';
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** A fresh database cloned from the migrated template, a temp DATA_DIR, and the real app. */
+export async function createTestApp() {
+  const serverUrl = inject('serverUrl');
+  const database = `fg_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client(pgConfigFromUrl(serverUrl));
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}" TEMPLATE "${inject('templateDatabase')}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL, TOKEN_DIGEST_KEY: randomBytes(32).toString('hex') });
+  const queryCounter = new QueryCounter();
+  const runtime: Runtime = await startRuntime(config, { databaseUrl: url.toString(), queryCounter });
+  const { deps } = runtime;
+  const app = buildApp(deps);
+  const root = await deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });
+
+  async function token(userId: number, scopes: Scope[] = ['api'], extra: { expiresAt?: Date } = {}) {
+    return (await issueToken(deps.db, deps.secrets.tokenDigestKey, { userId, name: 'test', scopes, ...extra })).token;
+  }
+
+  let users = 0;
+  /** A regular user with an `api` token. */
+  async function user(name = `user${++users}`) {
+    const created = await createUserRecord(deps.db, { username: name, name: name.toUpperCase(), email: `${name}@example.com` });
+    return { ...created, token: await token(created.id) };
+  }
+
+  const rootToken = await token(root.id, ['api', 'sudo']);
+
+  const api = (method: 'get' | 'post' | 'put' | 'delete' | 'head', p: string, tok: string | null = rootToken) => {
+    const r = request(app)[method](`/api/v4${p}`);
+    return tok ? r.set('PRIVATE-TOKEN', tok) : r;
+  };
+
+  async function graphql(query: string, variables: Record<string, unknown> = {}, tok: string | null = rootToken) {
+    const r = request(app).post('/api/graphql').send({ query, variables });
+    const res = await (tok ? r.set('Authorization', `Bearer ${tok}`) : r);
+    return res;
+  }
+
+  return {
+    app,
+    deps,
+    db: deps.db,
+    config,
+    queryCounter,
+    root: { ...root, token: rootToken },
+    token,
+    user,
+    api,
+    graphql,
+    async close() {
+      await runtime.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Builds a group → subgroup → project tree through the REST API as root. */
+export async function seedProject(t: TestApp, opts: { visibility?: string; readme?: boolean } = {}) {
+  const group = (await t.api('post', '/groups').send({ name: 'Acme', path: 'acme', visibility: opts.visibility ?? 'private' }).expect(201)).body;
+  const project = (
+    await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, visibility: opts.visibility ?? 'private', initialize_with_readme: opts.readme ?? true }).expect(201)
+  ).body;
+  return { group, project };
+}

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../src/config.ts';
+import { pgConfigFromUrl } from '../../src/db/adapter-fixes.ts';
+import { ensureDatabaseExists } from '../../src/db/database.ts';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { applyMigrations } from '../../src/db/migrate.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    serverUrl: string;
+    templateDatabase: string;
+  }
+}
+
+const withDatabase = (url: string, database: string) => {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+/**
+ * One PostgreSQL for the run (TEST_DATABASE_URL's server, or an embedded one), one migrated
+ * template database; each test file then clones the template, which takes milliseconds.
+ */
+export default async function setup(project: TestProject) {
+  const config = loadConfig();
+  let serverUrl: string;
+  let stopServer = async () => {};
+  let dataDir: string | undefined;
+  if (config.testDatabaseUrl) {
+    serverUrl = withDatabase(config.testDatabaseUrl, 'postgres');
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-test-pg-'));
+    const server = await startEmbeddedPostgres({ dir: dataDir, password: 'forgegate-test' });
+    serverUrl = server.url('postgres');
+    stopServer = server.stop;
+  }
+  const template = `fg_template_${process.pid}`;
+  const templateUrl = withDatabase(serverUrl, template);
+  await ensureDatabaseExists(templateUrl);
+  await applyMigrations(templateUrl);
+  const admin = new pg.Client(pgConfigFromUrl(serverUrl));
+  await admin.connect();
+  // A template cannot be cloned while anything is connected to it.
+  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [template]);
+  project.provide('serverUrl', serverUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    const { rows } = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2",
+      [template, `fg_test_${process.pid}_%`],
+    );
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    await admin.end();
+    await stopServer();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  // Pothos loads graphql through require(); point our imports at the same copy so there is one realm.
+  resolve: { alias: { graphql: require.resolve('graphql') } },
+  test: {
+    globalSetup: ['test/helpers/global-setup.ts'],
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});

@@ -6,7 +6,7 @@ const config: CodegenConfig = {
   documents: 'src/modules/*/operations.graphql',
   generates: {
     'src/generated/operations.ts': {
-      plugins: ['typescript', 'typescript-operations'],
+      plugins: ['typescript-operations'],
       config: { scalars: { DateTime: 'string', Date: 'string', JSON: 'unknown' }, enumsAsTypes: true, skipTypename: true },
     },
   },

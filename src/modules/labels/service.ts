@@ -22,10 +22,10 @@ export function normalizeColor(input: string): string | null {
   return null;
 }
 
-/** GitLab's label text colour: dark text on light backgrounds. */
+/** GitLab's label text colour: dark text when the channels add up to more than 500. */
 export function textColor(color: string): string {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16));
-  return r * 0.299 + g * 0.587 + b * 0.114 > 186 ? '#333333' : '#FFFFFF';
+  return r + g + b > 500 ? '#333333' : '#FFFFFF';
 }
 
 /** Project labels include those of the project's ancestor groups, as GitLab's list does by default. */

@@ -68,26 +68,23 @@ builder.objectFields(GroupRef, membersFields('groupMembers', groupSource));
 
 const MemberPayload = (name: string) => payloadType(name, 'member', MemberRef);
 
+const membershipArgs = (t: any) => ({
+  source: t.arg({ type: SourceInputRef, required: true }),
+  userId: t.arg.int({ required: true }),
+  accessLevel: t.arg.int({ required: true }),
+  expiresAt: t.arg({ type: 'Date' }),
+});
+
 builder.mutationFields((t) => ({
   memberCreate: t.field({
     type: MemberPayload('MemberCreatePayload'),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      userId: t.arg.int({ required: true }),
-      accessLevel: t.arg.int({ required: true }),
-      expiresAt: t.arg({ type: 'Date' }),
-    },
-    resolve: (_r, { source, ...input }, ctx) => asPayload(ctx, 'member', async () => addMember(ctx, await resolveSource(ctx, source), input)),
+    args: membershipArgs(t),
+    resolve: (_r, { source, ...input }: any, ctx) => asPayload(ctx, 'member', async () => addMember(ctx, await resolveSource(ctx, source), input)),
   }),
   memberUpdate: t.field({
     type: MemberPayload('MemberUpdatePayload'),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      userId: t.arg.int({ required: true }),
-      accessLevel: t.arg.int({ required: true }),
-      expiresAt: t.arg({ type: 'Date' }),
-    },
-    resolve: (_r, { source, ...input }, ctx) => asPayload(ctx, 'member', async () => updateMember(ctx, await resolveSource(ctx, source), input)),
+    args: membershipArgs(t),
+    resolve: (_r, { source, ...input }: any, ctx) => asPayload(ctx, 'member', async () => updateMember(ctx, await resolveSource(ctx, source), input)),
   }),
   memberDelete: t.field({
     type: MemberPayload('MemberDeletePayload'),

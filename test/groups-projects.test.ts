@@ -145,3 +145,21 @@ describe('users', () => {
     expect(gql.body.data.user).toEqual({ username: 'ann', email: null });
   });
 });
+
+describe('commits', () => {
+  it('reads a commit by branch, SHA and HEAD, and hides code from guests of private projects', async () => {
+    const p = (await t.api('post', '/projects').send({ name: 'Commits', initialize_with_readme: true }).expect(201)).body;
+    const sha = execFileSync('git', ['-C', t.deps.git.pathFor(p.id), 'rev-parse', 'main']).toString().trim();
+    const byBranch = (await t.api('get', `/projects/${p.id}/repository/commits/main`).expect(200)).body;
+    expect(byBranch).toMatchObject({ id: sha, short_id: sha.slice(0, 8), title: 'Initial commit', parent_ids: [], author_name: 'Administrator', author_email: 'admin@example.com' });
+    expect((await t.api('get', `/projects/${p.id}/repository/commits/${sha}`).expect(200)).body.id).toBe(sha);
+    expect((await t.api('get', `/projects/${p.id}/repository/commits/HEAD`).expect(200)).body.id).toBe(sha);
+    await t.api('get', `/projects/${p.id}/repository/commits/nope`).expect(404, { message: '404 Commit Not Found' });
+    await t.api('get', `/projects/${p.id}/repository/commits/--upload-pack=x`).expect(404);
+    const guest = await t.user('codeguest');
+    await t.api('post', `/projects/${p.id}/members`).send({ user_id: guest.id, access_level: 10 }).expect(201);
+    await t.api('get', `/projects/${p.id}/repository/commits/main`, guest.token).expect(403);
+    const gql = await t.graphql(`{ project(id: ${p.id}) { repository { commit(ref: "main") { sha title } } } }`);
+    expect(gql.body.data.project.repository.commit).toEqual({ sha, title: 'Initial commit' });
+  });
+});

@@ -96,6 +96,21 @@ export class Policy {
     if ((await this.groupAccessLevel(namespace)) < level) throw new ForbiddenError();
   }
 
+  /**
+   * Code (files, commits, tags, archives) of a private project is for Reporters and above; of an
+   * internal or public project, for everyone who can see the project.
+   */
+  async canReadCode(project: ProjectWithNamespace): Promise<boolean> {
+    if (!(await this.canReadProject(project))) return false;
+    if (project.visibility !== 'private') return true;
+    return (await this.projectAccessLevel(project)) >= AccessLevel.REPORTER;
+  }
+
+  async requireReadCode(project: ProjectWithNamespace): Promise<void> {
+    if (!(await this.canReadProject(project))) throw new NotFoundError('Project');
+    if (!(await this.canReadCode(project))) throw new ForbiddenError();
+  }
+
   requireAdmin(): void {
     if (!this.viewer.isAdmin) throw new ForbiddenError();
   }

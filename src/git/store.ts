@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { RepositoryReader } from './reader.ts';
 import { gitEnv, runGit, type GitIdentity } from './run.ts';
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -10,6 +11,11 @@ export class GitStore {
 
   pathFor(projectId: number) {
     return path.join(this.root, `${projectId}.git`);
+  }
+
+  /** A libgit2 handle on the project's repository (opened per request; opening costs ~10 ms). */
+  reader(projectId: number): Promise<RepositoryReader> {
+    return RepositoryReader.open(this.pathFor(projectId));
   }
 
   async init(projectId: number, defaultBranch: string): Promise<void> {

@@ -22,7 +22,7 @@ export function createContext(deps: AppDeps, viewer: Viewer, requestId: string =
     db: deps.db,
     viewer,
     policy: new Policy(deps.db, viewer),
-    loaders: createLoaders(deps.db),
+    loaders: createLoaders(deps.db, deps.git),
     payloadErrors: [],
     requestId,
   };

@@ -1,5 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.ts';
+import type { GitStore } from '../git/store.ts';
+import type { RepositoryReader } from '../git/reader.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
 
 /** Loads rows by a key column in one query per tick, in the order of the keys asked for. */
@@ -21,7 +23,7 @@ export function batchGroupBy<K, V>(load: (keys: readonly K[]) => Promise<V[]>, k
   });
 }
 
-export function createLoaders(db: Db) {
+export function createLoaders(db: Db, git: GitStore) {
   return {
     user: batchBy<number, User>((ids) => db.user.findMany({ where: { id: { in: [...ids] } } }), (u) => u.id),
     namespace: batchBy<number, Namespace>(
@@ -32,6 +34,8 @@ export function createLoaders(db: Db) {
       (ids) => db.project.findMany({ where: { id: { in: [...ids] } }, include: { namespace: true } }),
       (p) => p.id,
     ),
+    /** One libgit2 handle per project and request. */
+    repository: new DataLoader<number, RepositoryReader>((ids) => Promise.all(ids.map((id) => git.reader(id)))),
   };
 }
 

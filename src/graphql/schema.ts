@@ -7,5 +7,6 @@ import '../modules/members/schema.ts';
 import '../modules/milestones/schema.ts';
 import '../modules/labels/schema.ts';
 import '../modules/meta/schema.ts';
+import '../modules/commits/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -21,18 +21,20 @@ function rootFieldNames(selectionSet: SelectionSetNode, document: DocumentNode, 
 }
 
 /**
- * Token scopes per operation: a mutation needs `api`; each root query field needs one of the
- * scopes it declares (`extensions.scopes`, default api/read_api). Runs for /api/graphql and for
- * the REST facade alike, so `read_api` tokens can read but never write through either.
+ * Token scopes per operation: each root field needs one of the scopes it declares
+ * (`extensions.scopes`), by default api/read_api for queries and api for mutations. Runs for
+ * /api/graphql and for the REST facade alike, so `read_api` tokens can read but never write.
  */
 export function checkOperationScopes(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined | null, viewer: Viewer) {
   const operation = getOperationAST(document, operationName);
   if (!operation || !viewer.token) return;
-  if (operation.operation !== 'query') return viewer.requireScope(WRITE_SCOPES);
-  const fields = schema.getQueryType()!.getFields();
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'query' ? schema.getQueryType() : null;
+  if (!root) return viewer.requireScope(WRITE_SCOPES);
+  const defaults = operation.operation === 'query' ? READ_SCOPES : WRITE_SCOPES;
+  const fields = root.getFields();
   for (const name of rootFieldNames(operation.selectionSet, document)) {
     if (name.startsWith('__')) continue;
-    viewer.requireScope((fields[name]?.extensions?.scopes as Scope[] | undefined) ?? READ_SCOPES);
+    viewer.requireScope((fields[name]?.extensions?.scopes as Scope[] | undefined) ?? defaults);
   }
 }
 

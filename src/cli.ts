@@ -64,9 +64,12 @@ async function main(argv: string[]) {
   }
 }
 
+// Exit explicitly: a library in the migration path resets process.exitCode, which hid failures.
+let code: number;
 try {
-  process.exitCode = await main(process.argv.slice(2));
+  code = await main(process.argv.slice(2));
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : `error: ${(error as Error).message}`);
-  process.exitCode = 1;
+  code = 1;
 }
+process.exit(code);

@@ -107,6 +107,8 @@ describe('projects', () => {
     expect(updated).toMatchObject({ description: 'new', visibility: 'public' });
     await t.api('get', `/projects/${p.id}`, null).expect(200);
     await t.api('put', `/projects/${p.id}`).send({ default_branch: 'nope' }).expect(400);
+    const empty = await t.api('put', `/projects/${p.id}`).send({}).expect(400);
+    expect(empty.body.error).toMatch(/at least one parameter must be provided/);
     await t.api('delete', `/projects/${p.id}`).expect(202);
     await t.api('get', `/projects/${p.id}`).expect(404);
   });

@@ -23,7 +23,8 @@ export async function asPayload<K extends string, T>(ctx: Context, key: K, run: 
 export function payloadType<K extends string, T>(name: string, key: K, type: ObjectRef<Context extends never ? never : any, T>) {
   return builder.objectRef<Payload<K, T>>(name).implement({
     fields: (t) => ({
-      [key]: t.field({ type, nullable: true, resolve: (p: Payload<K, T>) => p[key] as T | null }),
+      // The object field's type is only known per payload; Pothos cannot infer it from a computed key.
+      [key]: t.field({ type, nullable: true, resolve: (p: Payload<K, T>) => p[key] as never }),
       errors: t.stringList({ description: 'Errors encountered during the mutation.', resolve: (p) => p.errors }),
     }),
   });

@@ -18,8 +18,8 @@ export const EXTERNAL_URL = 'http://gitlab.test';
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** A fresh database cloned from the migrated template, a temp DATA_DIR, and the real app. */
-export async function createTestApp() {
+/** A new database cloned from the migrated template (milliseconds); returns its URL. */
+export async function createTestDatabase(): Promise<string> {
   const serverUrl = inject('serverUrl');
   const database = `fg_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client(pgConfigFromUrl(serverUrl));
@@ -28,11 +28,16 @@ export async function createTestApp() {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
+  return url.toString();
+}
 
+/** A fresh database, a temp DATA_DIR, and the real app. */
+export async function createTestApp() {
+  const url = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL, TOKEN_DIGEST_KEY: randomBytes(32).toString('hex') });
   const queryCounter = new QueryCounter();
-  const runtime: Runtime = await startRuntime(config, { databaseUrl: url.toString(), queryCounter });
+  const runtime: Runtime = await startRuntime(config, { databaseUrl: url, queryCounter });
   const { deps } = runtime;
   const app = buildApp(deps);
   const root = await deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });

@@ -20,6 +20,11 @@ export const GroupRef = builder.prismaObject('Namespace', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
+  }),
+});
+
+// Fields that return groups are added once GroupRef exists, so its type can be inferred.
+builder.objectFields(GroupRef, (t) => ({
     parent: t.field({
       type: GroupRef,
       nullable: true,
@@ -31,8 +36,7 @@ export const GroupRef = builder.prismaObject('Namespace', {
       resolve: async (g, args, ctx) =>
         pagedConnection(args, await listGroups(ctx, args.includeParentDescendants ? { descendantsOf: g.id, search: args.search } : { parentId: g.id, search: args.search })),
     }),
-  }),
-});
+}));
 
 builder.queryFields((t) => ({
   group: t.field({

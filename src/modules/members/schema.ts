@@ -49,7 +49,7 @@ function membersFields(fieldName: string, toSource: (parent: any) => Source) {
     [fieldName]: t.connection({
       type: MemberRef,
       args: { relations: relationsArg(t), search: t.arg.string() },
-      resolve: (parent: unknown, args: { relations: MemberRelation[]; search?: string | null }, ctx: any) =>
+      resolve: (parent: unknown, args: { relations: MemberRelation[]; search?: string | null; first?: number | null; after?: string | null }, ctx: any) =>
         pagedConnection(args, listMembers(ctx, toSource(parent), args)),
     }),
     member: t.field({

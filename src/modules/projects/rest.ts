@@ -63,7 +63,10 @@ export const routes = defineRoutes([
     method: 'PUT',
     path: '/projects/:id',
     operation: 'ProjectUpdate',
-    variables: (p) => ({ ...p.ref('id'), attributes: attributes(p) }),
+    variables: (p) => {
+      p.atLeastOneOf('name', 'path', 'description', 'visibility', 'default_branch');
+      return { ...p.ref('id'), attributes: attributes(p) };
+    },
     result: (data) => data.projectUpdate.project,
   },
   {

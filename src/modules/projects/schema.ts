@@ -61,7 +61,10 @@ builder.objectField(GroupRef, 'projects', (t) =>
 );
 
 const projectRefArgs = (t: { arg: { id: () => any; int: () => any } }) => ({ fullPath: t.arg.id(), id: t.arg.int() });
-const toRef = (args: { fullPath?: unknown; id?: number | null }) => ({ id: args.id, fullPath: args.fullPath == null ? null : String(args.fullPath) });
+const toRef = (args: { fullPath?: unknown; id?: unknown }) => ({
+  id: typeof args.id === 'number' ? args.id : null,
+  fullPath: args.fullPath == null ? null : String(args.fullPath),
+});
 
 builder.queryFields((t) => ({
   project: t.field({

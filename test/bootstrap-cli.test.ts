@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { startRuntime } from '../src/server.ts';
+import { createTestDatabase } from './helpers/app.ts';
+
+const run = promisify(execFile);
+const ROOT_TOKEN = 'glpat-bootstrap-0123456789abcdef';
+
+function environment(url: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-boot-'));
+  return { DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: 'silent', TOKEN_DIGEST_KEY: randomBytes(32).toString('hex') };
+}
+
+describe('first start', () => {
+  it('creates root with INITIAL_ROOT_TOKEN once, with the documented scopes', async () => {
+    const env = { ...environment(await createTestDatabase()), INITIAL_ROOT_TOKEN: ROOT_TOKEN };
+    const first = await startRuntime(loadConfig(env), { databaseUrl: env.DATABASE_URL });
+    const res = await request(buildApp(first.deps)).get('/api/v4/user').set('PRIVATE-TOKEN', ROOT_TOKEN).expect(200);
+    expect(res.body).toMatchObject({ username: 'root', is_admin: true });
+    const tokens = await first.deps.db.personalAccessToken.findMany();
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0].scopes.sort()).toEqual(['admin_mode', 'api', 'read_api', 'read_repository', 'read_user', 'sudo', 'write_repository']);
+    await first.close();
+
+    const second = await startRuntime(loadConfig(env), { databaseUrl: env.DATABASE_URL });
+    expect(await second.deps.db.user.count()).toBe(1);
+    expect(await second.deps.db.personalAccessToken.count()).toBe(1);
+    await second.close();
+  });
+});
+
+describe('CLI', () => {
+  it('migrates, creates a user and prints a token that the API accepts', async () => {
+    const env = environment(await createTestDatabase());
+    const cli = (...args: string[]) => run(process.execPath, ['bin/forgegate.mjs', ...args], { env: { ...env, PATH: process.env.PATH } });
+    expect((await cli('migrate')).stdout).toContain('up to date');
+    expect((await cli('create-user', '--username', 'ops', '--name', 'Ops', '--email', 'ops@example.com')).stdout).toContain('created user ops');
+    const token = (await cli('create-token', '--username', 'ops', '--name', 'ci', '--scopes', 'read_api')).stdout.trim();
+    expect(token).toMatch(/^glpat-/);
+    await expect(cli('create-token', '--username', 'ops', '--scopes', 'everything')).rejects.toThrow(/unknown scopes/);
+
+    const runtime = await startRuntime(loadConfig(env), { databaseUrl: env.DATABASE_URL });
+    const app = buildApp(runtime.deps);
+    expect((await request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token).expect(200)).body.username).toBe('ops');
+    expect((await request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', token).send({ name: 'x', path: 'x' }).expect(403)).body.error).toBe('insufficient_scope');
+    await runtime.close();
+  });
+});

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Response } from 'express';
 import { createYoga } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { authenticate, readCredentials } from './auth/authenticate.ts';
 import type { AppDeps } from './deps.ts';
 import { createContext, type Context } from './graphql/context.ts';
@@ -84,7 +87,13 @@ export function buildApp(deps: AppDeps) {
     healthCheckEndpoint: '/api/graphql/health',
     logging: false,
     context: ({ req }) => req.forgegate!,
-    plugins: [operationChecksPlugin(schema)],
+    // GitLab's own ceilings (depth 20 for signed-in users) against expensive or abusive queries.
+    plugins: [
+      maxDepthPlugin({ n: 20, flattenFragments: true }),
+      maxTokensPlugin({ n: 5000 }),
+      maxAliasesPlugin({ n: 30 }),
+      operationChecksPlugin(schema),
+    ],
   });
   app.use('/api/graphql', authentication(deps, true), yoga.requestListener);
 

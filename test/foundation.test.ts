@@ -161,6 +161,14 @@ describe('pagination', () => {
   });
 });
 
+describe('GraphQL limits', () => {
+  it('refuses queries nested deeper than 20 levels', async () => {
+    const deep = `{ project(id: 1) { ${'group { parent { '.repeat(10)}id${' } }'.repeat(10)} } }`;
+    const res = await t.graphql(deep);
+    expect(res.body.errors[0].message).toMatch(/depth/i);
+  });
+});
+
 describe('GraphiQL', () => {
   it('serves GraphiQL to a browser without any CDN', async () => {
     const res = await request(t.app).get('/api/graphql').set('Accept', 'text/html').expect(200);

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+// @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
 import { issueToken } from '../src/auth/tokens.ts';
@@ -34,8 +35,8 @@ try {
   const root = await runtime.deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });
   const { token } = await issueToken(runtime.deps.db, runtime.deps.secrets.tokenDigestKey, { userId: root.id, name: 'bench', scopes: ['api'] });
   const headers = { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' };
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${base}${url}`, { method, headers, body: body && JSON.stringify(body) });
+  const call = async (method: string, url: string, body?: object) => {
+    const res = await fetch(`${base}${url}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return res.json();
   };

@@ -54,6 +54,10 @@ describe('repository files: reads', () => {
     expect(Object.keys(res.body)).toEqual(['file_name', 'file_path', 'size', 'encoding', 'content_sha256', 'ref', 'blob_id', 'commit_id', 'last_commit_id', 'execute_filemode', 'content']);
     expect((await t.api('get', `${p.base}/src%2Flib%2Fa.rb?ref=${touched}`).expect(200)).body.commit_id).toBe(touched);
     expect((await t.api('get', `${p.base}/src%2Flib%2Fa.rb?ref=HEAD`).expect(200)).body.commit_id).toBe(head);
+    git(p.id, 'tag', 'v1.0', touched);
+    const byTag = (await t.api('get', `${p.base}/src%2Flib%2Fa.rb?ref=v1.0`).expect(200)).body;
+    expect(byTag).toMatchObject({ ref: 'v1.0', commit_id: touched, last_commit_id: touched });
+    await t.api('get', `${p.base}/other.txt?ref=v1.0`).expect(404, { message: '404 File Not Found' });
     expect((await t.api('get', `${p.base}/src%2Flib%2Fa%2Erb?ref=main`).expect(200)).body.file_path).toBe('src/lib/a.rb');
   });
 

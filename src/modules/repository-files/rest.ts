@@ -31,7 +31,7 @@ const readVariables = (p: Params) => ({
 });
 
 /** The one file a read operation found: unknown ref → 404 Commit, missing file → 404 File. */
-function foundFile(data: any): FileMeta {
+function foundFile<T = FileMeta>(data: any): T {
   const repository = found(data.project, 'Project').repository;
   found(repository.commit, 'Commit');
   return found(repository.blobs.nodes[0], 'File');
@@ -179,7 +179,7 @@ export const routes = defineRoutes([
     path: `${FILE}/blame`,
     operation: 'RepositoryFileBlame',
     variables: (p) => ({ ...readVariables(p), ...blameRange(p) }),
-    result: (data) => foundFile(data) && (data.project.repository.blobs.nodes[0].blame.groups as unknown[]),
+    result: (data) => foundFile<{ blame: { groups: unknown[] } }>(data).blame.groups,
   },
   {
     method: 'GET',

@@ -1,6 +1,7 @@
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { blobInfo, rememberBlob, type TreeEntryInfo } from '../../git/blobs.ts';
+import type { BlameRange } from '../../git/blame.ts';
 import { lfsPointerOid } from '../../git/lfs.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
@@ -28,7 +29,7 @@ function content(blob: BlobAt) {
 
 const isText = (bytes: Buffer) => !bytes.subarray(0, 8000).includes(0);
 
-const BlameGroupRef = builder.objectRef<{ project: ProjectWithNamespace } & ReturnType<typeof blameBlob>[number]>('BlameGroup').implement({
+const BlameGroupRef = builder.objectRef<BlameRange & { project: ProjectWithNamespace }>('BlameGroup').implement({
   description: 'Consecutive lines last changed by one commit.',
   fields: (t) => ({
     commit: t.field({ type: CommitRef, resolve: (g) => ({ ...g.commit, project: g.project }) }),
@@ -38,7 +39,7 @@ const BlameGroupRef = builder.objectRef<{ project: ProjectWithNamespace } & Retu
   }),
 });
 
-const BlameRef = builder.objectRef<{ project: ProjectWithNamespace; groups: ReturnType<typeof blameBlob> }>('Blame').implement({
+const BlameRef = builder.objectRef<{ project: ProjectWithNamespace; groups: BlameRange[] }>('Blame').implement({
   fields: (t) => ({
     firstLine: t.string({ nullable: true, resolve: (b) => b.groups[0]?.lines[0] ?? null }),
     groups: t.field({ type: [BlameGroupRef], resolve: (b) => b.groups.map((g) => ({ ...g, project: b.project })) }),

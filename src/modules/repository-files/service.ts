@@ -56,10 +56,15 @@ async function readableRepository(ctx: Context, project: ProjectWithNamespace) {
   return ctx.loaders.repository.load(project.id);
 }
 
-/** Resolves the ref once; null when it names no commit. */
+/** Refs resolved by a request's reader: one request sees one commit per ref, resolved once. */
+const resolvedRefs = new WeakMap<RepositoryReader, Map<string, string | null>>();
+
 async function resolve(ctx: Context, project: ProjectWithNamespace, ref: string) {
   const reader = await readableRepository(ctx, project);
-  const commitSha = reader.resolveCommit(ref);
+  let refs = resolvedRefs.get(reader);
+  if (!refs) resolvedRefs.set(reader, (refs = new Map()));
+  if (!refs.has(ref)) refs.set(ref, reader.resolveCommit(ref));
+  const commitSha = refs.get(ref);
   return commitSha ? { reader, commitSha } : null;
 }
 

@@ -235,6 +235,7 @@ describe('repository files: writes', () => {
     expect(log.sort()).toEqual(won.map((i) => `update ${i}`).sort());
     const lastSubject = git(p.id, 'log', '-1', '--format=%s', 'main');
     expect(git(p.id, 'show', 'main:counter.txt')).toBe(`value ${lastSubject.replace('update ', '')}`);
+    expect(git(p.id, 'fsck', '--no-dangling')).toBe('');
   });
 });
 

@@ -54,13 +54,27 @@ export interface NativeTag {
   tagger(): Signature | null;
 }
 
+export interface NativeRevwalk {
+  push(oid: string): void;
+  next(): string | null;
+}
+
+export type NativeBlameHunk = { finalCommitId: string; finalStartLineNumber: number; linesInHunk: number };
+
+export interface NativeBlame {
+  iter(): Iterable<NativeBlameHunk>;
+}
+
 export interface NativeRepository {
+  path(): string;
+  revwalk(): NativeRevwalk;
   revparseSingle(spec: string): string;
   getObject(oid: string): NativeObject;
   getCommit(oid: string): NativeCommit;
+  getTree(oid: string): NativeTree;
   getTag(oid: string): NativeTag;
   tagNames(pattern?: string): string[];
-  blameFile(path: string, options?: Record<string, unknown>): unknown;
+  blameFile(path: string, options?: { minLine?: number; maxLine?: number; newestCommit?: string }): NativeBlame;
   isEmpty(): boolean;
 }
 

@@ -8,5 +8,7 @@ import '../modules/milestones/schema.ts';
 import '../modules/labels/schema.ts';
 import '../modules/meta/schema.ts';
 import '../modules/commits/schema.ts';
+import '../modules/repository-files/schema.ts';
+import '../modules/branches/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

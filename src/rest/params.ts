@@ -19,12 +19,20 @@ export class Params {
     return undefined;
   }
 
+  /** A parameter by name; `range[start]` reads the nested value the extended query parser built. */
+  value(name: string): unknown {
+    const nested = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
+    if (!nested) return this.raw[name];
+    const parent = this.raw[nested[1]];
+    return parent !== null && typeof parent === 'object' ? (parent as Raw)[nested[2]] : undefined;
+  }
+
   has(name: string) {
-    return this.raw[name] !== undefined;
+    return this.value(name) !== undefined;
   }
 
   string(name: string, opts: { required?: boolean; allowBlank?: boolean; max?: number } = {}): string | undefined {
-    const value = this.raw[name];
+    const value = this.value(name);
     if (value === undefined || value === null) return opts.required ? this.fail(name, 'is missing') : undefined;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return this.fail(name, 'is invalid');
     const text = String(value);
@@ -33,9 +41,11 @@ export class Params {
     return text;
   }
 
-  int(name: string, opts: { required?: boolean; min?: number } = {}): number | undefined {
-    const value = this.raw[name];
-    if (isBlank(value)) return opts.required ? this.fail(name, value === undefined ? 'is missing' : 'is empty') : undefined;
+  /** `allowBlank: false` with `required` reports a missing value as Grape does: missing and empty. */
+  int(name: string, opts: { required?: boolean; min?: number; allowBlank?: boolean } = {}): number | undefined {
+    const value = this.value(name);
+    if (value === undefined && opts.required && opts.allowBlank === false) this.fail(name, 'is missing');
+    if (isBlank(value)) return opts.required ? this.fail(name, value === undefined && opts.allowBlank !== false ? 'is missing' : 'is empty') : undefined;
     const text = String(value);
     if (!/^-?\d{1,15}$/.test(text)) return this.fail(name, 'is invalid');
     const n = Number(text);

@@ -1,6 +1,8 @@
+import type { Response } from 'express';
+import type { Context } from '../graphql/context.ts';
 import type { Params } from './params.ts';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 /** The connection shape a paginated operation returns at the path the route points to. */
 export type ConnectionResult<T = unknown> = { totalCount: number; nodes: T[] };
@@ -20,6 +22,11 @@ export type RouteDef = {
   result: (data: any, p: Params) => unknown;
   paginated?: boolean;
   status?: number;
+  /**
+   * Writes the response itself (headers only, raw or streamed bodies) from the shaped result,
+   * instead of the default JSON body.
+   */
+  respond?: (res: Response, body: any, ctx: Context) => void | Promise<void>;
 };
 
 export const defineRoutes = (routes: RouteDef[]) => routes;

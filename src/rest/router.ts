@@ -18,6 +18,10 @@ function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
     p.check();
     const data = await registry.run(route.operation, { ...variables, ...(page && pageVariables(page)) }, ctx);
     const body = route.result(data, p);
+    if (route.respond) {
+      await route.respond(res.status(route.status ?? 200), body, ctx);
+      return;
+    }
     if (page) {
       const connection = body as ConnectionResult;
       setPaginationHeaders(req, res, deps.config.externalUrl, page, connection.totalCount);
@@ -35,9 +39,11 @@ function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
 /** Mounts every route table; each route runs its named GraphQL operation in-process. */
 export function restRouter(routes: RouteDef[], registry: OperationRegistry, deps: AppDeps) {
   const router = express.Router();
-  for (const route of routes) {
+  // Express answers HEAD with the GET route of the same path; explicit HEAD routes go first.
+  const ordered = [...routes.filter((r) => r.method === 'HEAD'), ...routes.filter((r) => r.method !== 'HEAD')];
+  for (const route of ordered) {
     if (!registry.has(route.operation)) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const method = route.method.toLowerCase() as 'get' | 'head' | 'post' | 'put' | 'delete';
     router[method](route.path, handler(route, registry, deps));
   }
   router.all('/{*rest}', (_req, res) => {

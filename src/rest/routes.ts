@@ -6,5 +6,7 @@ import { routes as milestones } from '../modules/milestones/rest.ts';
 import { routes as labels } from '../modules/labels/rest.ts';
 import { routes as meta } from '../modules/meta/rest.ts';
 import { routes as commits } from '../modules/commits/rest.ts';
+import { routes as repositoryFiles } from '../modules/repository-files/rest.ts';
+import { routes as branches } from '../modules/branches/rest.ts';
 
-export const allRoutes = [...meta, ...users, ...groups, ...projects, ...members, ...milestones, ...labels, ...commits];
+export const allRoutes = [...meta, ...users, ...groups, ...projects, ...members, ...milestones, ...labels, ...commits, ...repositoryFiles, ...branches];

@@ -1,5 +1,5 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { builder, gid } from '../../graphql/builder.ts';
+import { builder, gid, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { GroupRef } from '../groups/schema.ts';
@@ -71,6 +71,8 @@ builder.queryFields((t) => ({
     type: ProjectRef,
     nullable: true,
     description: 'A project by full path or id; null when it does not exist or is not visible.',
+    // Repository reads (files, blobs, blame, trees) are open to read_repository tokens too.
+    extensions: scopes('api', 'read_api', 'read_repository'),
     args: projectRefArgs(t),
     resolve: (_r, args, ctx) => findProject(ctx, toRef(args)),
   }),

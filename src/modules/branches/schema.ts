@@ -1,0 +1,66 @@
+import { builder, scopes } from '../../graphql/builder.ts';
+import type { Context } from '../../graphql/context.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
+import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { CommitRef, RepositoryRef } from '../commits/schema.ts';
+import { projectFullPath, requireProject } from '../projects/service.ts';
+import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, type Branch } from './service.ts';
+
+export const BranchRef = builder.objectRef<Branch>('Branch').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    commit: t.field({
+      type: CommitRef,
+      resolve: async (b, _a, ctx) => ({ ...(await ctx.loaders.repository.load(b.project.id)).commit(b.sha)!, project: b.project }),
+    }),
+    default: t.boolean({ resolve: (b) => isDefaultBranch(b.project, b.name) }),
+    protected: t.boolean({ description: 'The default branch is protected: Maintainers push.', resolve: (b) => isDefaultBranch(b.project, b.name) }),
+    developersCanPush: t.boolean({ resolve: (b) => !isDefaultBranch(b.project, b.name) }),
+    developersCanMerge: t.boolean({ resolve: (b) => !isDefaultBranch(b.project, b.name) }),
+    merged: t.boolean({ description: 'Merge state is not tracked; always false.', resolve: () => false }),
+    canPush: t.boolean({ resolve: (b, _a, ctx) => canPush(ctx, b) }),
+    webUrl: t.string({ resolve: (b, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(b.project)}/-/tree/${b.name}` }),
+  }),
+});
+
+builder.objectFields(RepositoryRef, (t) => ({
+  branchNames: t.stringList({
+    nullable: true,
+    args: {
+      searchPattern: t.arg.string({ defaultValue: '*' }),
+      offset: t.arg.int({ defaultValue: 0 }),
+      limit: t.arg.int({ defaultValue: 100 }),
+    },
+    resolve: (project, args, ctx) => branchNames(ctx, project, args.searchPattern ?? '*', args.offset ?? 0, args.limit ?? 100),
+  }),
+  branches: t.connection({
+    type: BranchRef,
+    args: { search: t.arg.string() },
+    resolve: async (project, args, ctx) => pagedConnection(args, await branchListing(ctx, project, args.search)),
+  }),
+  branch: t.field({
+    type: BranchRef,
+    nullable: true,
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (project, { name }, ctx) => findBranch(ctx, project, name),
+  }),
+}));
+
+const projectArgs = (t: { arg: { id: () => any; int: () => any } }) => ({ projectPath: t.arg.id(), projectId: t.arg.int() });
+const projectOf = (ctx: Context, args: { projectPath?: unknown; projectId?: unknown }) =>
+  requireProject(ctx, { id: args.projectId as number | null | undefined, fullPath: args.projectPath == null ? null : String(args.projectPath) });
+
+builder.mutationFields((t) => ({
+  createBranch: t.field({
+    type: payloadType('CreateBranchPayload', 'branch', BranchRef),
+    extensions: scopes('api', 'write_repository'),
+    args: { ...projectArgs(t), name: t.arg.string({ required: true }), ref: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => createBranch(ctx, await projectOf(ctx, args), args.name, args.ref)),
+  }),
+  branchDelete: t.field({
+    type: payloadType('BranchDeletePayload', 'branch', BranchRef),
+    extensions: scopes('api', 'write_repository'),
+    args: { ...projectArgs(t), name: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => deleteBranch(ctx, await projectOf(ctx, args), args.name)),
+  }),
+}));

@@ -1,0 +1,171 @@
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { blobInfo, rememberBlob, type TreeEntryInfo } from '../../git/blobs.ts';
+import type { BlameRange } from '../../git/blame.ts';
+import { lfsPointerOid } from '../../git/lfs.ts';
+import { builder, scopes } from '../../graphql/builder.ts';
+import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { CommitRef, RepositoryRef } from '../commits/schema.ts';
+import { projectFullPath, requireProject } from '../projects/service.ts';
+import {
+  blameBlob,
+  blobBytes,
+  createCommit,
+  findBlobs,
+  findTree,
+  isExecutable,
+  lastCommitOf,
+  type BlobAt,
+} from './service.ts';
+
+const withProject = <T extends object>(project: ProjectWithNamespace, value: T | null) => value && { ...value, project };
+
+/** Content of a blob, recorded so size and SHA-256 come from the same read. */
+function content(blob: BlobAt) {
+  const bytes = blobBytes(blob);
+  rememberBlob(blob.entry.oid, bytes);
+  return bytes;
+}
+
+const isText = (bytes: Buffer) => !bytes.subarray(0, 8000).includes(0);
+
+const BlameGroupRef = builder.objectRef<BlameRange & { project: ProjectWithNamespace }>('BlameGroup').implement({
+  description: 'Consecutive lines last changed by one commit.',
+  fields: (t) => ({
+    commit: t.field({ type: CommitRef, resolve: (g) => ({ ...g.commit, project: g.project }) }),
+    lineno: t.exposeInt('lineno', { description: 'First line of the group (1-based).' }),
+    span: t.int({ resolve: (g) => g.lines.length }),
+    lines: t.exposeStringList('lines'),
+  }),
+});
+
+const BlameRef = builder.objectRef<{ project: ProjectWithNamespace; groups: BlameRange[] }>('Blame').implement({
+  fields: (t) => ({
+    firstLine: t.string({ nullable: true, resolve: (b) => b.groups[0]?.lines[0] ?? null }),
+    groups: t.field({ type: [BlameGroupRef], resolve: (b) => b.groups.map((g) => ({ ...g, project: b.project })) }),
+  }),
+});
+
+export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').implement({
+  description: 'A file at a path in the commit a ref resolves to.',
+  fields: (t) => ({
+    id: t.id({ resolve: (b) => `gid://gitlab/Blob/${b.entry.oid}` }),
+    oid: t.string({ resolve: (b) => b.entry.oid }),
+    name: t.string({ resolve: (b) => b.entry.name }),
+    path: t.exposeString('path'),
+    mode: t.string({ resolve: (b) => b.entry.mode.toString(8) }),
+    ref: t.exposeString('ref', { description: 'The ref as requested.' }),
+    commitSha: t.exposeString('commitSha', { description: 'The commit the ref resolved to.' }),
+    executeFilemode: t.boolean({ resolve: (b) => isExecutable(b.entry.mode) }),
+    size: t.float({ resolve: async (b) => (await blobInfo(b.reader, b.entry.oid)).size }),
+    rawSize: t.float({ resolve: async (b) => (await blobInfo(b.reader, b.entry.oid)).size }),
+    contentSha256: t.string({ resolve: async (b) => (await blobInfo(b.reader, b.entry.oid)).sha256 }),
+    rawBlob: t.string({ resolve: (b) => content(b).toString('utf8') }),
+    rawTextBlob: t.string({ nullable: true, description: 'Content, or null for binary files.', resolve: (b) => {
+      const bytes = content(b);
+      return isText(bytes) ? bytes.toString('utf8') : null;
+    } }),
+    base64EncodedBlob: t.string({ resolve: (b) => content(b).toString('base64') }),
+    lfsOid: t.string({ nullable: true, description: 'Object id when the file is a Git LFS pointer.', resolve: (b) => lfsPointerOid(b.reader, b.entry.oid) }),
+    storedExternally: t.boolean({ resolve: (b) => lfsPointerOid(b.reader, b.entry.oid) !== null }),
+    lastCommit: t.field({ type: CommitRef, nullable: true, resolve: (b) => withProject(b.project, lastCommitOf(b)) }),
+    webPath: t.string({ resolve: (b) => `/${projectFullPath(b.project)}/-/blob/${b.ref}/${b.path}` }),
+    rawPath: t.string({ resolve: (b) => `/${projectFullPath(b.project)}/-/raw/${b.ref}/${b.path}` }),
+    blame: t.field({
+      type: BlameRef,
+      args: { fromLine: t.arg.int(), toLine: t.arg.int() },
+      resolve: (b, { fromLine, toLine }) => ({ project: b.project, groups: blameBlob(b, { from: fromLine, to: toLine }) }),
+    }),
+  }),
+});
+
+const EntryTypeEnum = builder.enumType('EntryType', { values: ['tree', 'blob', 'commit'] as const });
+
+const TreeEntryRef = builder.objectRef<TreeEntryInfo>('TreeEntry').implement({
+  fields: (t) => ({
+    id: t.id({ resolve: (e) => `gid://gitlab/TreeEntry/${e.oid}` }),
+    sha: t.exposeString('oid'),
+    name: t.exposeString('name'),
+    path: t.exposeString('path'),
+    flatPath: t.exposeString('path'),
+    type: t.expose('type', { type: EntryTypeEnum }),
+    mode: t.string({ resolve: (e) => e.mode.toString(8).padStart(6, '0') }),
+  }),
+});
+
+const entryConnection = (t: any, type: TreeEntryInfo['type']) =>
+  t.connection({
+    type: TreeEntryRef,
+    resolve: (tree: { entries: TreeEntryInfo[] }, args: any) => {
+      const list = tree.entries.filter((e) => e.type === type);
+      return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+    },
+  });
+
+const TreeRef = builder.objectRef<{ entries: TreeEntryInfo[] }>('Tree').implement({
+  description: 'One directory level of the repository at a ref.',
+  fields: (t) => ({
+    trees: entryConnection(t, 'tree'),
+    blobs: entryConnection(t, 'blob'),
+    submodules: entryConnection(t, 'commit'),
+  }),
+});
+
+builder.objectFields(RepositoryRef, (t) => ({
+  blobs: t.connection({
+    type: RepositoryBlobRef,
+    description: 'Files at the given paths; paths that are missing or directories are left out.',
+    args: { paths: t.arg.stringList({ required: true }), ref: t.arg.string() },
+    resolve: async (project, args, ctx) => {
+      const list = await findBlobs(ctx, project, args.paths, args.ref ?? 'HEAD');
+      return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+    },
+  }),
+  tree: t.field({
+    type: TreeRef,
+    nullable: true,
+    args: { path: t.arg.string(), ref: t.arg.string() },
+    resolve: (project, args, ctx) => findTree(ctx, project, args.path ?? '', args.ref ?? 'HEAD'),
+  }),
+}));
+
+const CommitActionMode = builder.enumType('CommitActionMode', {
+  values: { CREATE: { value: 'create' }, UPDATE: { value: 'update' }, DELETE: { value: 'delete' } } as const,
+});
+const CommitEncoding = builder.enumType('CommitEncoding', {
+  values: { TEXT: { value: 'text' }, BASE64: { value: 'base64' } } as const,
+});
+
+const CommitAction = builder.inputType('CommitAction', {
+  fields: (t) => ({
+    action: t.field({ type: CommitActionMode, required: true }),
+    filePath: t.string({ required: true }),
+    content: t.string(),
+    encoding: t.field({ type: CommitEncoding }),
+    executeFilemode: t.boolean(),
+    lastCommitId: t.string({ description: 'Refuse the change when the file changed after this commit.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  commitCreate: t.field({
+    type: payloadType('CommitCreatePayload', 'commit', CommitRef),
+    description: 'One commit with every action, on `branch` (created from `startBranch` when given).',
+    extensions: scopes('api', 'write_repository'),
+    args: {
+      projectPath: t.arg.id(),
+      projectId: t.arg.int(),
+      branch: t.arg.string({ required: true }),
+      startBranch: t.arg.string(),
+      message: t.arg.string({ required: true }),
+      actions: t.arg({ type: [CommitAction], required: true }),
+      authorName: t.arg.string(),
+      authorEmail: t.arg.string(),
+    },
+    resolve: (_r, { projectPath, projectId, ...input }, ctx) =>
+      asPayload(ctx, 'commit', async () => {
+        const project = await requireProject(ctx, { id: projectId, fullPath: projectPath == null ? null : String(projectPath) });
+        return { ...(await createCommit(ctx, project, input)), project };
+      }),
+  }),
+}));

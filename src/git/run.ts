@@ -46,6 +46,8 @@ export function runGit(
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
+    // A command that exits without reading stdin closes the pipe; its exit code tells what happened.
+    child.stdin.on('error', () => {});
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else reject(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));

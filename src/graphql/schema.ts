@@ -8,5 +8,6 @@ import '../modules/milestones/schema.ts';
 import '../modules/labels/schema.ts';
 import '../modules/meta/schema.ts';
 import '../modules/commits/schema.ts';
+import '../modules/tags/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

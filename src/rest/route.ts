@@ -1,3 +1,4 @@
+import type { Context } from '../graphql/context.ts';
 import type { Params } from './params.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -16,10 +17,27 @@ export type RouteDef = {
   /** Name of an operation in the module's operations.graphql. */
   operation: string;
   variables?: (p: Params) => Record<string, unknown>;
-  /** Shapes the response body; a paginated route returns the connection. */
-  result: (data: any, p: Params) => unknown;
+  /**
+   * Shapes the response body; a paginated route returns the connection. A `Redirect` or a
+   * `RawBody` is sent as such instead of JSON.
+   */
+  result: (data: any, p: Params, ctx: Context) => unknown;
   paginated?: boolean;
   status?: number;
 };
+
+/** A 302 to `location` (a path or an absolute URL). */
+export class Redirect {
+  constructor(readonly location: string) {}
+}
+
+/** A body sent as it is, with its content type and, for downloads, a file name. */
+export class RawBody {
+  constructor(
+    readonly body: Buffer | string,
+    readonly contentType: string,
+    readonly fileName?: string,
+  ) {}
+}
 
 export const defineRoutes = (routes: RouteDef[]) => routes;

@@ -6,5 +6,6 @@ import { routes as milestones } from '../modules/milestones/rest.ts';
 import { routes as labels } from '../modules/labels/rest.ts';
 import { routes as meta } from '../modules/meta/rest.ts';
 import { routes as commits } from '../modules/commits/rest.ts';
+import { routes as tags } from '../modules/tags/rest.ts';
 
-export const allRoutes = [...meta, ...users, ...groups, ...projects, ...members, ...milestones, ...labels, ...commits];
+export const allRoutes = [...meta, ...users, ...groups, ...projects, ...members, ...milestones, ...labels, ...commits, ...tags];

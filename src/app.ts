@@ -11,7 +11,7 @@ import { schema } from './graphql/schema.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OperationRegistry } from './rest/operations.ts';
 import { restErrorHandler, restRouter, type ContextRequest } from './rest/router.ts';
-import { allRoutes } from './rest/routes.ts';
+import { allRoutes, allWebRoutes } from './rest/routes.ts';
 
 const BODY_LIMIT = '10mb';
 
@@ -96,6 +96,8 @@ export function buildApp(deps: AppDeps) {
     authentication(deps, false),
     restRouter(allRoutes, registry, deps),
   );
+  // Archive, download and evidence addresses accept the same tokens as the API.
+  app.use(restRouter(allWebRoutes, registry, deps, { before: [authentication(deps, false)], catchAll: false }));
   app.use(restErrorHandler(deps));
   return app;
 }

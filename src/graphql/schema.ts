@@ -9,5 +9,6 @@ import '../modules/labels/schema.ts';
 import '../modules/meta/schema.ts';
 import '../modules/commits/schema.ts';
 import '../modules/tags/schema.ts';
+import '../modules/releases/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../deps.ts';
 import type { Context } from '../graphql/context.ts';
 import { DomainError } from '../graphql/errors.ts';
@@ -41,14 +41,24 @@ function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
   };
 }
 
-/** Mounts every route table; each route runs its named GraphQL operation in-process. */
-export function restRouter(routes: RouteDef[], registry: OperationRegistry, deps: AppDeps) {
+/**
+ * Mounts a route table; each route runs its named GraphQL operation in-process. `before` runs
+ * ahead of each route only (web paths authenticate per route, not for everything under `/`);
+ * `catchAll` answers GitLab's 404 for every other path under the mount point.
+ */
+export function restRouter(
+  routes: RouteDef[],
+  registry: OperationRegistry,
+  deps: AppDeps,
+  opts: { before?: RequestHandler[]; catchAll?: boolean } = {},
+) {
   const router = express.Router();
   for (const route of routes) {
     if (!registry.has(route.operation)) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](route.path, handler(route, registry, deps));
+    router[method](route.path, ...(opts.before ?? []), handler(route, registry, deps));
   }
+  if (opts.catchAll === false) return router;
   router.all('/{*rest}', (_req, res) => {
     res.status(404).json({ error: '404 Not Found' });
   });

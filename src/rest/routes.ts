@@ -7,5 +7,9 @@ import { routes as labels } from '../modules/labels/rest.ts';
 import { routes as meta } from '../modules/meta/rest.ts';
 import { routes as commits } from '../modules/commits/rest.ts';
 import { routes as tags } from '../modules/tags/rest.ts';
+import { routes as releases, webRoutes as releaseWebRoutes } from '../modules/releases/rest.ts';
 
-export const allRoutes = [...meta, ...users, ...groups, ...projects, ...members, ...milestones, ...labels, ...commits, ...tags];
+export const allRoutes = [...meta, ...users, ...groups, ...projects, ...members, ...milestones, ...labels, ...commits, ...tags, ...releases];
+
+/** Routes under a project's web address (`/<full_path>/-/...`), for links the API hands out. */
+export const allWebRoutes = [...releaseWebRoutes];

@@ -10,5 +10,6 @@ import '../modules/meta/schema.ts';
 import '../modules/commits/schema.ts';
 import '../modules/tags/schema.ts';
 import '../modules/releases/schema.ts';
+import '../modules/release-links/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

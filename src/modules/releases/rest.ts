@@ -95,8 +95,8 @@ const permalinkRoute = (path: string): RouteDef => ({
     const project = found(data.project, 'Project');
     const latest = project.releases.nodes[0];
     if (!latest) throw new NotFoundError();
-    const suffix = wildcardPath(p, 'suffix');
-    const { id: _id, suffix: _s, order_by: _o, private_token: _t, access_token: _a, ...query } = p.raw;
+    const suffix = wildcardPath(p, 'suffix_path');
+    const { id: _id, suffix_path: _s, order_by: _o, private_token: _t, access_token: _a, ...query } = p.raw;
     const search = qs.stringify(query, { arrayFormat: 'brackets' });
     return new Redirect(`/api/v4/projects/${project.databaseId}/releases/${encodeURIComponent(latest.tagName)}${suffix ? `/${suffix}` : ''}${search ? `?${search}` : ''}`);
   },
@@ -104,7 +104,7 @@ const permalinkRoute = (path: string): RouteDef => ({
 
 export const routes = defineRoutes([
   permalinkRoute(PERMALINK),
-  permalinkRoute(`${PERMALINK}/{*suffix}`),
+  permalinkRoute(`${PERMALINK}/{*suffix_path}`),
   {
     method: 'GET',
     path: '/projects/:id/releases',

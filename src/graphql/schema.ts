@@ -11,5 +11,6 @@ import '../modules/commits/schema.ts';
 import '../modules/tags/schema.ts';
 import '../modules/releases/schema.ts';
 import '../modules/release-links/schema.ts';
+import '../modules/archives/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

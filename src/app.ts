@@ -5,7 +5,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { authenticate, readCredentials } from './auth/authenticate.ts';
 import type { AppDeps } from './deps.ts';
 import { createContext, type Context } from './graphql/context.ts';
-import { DomainError } from './graphql/errors.ts';
+import { DomainError, UnauthorizedError } from './graphql/errors.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { schema } from './graphql/schema.ts';
 import { pendingMigrations } from './db/readiness.ts';
@@ -41,6 +41,8 @@ function authentication(deps: AppDeps, graphql: boolean) {
   return async (req: ContextRequest, res: Response, next: NextFunction) => {
     try {
       const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, readCredentials(req));
+      // Job tokens are for the REST routes that declare them, not for GraphQL.
+      if (graphql && viewer.job) throw new UnauthorizedError();
       req.forgegate = createContext(deps, viewer, (req as ContextRequest & { requestId: string }).requestId);
       next();
     } catch (error) {

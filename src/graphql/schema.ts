@@ -12,5 +12,6 @@ import '../modules/tags/schema.ts';
 import '../modules/releases/schema.ts';
 import '../modules/release-links/schema.ts';
 import '../modules/archives/schema.ts';
+import '../modules/job-tokens/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

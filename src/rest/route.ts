@@ -24,6 +24,8 @@ export type RouteDef = {
   result: (data: any, p: Params, ctx: Context) => unknown;
   paginated?: boolean;
   status?: number;
+  /** Accepts a CI job token (`JOB-TOKEN`); every other route answers such a request with 401. */
+  jobToken?: boolean;
 };
 
 /** A 302 to `location` (a path or an absolute URL). */

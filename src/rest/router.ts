@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../deps.ts';
 import type { Context } from '../graphql/context.ts';
-import { DomainError } from '../graphql/errors.ts';
+import { DomainError, UnauthorizedError } from '../graphql/errors.ts';
 import type { OperationRegistry } from './operations.ts';
 import { pageVariables, readPage, setPaginationHeaders } from './pagination.ts';
 import { Params } from './params.ts';
@@ -12,6 +12,7 @@ export type ContextRequest = Request & { forgegate?: Context };
 function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
   return async (req: ContextRequest, res: Response) => {
     const ctx = req.forgegate!;
+    if (ctx.viewer.job && !route.jobToken) throw new UnauthorizedError();
     const p = new Params({ ...(req.query as object), ...(req.body as object | undefined), ...req.params });
     const variables = route.variables?.(p) ?? {};
     const page = route.paginated ? readPage(p) : undefined;

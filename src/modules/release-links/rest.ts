@@ -29,6 +29,7 @@ export const routes = defineRoutes([
     method: 'GET',
     path: PATH,
     operation: 'ReleaseLinks',
+    jobToken: true,
     paginated: true,
     variables: (p) => ({ ...p.ref('id'), tagName: tagName(p) }),
     result: (data) => {
@@ -40,6 +41,7 @@ export const routes = defineRoutes([
     method: 'GET',
     path: `${PATH}/:link_id`,
     operation: 'ReleaseLink',
+    jobToken: true,
     variables: (p) => ({ ...p.ref('id'), tagName: tagName(p), linkId: p.int('link_id', { required: true }) }),
     result: (data) => {
       const link = releaseOf(data).assets.link;
@@ -51,6 +53,7 @@ export const routes = defineRoutes([
     method: 'POST',
     path: PATH,
     operation: 'ReleaseAssetLinkCreate',
+    jobToken: true,
     status: 201,
     variables: (p) => ({
       input: {
@@ -67,6 +70,7 @@ export const routes = defineRoutes([
     method: 'PUT',
     path: `${PATH}/:link_id`,
     operation: 'ReleaseAssetLinkUpdate',
+    jobToken: true,
     variables: (p) => {
       p.atLeastOneOf('name', 'url');
       return { input: { ...scope(p), name: p.string('name'), url: p.string('url'), ...linkAttributes(p) } };
@@ -77,6 +81,7 @@ export const routes = defineRoutes([
     method: 'DELETE',
     path: `${PATH}/:link_id`,
     operation: 'ReleaseAssetLinkDelete',
+    jobToken: true,
     status: 200,
     variables: (p) => ({ input: scope(p) }),
     result: (data) => linkEntity(data.releaseAssetLinkDelete.link),

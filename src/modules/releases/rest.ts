@@ -90,6 +90,7 @@ const permalinkRoute = (path: string): RouteDef => ({
   method: 'GET',
   path,
   operation: 'ProjectLatestRelease',
+  jobToken: true,
   variables: (p) => p.ref('id'),
   result: (data, p) => {
     const project = found(data.project, 'Project');
@@ -172,6 +173,7 @@ export const routes = defineRoutes([
     method: 'PUT',
     path: '/projects/:id/releases/:tag_name',
     operation: 'ReleaseUpdate',
+    jobToken: true,
     variables: (p) => ({
       input: {
         ...projectInput(p.ref('id')),

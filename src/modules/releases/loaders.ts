@@ -1,8 +1,25 @@
+import DataLoader from 'dataloader';
 import type { Milestone, Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
+import { AccessLevel } from '../../auth/access-levels.ts';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { projectFullPath } from '../projects/service.ts';
 import type { Context } from '../../graphql/context.ts';
 import { batchBy, batchGroupBy } from '../../graphql/loaders.ts';
 
 const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
+
+/** What every release of a project shares: asked once per project and request, not per field. */
+export type ProjectFacts = { project: ProjectWithNamespace; webUrl: string; canReadCode: boolean; canEdit: boolean };
+
+async function projectFacts(ctx: Context, projectId: number): Promise<ProjectFacts> {
+  const project = (await ctx.loaders.project.load(projectId)) as ProjectWithNamespace;
+  return {
+    project,
+    webUrl: `${ctx.deps.config.externalUrl}/${projectFullPath(project)}`,
+    canReadCode: await ctx.policy.canReadCode(project),
+    canEdit: (await ctx.policy.projectAccessLevel(project)) >= AccessLevel.DEVELOPER,
+  };
+}
 
 function create(ctx: Context) {
   const { db } = ctx;
@@ -19,6 +36,7 @@ function create(ctx: Context) {
     (r) => tagKey(r.projectId, r.tag),
   );
   return {
+    facts: new DataLoader<number, ProjectFacts>((ids) => Promise.all(ids.map((id) => projectFacts(ctx, id)))),
     byTag: { load: (projectId: number, tag: string) => byTag.load(tagKey(projectId, tag)), clear: (projectId: number, tag: string) => byTag.clear(tagKey(projectId, tag)) },
     /** Newest first, as GitLab lists a release's links. */
     links: batchGroupBy<number, ReleaseLink>(

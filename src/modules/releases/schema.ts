@@ -35,14 +35,13 @@ export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType',
   values: { OTHER: { value: 'other' }, RUNBOOK: { value: 'runbook' }, PACKAGE: { value: 'package' }, IMAGE: { value: 'image' } } as const,
 });
 
-const project = (ctx: Context, r: { projectId: number }) => ctx.loaders.project.load(r.projectId) as Promise<ProjectWithNamespace>;
-const canReadCode = async (ctx: Context, r: Release) => ctx.policy.canReadCode(await project(ctx, r));
+const facts = (ctx: Context, r: { projectId: number }) => releaseLoaders(ctx).facts.load(r.projectId);
+const project = async (ctx: Context, r: { projectId: number }) => (await facts(ctx, r)).project;
+const canReadCode = async (ctx: Context, r: Release) => (await facts(ctx, r)).canReadCode;
 const encodedTag = (tag: string) => encodeURIComponent(tag);
 
 /** `https://host/<full_path>` of the release's project. */
-export async function projectWebUrl(ctx: Context, r: { projectId: number }) {
-  return `${ctx.deps.config.externalUrl}/${projectFullPath(await project(ctx, r))}`;
-}
+export const projectWebUrl = async (ctx: Context, r: { projectId: number }) => (await facts(ctx, r)).webUrl;
 
 export const releaseWebUrl = async (ctx: Context, r: Release) => `${await projectWebUrl(ctx, r)}/-/releases/${encodedTag(r.tag)}`;
 
@@ -82,7 +81,7 @@ const ReleaseLinksRef = builder.objectRef<Release>('ReleaseLinks').implement({
       editUrl: t.string({
         nullable: true,
         description: 'Only for those who may edit the release.',
-        resolve: async (r, _a, ctx) => ((await ctx.policy.projectAccessLevel(await project(ctx, r))) >= AccessLevel.DEVELOPER ? `${await releaseWebUrl(ctx, r)}/edit` : null),
+        resolve: async (r, _a, ctx) => ((await facts(ctx, r)).canEdit ? `${await releaseWebUrl(ctx, r)}/edit` : null),
       }),
       openedIssuesUrl: under('/-/issues?release_tag=<tag>&scope=all&state=opened'),
       closedIssuesUrl: under('/-/issues?release_tag=<tag>&scope=all&state=closed'),

@@ -93,6 +93,7 @@ describe('creating releases', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
     expect(await t.db.release.count({ where: { projectId: project.id, tag: 'race' } })).toBe(1);
+    expect(git('rev-parse', 'race')).toBe(head);
   });
 });
 

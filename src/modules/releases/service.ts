@@ -111,8 +111,8 @@ const alreadyExists = () => new ConflictError('Release already exists');
 /**
  * GitLab's order of checks: role, existing release (409), milestones (400), links (400), tag
  * (422 without `ref`). The row is inserted under the unique (project, tag) index, so of several
- * concurrent creations exactly one wins and the others get 409; a tag written for a losing
- * creation is removed again.
+ * concurrent creations exactly one wins and the others get 409; a tag written for a creation
+ * that failed otherwise is removed again.
  */
 export async function createRelease(ctx: Context, project: ProjectWithNamespace, input: ReleaseCreateInput): Promise<Release> {
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
@@ -142,8 +142,9 @@ export async function createRelease(ctx: Context, project: ProjectWithNamespace,
     releaseLoaders(ctx).byTag.clear(project.id, input.tagName);
     return release;
   } catch (error) {
-    if (tag.created) await removeTag(ctx, project, input.tagName);
+    // The winner of a concurrent creation uses the tag, whoever wrote it; only a failed save cleans up.
     if (isUniqueViolation(error)) throw alreadyExists();
+    if (tag.created) await removeTag(ctx, project, input.tagName);
     throw error;
   }
 }

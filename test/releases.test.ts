@@ -176,6 +176,14 @@ describe('updating and deleting releases', () => {
     const tag = (await t.api('get', `/projects/${project.id}/repository/tags/existing`).expect(200)).body;
     expect(tag.release).toBeNull();
   });
+
+  it('keeps a release whose tag was deleted, but refuses to update it', async () => {
+    await t.api('post', base()).send({ tag_name: 'doomed', ref: 'main' }).expect(201);
+    await t.api('delete', `/projects/${project.id}/repository/tags/doomed`).expect(204);
+    expect((await t.api('get', `${base()}/doomed`).expect(200)).body.tag_name).toBe('doomed');
+    await t.api('put', `${base()}/doomed`).send({ name: 'x' }).expect(404, { message: 'Tag does not exist' });
+    await t.api('delete', `${base()}/doomed`).expect(200);
+  });
 });
 
 describe('GraphQL', () => {
@@ -190,6 +198,18 @@ describe('GraphQL', () => {
     expect(rel).toMatchObject({ tagName: 'v1.0', name: 'One', author: { username: 'root' }, commit: { sha: head } });
     expect(rel.assets.links.nodes).toEqual([{ name: 'bin', linkType: 'PACKAGE', directAssetPath: '/bin/app' }]);
     expect(res.body.data.project.release).toEqual({ upcomingRelease: true, historicalRelease: false });
+  });
+
+  it('lists group releases and hides code fields from a guest', async () => {
+    const res = await t.graphql(`{ group(fullPath: "acme") { releases(sort: RELEASED_AT_ASC) { count nodes { tagName } } } }`);
+    expect(res.body.data.group.releases.nodes[0].tagName).toBe('v1.0');
+    const guest = await member(10);
+    const asGuest = await t.graphql(`{ project(fullPath: "${project.path_with_namespace}") { userPermissions { downloadCode createRelease }
+      release(tagName: "v1.0") { tagName commit { sha } tagPath assets { count sources { nodes { url } } } evidences { nodes { sha } } } } }`, {}, guest.token);
+    expect(asGuest.body.data.project).toEqual({
+      userPermissions: { downloadCode: false, createRelease: false },
+      release: { tagName: 'v1.0', commit: null, tagPath: null, assets: { count: 1, sources: null }, evidences: null },
+    });
   });
 
   it('creates, updates and deletes with GitLab payloads', async () => {

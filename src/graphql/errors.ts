@@ -35,6 +35,13 @@ export class RecordNotFoundError extends DomainError {
   }
 }
 
+/** A 404 whose GitLab body is a sentence of its own: `{"message":"Tag does not exist"}`. */
+export class MissingError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', 404, { message }, message);
+  }
+}
+
 export class ForbiddenError extends DomainError {
   constructor(reason?: string) {
     const text = reason ? `403 Forbidden - ${reason}` : '403 Forbidden';

@@ -5,9 +5,9 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../graphql/context.ts';
 import type { Listing } from '../../graphql/connections.ts';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../graphql/errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, MissingError, NotFoundError, UnprocessableError } from '../../graphql/errors.ts';
 import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from '../release-links/validation.ts';
-import { ensureTag, removeTag } from '../tags/service.ts';
+import { ensureTag, removeTag, tagExists } from '../tags/service.ts';
 import { releaseLoaders } from './loaders.ts';
 
 export const RELEASE_SORTS = ['CREATED_DESC', 'CREATED_ASC', 'RELEASED_AT_DESC', 'RELEASED_AT_ASC'] as const;
@@ -162,6 +162,7 @@ async function releaseToChange(ctx: Context, project: ProjectWithNamespace, tag:
 /** Only given fields change; `milestones: []` removes all milestones. */
 export async function updateRelease(ctx: Context, project: ProjectWithNamespace, tag: string, input: ReleaseUpdateInput): Promise<Release> {
   const release = await releaseToChange(ctx, project, tag);
+  if (!(await tagExists(ctx, project, tag))) throw new MissingError('Tag does not exist');
   const given = (['name', 'description', 'releasedAt', 'milestones'] as const).filter((k) => input[k] !== undefined && input[k] !== null);
   if (!given.length) throw new BadRequestError('params is empty');
   const milestones = input.milestones ? await milestonesByTitle(ctx, project, input.milestones) : null;

@@ -79,6 +79,11 @@ export async function ensureTag(ctx: Context, project: ProjectWithNamespace, inp
   return { commitId, created };
 }
 
+/** Whether the tag is still in the repository (a release outlives its deleted tag). */
+export async function tagExists(ctx: Context, project: ProjectWithNamespace, name: string): Promise<boolean> {
+  return (await tags.findTag(repoDir(ctx, project), name)) !== null;
+}
+
 /** Removes a tag written for a release whose row could not be saved. */
 export async function removeTag(ctx: Context, project: ProjectWithNamespace, name: string) {
   const tag = await tags.findTag(repoDir(ctx, project), name);

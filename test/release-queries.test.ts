@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
+import { createTestApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 

@@ -60,7 +60,6 @@ async function writeTag(ctx: Context, project: ProjectWithNamespace, input: TagI
 
 export async function createTag(ctx: Context, project: ProjectWithNamespace, input: TagInput): Promise<TagInfo> {
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
-  if (!tags.isValidTagName(input.name)) throw new BadRequestError('Tag name invalid');
   if (await tags.findTag(repoDir(ctx, project), input.name)) throw new BadRequestError(`Tag ${input.name} already exists`);
   const { created } = await writeTag(ctx, project, input);
   if (!created) throw new BadRequestError(`Tag ${input.name} already exists`);

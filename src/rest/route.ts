@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import type { Context } from '../graphql/context.ts';
 import type { Params } from './params.ts';
 
@@ -17,29 +18,22 @@ export type RouteDef = {
   /** Name of an operation in the module's operations.graphql. */
   operation: string;
   variables?: (p: Params) => Record<string, unknown>;
-  /**
-   * Shapes the response body; a paginated route returns the connection. A `Redirect` or a
-   * `RawBody` is sent as such instead of JSON.
-   */
-  result: (data: any, p: Params, ctx: Context) => unknown;
+  /** Shapes the response body; a paginated route returns the connection. */
+  result: (data: any, p: Params) => unknown;
   paginated?: boolean;
   status?: number;
+  /**
+   * Writes the response itself (headers only, raw or streamed bodies) from the shaped result,
+   * instead of the default JSON body.
+   */
+  respond?: (res: Response, body: any, ctx: Context) => void | Promise<void>;
   /** Accepts a CI job token (`JOB-TOKEN`); every other route answers such a request with 401. */
   jobToken?: boolean;
 };
 
-/** A 302 to `location` (a path or an absolute URL). */
-export class Redirect {
-  constructor(readonly location: string) {}
-}
-
-/** A body sent as it is, with its content type and, for downloads, a file name. */
-export class RawBody {
-  constructor(
-    readonly body: Buffer | string,
-    readonly contentType: string,
-    readonly fileName?: string,
-  ) {}
-}
+/** `respond` for a route whose result is a location (a path or an absolute URL): a 302 there. */
+export const redirect = (res: Response, location: string) => {
+  res.redirect(302, location);
+};
 
 export const defineRoutes = (routes: RouteDef[]) => routes;

@@ -5,7 +5,7 @@ import { DomainError, UnauthorizedError } from '../graphql/errors.ts';
 import type { OperationRegistry } from './operations.ts';
 import { pageVariables, readPage, setPaginationHeaders } from './pagination.ts';
 import { Params } from './params.ts';
-import { RawBody, Redirect, type ConnectionResult, type RouteDef } from './route.ts';
+import type { ConnectionResult, RouteDef } from './route.ts';
 
 export type ContextRequest = Request & { forgegate?: Context };
 
@@ -18,14 +18,9 @@ function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
     const page = route.paginated ? readPage(p) : undefined;
     p.check();
     const data = await registry.run(route.operation, { ...variables, ...(page && pageVariables(page)) }, ctx);
-    const body = await route.result(data, p, ctx);
-    if (body instanceof Redirect) {
-      res.redirect(302, body.location);
-      return;
-    }
-    if (body instanceof RawBody) {
-      if (body.fileName) res.attachment(body.fileName);
-      res.status(route.status ?? 200).type(body.contentType).send(body.body);
+    const body = route.result(data, p);
+    if (route.respond) {
+      await route.respond(res.status(route.status ?? 200), body, ctx);
       return;
     }
     if (page) {

@@ -1,8 +1,9 @@
+import type { Response } from 'express';
+import type { Context } from '../../graphql/context.ts';
 import { ARCHIVE_CONTENT_TYPES, ARCHIVE_FORMATS, formatOfFileName, type ArchiveFormat } from '../../git/archive.ts';
 import { NotFoundError, ParamError } from '../../graphql/errors.ts';
-import type { Context } from '../../graphql/context.ts';
 import type { Params } from '../../rest/params.ts';
-import { defineRoutes, RawBody } from '../../rest/route.ts';
+import { defineRoutes } from '../../rest/route.ts';
 import { found } from '../../rest/shape.ts';
 import { projectRef } from '../releases/rest.ts';
 import { archiveContents } from './service.ts';
@@ -11,12 +12,19 @@ import { archiveContents } from './service.ts';
 const formatEnum = (format: ArchiveFormat) => format.replace('.', '_').toUpperCase();
 const formatOfEnum = (value: string) => ARCHIVE_FORMATS.find((f) => formatEnum(f) === value)!;
 
-async function archiveBody(data: any, ctx: Context, fileName?: string) {
+type Archive = { projectId: number; sha: string; format: ArchiveFormat; prefix: string; fileName: string };
+
+/** The archive the operation described, with the file name to offer. */
+function describedArchive(data: any, fileName?: string): Archive {
   const project = found(data.project, 'Project');
   const archive = found(project.repository.archive, 'Commit');
-  const format = formatOfEnum(archive.format);
-  const bytes = await archiveContents(ctx, { projectId: project.databaseId, sha: archive.sha, format, prefix: archive.prefix });
-  return new RawBody(bytes, ARCHIVE_CONTENT_TYPES[format], fileName ?? archive.fileName);
+  return { projectId: project.databaseId, sha: archive.sha, format: formatOfEnum(archive.format), prefix: archive.prefix, fileName: fileName ?? archive.fileName };
+}
+
+/** Sends the bytes `git archive` writes for the (already authorized) archive. */
+async function sendArchive(res: Response, archive: Archive, ctx: Context) {
+  const bytes = await archiveContents(ctx, archive);
+  res.attachment(archive.fileName).type(ARCHIVE_CONTENT_TYPES[archive.format]).send(bytes);
 }
 
 /** `<ref…>/<file>.<format>` of the web path: the ref may itself contain slashes. */
@@ -39,7 +47,8 @@ export const routes = defineRoutes([
       if (!(ARCHIVE_FORMATS as readonly string[]).includes(format)) throw new ParamError('format does not have a valid value');
       return { ...p.ref('id'), ref: p.string('sha'), format: formatEnum(format as ArchiveFormat) };
     },
-    result: (data, _p, ctx) => archiveBody(data, ctx),
+    result: (data) => describedArchive(data),
+    respond: sendArchive,
   },
 ]);
 
@@ -52,6 +61,7 @@ export const webRoutes = defineRoutes([
       const { ref, format } = webArchive(p);
       return { ...projectRef(p), ref, format: formatEnum(format) };
     },
-    result: (data, p, ctx) => archiveBody(data, ctx, webArchive(p).fileName),
+    result: (data, p) => describedArchive(data, webArchive(p).fileName),
+    respond: sendArchive,
   },
 ]);

@@ -1,7 +1,7 @@
 import qs from 'qs';
 import { ForbiddenError, NotFoundError, ParamError, RecordNotFoundError } from '../../graphql/errors.ts';
 import type { Params } from '../../rest/params.ts';
-import { defineRoutes, RawBody, Redirect, type RouteDef } from '../../rest/route.ts';
+import { defineRoutes, redirect, type RouteDef } from '../../rest/route.ts';
 import { found, withoutNull } from '../../rest/shape.ts';
 import { commitEntity } from '../commits/rest.ts';
 import { milestoneEntity } from '../milestones/rest.ts';
@@ -79,8 +79,9 @@ const downloadRoute = (path: string): RouteDef => ({
     if (!project.release) throw new NotFoundError();
     const link = project.release.assets.links.nodes[0];
     if (!link) throw new RecordNotFoundError();
-    return new Redirect(link.url);
+    return link.url;
   },
+  respond: redirect,
 });
 
 const PERMALINK = '/projects/:id/releases/permalink/latest';
@@ -99,8 +100,9 @@ const permalinkRoute = (path: string): RouteDef => ({
     const suffix = wildcardPath(p, 'suffix_path');
     const { id: _id, suffix_path: _s, order_by: _o, private_token: _t, access_token: _a, ...query } = p.raw;
     const search = qs.stringify(query, { arrayFormat: 'brackets' });
-    return new Redirect(`/api/v4/projects/${project.databaseId}/releases/${encodeURIComponent(latest.tagName)}${suffix ? `/${suffix}` : ''}${search ? `?${search}` : ''}`);
+    return `/api/v4/projects/${project.databaseId}/releases/${encodeURIComponent(latest.tagName)}${suffix ? `/${suffix}` : ''}${search ? `?${search}` : ''}`;
   },
+  respond: redirect,
 });
 
 export const routes = defineRoutes([
@@ -220,7 +222,10 @@ export const webRoutes = defineRoutes([
     }),
     result: (data) => {
       const evidence = found(found(data.project, 'Project').release, 'Release').evidence;
-      return new RawBody(JSON.stringify(found(evidence, 'Evidence').summary), 'application/json');
+      return found(evidence, 'Evidence').summary;
+    },
+    respond: (res, summary) => {
+      res.type('application/json').send(JSON.stringify(summary));
     },
   },
 ]);

@@ -6,23 +6,21 @@ import type { Params } from '../../rest/params.ts';
 import { defineRoutes } from '../../rest/route.ts';
 import { found } from '../../rest/shape.ts';
 import { projectRef } from '../releases/rest.ts';
-import { archiveContents } from './service.ts';
+import { archiveContents, type ArchiveInfo } from './service.ts';
 
 // GraphQL's ArchiveFormat enum names the formats ZIP, TAR_GZ, TAR_BZ2, TAR.
 const formatEnum = (format: ArchiveFormat) => format.replace('.', '_').toUpperCase();
 const formatOfEnum = (value: string) => ARCHIVE_FORMATS.find((f) => formatEnum(f) === value)!;
 
-type Archive = { projectId: number; sha: string; format: ArchiveFormat; prefix: string; fileName: string };
-
 /** The archive the operation described, with the file name to offer. */
-function describedArchive(data: any, fileName?: string): Archive {
+function describedArchive(data: any, fileName?: string): ArchiveInfo {
   const project = found(data.project, 'Project');
   const archive = found(project.repository.archive, 'Commit');
   return { projectId: project.databaseId, sha: archive.sha, format: formatOfEnum(archive.format), prefix: archive.prefix, fileName: fileName ?? archive.fileName };
 }
 
 /** Sends the bytes `git archive` writes for the (already authorized) archive. */
-async function sendArchive(res: Response, archive: Archive, ctx: Context) {
+async function sendArchive(res: Response, archive: ArchiveInfo, ctx: Context) {
   const bytes = await archiveContents(ctx, archive);
   res.attachment(archive.fileName).type(ARCHIVE_CONTENT_TYPES[archive.format]).send(bytes);
 }

@@ -46,7 +46,8 @@ export function runGit(
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
-    // A command that exits without reading stdin closes the pipe; its exit code tells what happened.
+    // A command that exits without reading its input (e.g. a refused update-ref) closes the pipe;
+    // the exit code reports the failure, the write error adds nothing.
     child.stdin.on('error', () => {});
     child.on('close', (code) => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'));

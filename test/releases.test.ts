@@ -107,6 +107,10 @@ describe('reading releases', () => {
     const html = (await t.api('get', `${base()}/v1.0?include_html_description=true`).expect(200)).body;
     expect(html.description_html).toBe('<p>Hello <strong>world</strong> &lt;script&gt;x&lt;/script&gt;</p>\n');
     await t.api('get', `${base()}?order_by=semver`).expect(400, { error: 'order_by does not have a valid value' });
+    const cut = new Date().toISOString();
+    expect((await t.api('get', `${base()}?updated_after=${cut}`).expect(200)).body).toEqual([]);
+    expect((await t.api('get', `${base()}?updated_before=${cut}`).expect(200)).body).toHaveLength(4);
+    await t.api('get', `${base()}?updated_before=yesterday`).expect(400, { error: 'updated_before is invalid' });
   });
 
   it('reads one release by URL-encoded tag and answers 404 for a tag without release', async () => {

@@ -113,7 +113,13 @@ export const routes = defineRoutes([
     path: '/projects/:id/releases',
     operation: 'ProjectReleases',
     paginated: true,
-    variables: (p) => ({ ...p.ref('id'), sort: sortOf(p), html: p.bool('include_html_description') ?? false }),
+    variables: (p) => ({
+      ...p.ref('id'),
+      sort: sortOf(p),
+      updatedBefore: p.dateTime('updated_before'),
+      updatedAfter: p.dateTime('updated_after'),
+      html: p.bool('include_html_description') ?? false,
+    }),
     result: (data) => {
       const releases = found(data.project, 'Project').releases;
       return { ...releases, nodes: releases.nodes.map(releaseEntity) };

@@ -211,8 +211,12 @@ ReleaseAssetsRef.implement({
 builder.objectFields(ProjectRef, (t) => ({
   releases: t.connection({
     type: ReleaseRef,
-    args: { sort: t.arg({ type: ReleaseSortEnum }) },
-    resolve: (p, args, ctx) => pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args.sort)),
+    args: {
+      sort: t.arg({ type: ReleaseSortEnum }),
+      updatedBefore: t.arg({ type: 'DateTime', description: 'Only releases updated before this time.' }),
+      updatedAfter: t.arg({ type: 'DateTime', description: 'Only releases updated after this time.' }),
+    },
+    resolve: (p, args, ctx) => pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args)),
   }),
   release: t.field({
     type: ReleaseRef,

@@ -31,9 +31,13 @@ function listing(ctx: Context, where: Prisma.ReleaseWhereInput, sort?: ReleaseSo
   };
 }
 
+export type ReleaseFilter = { sort?: ReleaseSort | null; updatedBefore?: Date | null; updatedAfter?: Date | null };
+
 /** Releases of a project the viewer can see (the project field already checked that). */
-export const listReleases = (ctx: Context, project: ProjectWithNamespace, sort?: ReleaseSort | null) =>
-  listing(ctx, { projectId: project.id }, sort);
+export function listReleases(ctx: Context, project: ProjectWithNamespace, filter: ReleaseFilter = {}) {
+  const updatedAt = { ...(filter.updatedBefore && { lt: filter.updatedBefore }), ...(filter.updatedAfter && { gt: filter.updatedAfter }) };
+  return listing(ctx, { projectId: project.id, ...(Object.keys(updatedAt).length && { updatedAt }) }, filter.sort);
+}
 
 /** Releases of every project in the group and its subgroups that the viewer may read. */
 export async function listGroupReleases(ctx: Context, group: Namespace, sort?: ReleaseSort | null): Promise<Listing<Release>> {

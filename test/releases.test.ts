@@ -167,6 +167,11 @@ describe('updating and deleting releases', () => {
     expect((await t.api('put', `${base()}/v1.0`, dev.token).send({ milestones: ['M1'] }).expect(200)).body.milestones[0].title).toBe('M1');
     await t.api('put', `${base()}/v1.0`, dev.token).send({ sha: 'x' }).expect(400, { message: 'params is empty' });
     await t.api('put', `${base()}/v1.0`, dev.token).send({ milestones: ['zzz'] }).expect(400, { message: 'Milestone(s) not found: zzz' });
+    const m1 = (await t.api('get', `/projects/${project.id}/milestones?title=M1`).expect(200)).body[0];
+    expect((await t.api('put', `${base()}/v1.0`, dev.token).send({ milestone_ids: [m1.id] }).expect(200)).body.milestones[0].title).toBe('M1');
+    await t.api('put', `${base()}/v1.0`, dev.token).send({ milestone_ids: [m1.id, 999999] }).expect(400, { message: 'Milestone id(s) not found: 999999' });
+    await t.api('put', `${base()}/v1.0`, dev.token).send({ milestones: ['M1'], milestone_ids: [m1.id] })
+      .expect(400, { error: 'milestones, milestone_ids Cannot specify milestones and milestone_ids at the same time' });
     await t.api('put', `${base()}/nope`, dev.token).send({ name: 'x' }).expect(403);
   });
 

@@ -130,6 +130,11 @@ export class Params {
     this.problems.push(`${names.join(', ')} are missing, at least one parameter must be provided`);
   }
 
+  /** Grape's `mutually_exclusive` with a custom message: `a, b <message>`. */
+  mutuallyExclusive(names: string[], message: string) {
+    if (names.filter((n) => this.has(n)).length > 1) this.problems.push(`${names.join(', ')} ${message}`);
+  }
+
   check() {
     if (this.problems.length) throw new ParamError(this.problems.join(', '));
   }

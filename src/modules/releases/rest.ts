@@ -42,6 +42,12 @@ const sortOf = (p: Params) => {
   return `${column === 'created_at' ? 'CREATED' : 'RELEASED_AT'}_${direction.toUpperCase()}`;
 };
 
+/** `milestones` (titles) or `milestone_ids`, never both. */
+const milestoneParams = (p: Params) => {
+  p.mutuallyExclusive(['milestones', 'milestone_ids'], 'Cannot specify milestones and milestone_ids at the same time');
+  return { milestones: p.stringArray('milestones'), milestoneIds: p.intArray('milestone_ids') };
+};
+
 const tagName = (p: Params) => p.string('tag_name', { required: true, allowBlank: false });
 
 /** `link_type` as the GraphQL enum value. */
@@ -170,7 +176,7 @@ export const routes = defineRoutes([
           name: p.string('name'),
           description: p.string('description'),
           releasedAt: p.dateTime('released_at'),
-          milestones: p.stringArray('milestones'),
+          ...milestoneParams(p),
           assets: links && { links },
         },
       };
@@ -189,7 +195,7 @@ export const routes = defineRoutes([
         name: p.string('name'),
         description: p.string('description'),
         releasedAt: p.dateTime('released_at'),
-        milestones: p.stringArray('milestones'),
+        ...milestoneParams(p),
       },
     }),
     result: (data) => releaseEntity(data.releaseUpdate.release),

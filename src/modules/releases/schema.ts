@@ -256,6 +256,7 @@ const releaseAttributes = (t: any) => ({
   description: t.string(),
   releasedAt: t.field({ type: 'DateTime' }),
   milestones: t.stringList({ description: 'Milestone titles; [] removes all milestones on update.' }),
+  milestoneIds: t.intList({ description: 'Milestone ids, instead of titles.' }),
 });
 
 const ReleaseCreateInput = builder.inputType('ReleaseCreateInput', {

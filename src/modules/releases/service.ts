@@ -48,15 +48,35 @@ export async function listGroupReleases(ctx: Context, group: Namespace, sort?: R
 export const findRelease = (ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> =>
   releaseLoaders(ctx).byTag.load(project.id, tag);
 
-/** Milestones by title: the project's own, and those of the group it directly belongs to. */
-async function milestonesByTitle(ctx: Context, project: ProjectWithNamespace, titles: string[]): Promise<Milestone[]> {
-  if (!titles.length) return [];
+/** Milestones a release may carry: the project's own, and those of the group it directly belongs to. */
+function milestoneOwners(project: ProjectWithNamespace): Prisma.MilestoneWhereInput[] {
   const owners: Prisma.MilestoneWhereInput[] = [{ projectId: project.id }];
   if (project.namespace.kind === 'group') owners.push({ groupId: project.namespace.id });
-  const found = await ctx.db.milestone.findMany({ where: { title: { in: titles }, OR: owners } });
+  return owners;
+}
+
+async function milestonesByTitle(ctx: Context, project: ProjectWithNamespace, titles: string[]): Promise<Milestone[]> {
+  if (!titles.length) return [];
+  const found = await ctx.db.milestone.findMany({ where: { title: { in: titles }, OR: milestoneOwners(project) } });
   const missing = titles.filter((title) => !found.some((m) => m.title === title));
   if (missing.length) throw new BadRequestError(`Milestone(s) not found: ${missing.join(', ')}`);
   return found;
+}
+
+async function milestonesById(ctx: Context, project: ProjectWithNamespace, ids: number[]): Promise<Milestone[]> {
+  if (!ids.length) return [];
+  const found = await ctx.db.milestone.findMany({ where: { id: { in: ids }, OR: milestoneOwners(project) } });
+  const missing = ids.filter((id) => !found.some((m) => m.id === id));
+  if (missing.length) throw new BadRequestError(`Milestone id(s) not found: ${missing.join(', ')}`);
+  return found;
+}
+
+/** The milestones an input names by title or by id; null when it names none (nothing to change). */
+function milestonesOf(ctx: Context, project: ProjectWithNamespace, input: { milestones?: string[] | null; milestoneIds?: number[] | null }) {
+  if (input.milestones && input.milestoneIds) throw new BadRequestError('Cannot specify milestones and milestone_ids at the same time');
+  if (input.milestoneIds) return milestonesById(ctx, project, input.milestoneIds);
+  if (input.milestones) return milestonesByTitle(ctx, project, input.milestones);
+  return null;
 }
 
 export type ReleaseLinkInput = LinkInput & { name: string; url: string };
@@ -69,6 +89,7 @@ export type ReleaseCreateInput = {
   description?: string | null;
   releasedAt?: Date | null;
   milestones?: string[] | null;
+  milestoneIds?: number[] | null;
   links?: ReleaseLinkInput[] | null;
 };
 
@@ -121,7 +142,7 @@ const alreadyExists = () => new ConflictError('Release already exists');
 export async function createRelease(ctx: Context, project: ProjectWithNamespace, input: ReleaseCreateInput): Promise<Release> {
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   if (await findRelease(ctx, project, input.tagName)) throw alreadyExists();
-  const milestones = await milestonesByTitle(ctx, project, input.milestones ?? []);
+  const milestones = (await milestonesOf(ctx, project, input)) ?? [];
   const links = linkRows(input.links ?? []);
   const tag = await ensureTag(ctx, project, { name: input.tagName, ref: input.ref, message: input.tagMessage });
   if (!tag) throw new UnprocessableError('Ref is not specified');
@@ -153,7 +174,13 @@ export async function createRelease(ctx: Context, project: ProjectWithNamespace,
   }
 }
 
-export type ReleaseUpdateInput = { name?: string | null; description?: string | null; releasedAt?: Date | null; milestones?: string[] | null };
+export type ReleaseUpdateInput = {
+  name?: string | null;
+  description?: string | null;
+  releasedAt?: Date | null;
+  milestones?: string[] | null;
+  milestoneIds?: number[] | null;
+};
 
 /** An existing release for a Developer; GitLab answers 403 for a missing one too. */
 async function releaseToChange(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release> {
@@ -167,9 +194,9 @@ async function releaseToChange(ctx: Context, project: ProjectWithNamespace, tag:
 export async function updateRelease(ctx: Context, project: ProjectWithNamespace, tag: string, input: ReleaseUpdateInput): Promise<Release> {
   const release = await releaseToChange(ctx, project, tag);
   if (!(await tagExists(ctx, project, tag))) throw new MissingError('Tag does not exist');
-  const given = (['name', 'description', 'releasedAt', 'milestones'] as const).filter((k) => input[k] !== undefined && input[k] !== null);
+  const given = (['name', 'description', 'releasedAt', 'milestones', 'milestoneIds'] as const).filter((k) => input[k] !== undefined && input[k] !== null);
   if (!given.length) throw new BadRequestError('params is empty');
-  const milestones = input.milestones ? await milestonesByTitle(ctx, project, input.milestones) : null;
+  const milestones = await milestonesOf(ctx, project, input);
   const updated = await ctx.db.release.update({
     where: { id: release.id },
     data: {

@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
 import { issueToken } from '../src/auth/tokens.ts';

@@ -8,13 +8,13 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { authenticate, readCredentials } from './auth/authenticate.ts';
 import type { AppDeps } from './deps.ts';
 import { createContext, type Context } from './graphql/context.ts';
-import { DomainError } from './graphql/errors.ts';
+import { DomainError, UnauthorizedError } from './graphql/errors.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { schema } from './graphql/schema.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OperationRegistry } from './rest/operations.ts';
 import { restErrorHandler, restRouter, type ContextRequest } from './rest/router.ts';
-import { allRoutes } from './rest/routes.ts';
+import { allRoutes, allWebRoutes } from './rest/routes.ts';
 
 const BODY_LIMIT = '10mb';
 
@@ -44,6 +44,8 @@ function authentication(deps: AppDeps, graphql: boolean) {
   return async (req: ContextRequest, res: Response, next: NextFunction) => {
     try {
       const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, readCredentials(req));
+      // Job tokens are for the REST routes that declare them, not for GraphQL.
+      if (graphql && viewer.job) throw new UnauthorizedError();
       req.forgegate = createContext(deps, viewer, (req as ContextRequest & { requestId: string }).requestId);
       next();
     } catch (error) {
@@ -105,6 +107,8 @@ export function buildApp(deps: AppDeps) {
     authentication(deps, false),
     restRouter(allRoutes, registry, deps),
   );
+  // Archive, download and evidence addresses accept the same tokens as the API.
+  app.use(restRouter(allWebRoutes, registry, deps, { before: [authentication(deps, false)], catchAll: false }));
   app.use(restErrorHandler(deps));
   return app;
 }

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { applyMigrations } from './db/migrate.ts';
-import { createDb } from './db/client.ts';
+import { createDb, type Db } from './db/client.ts';
+import { issueJobToken } from './auth/job-tokens.ts';
 import { TOKEN_SCOPES, type Scope } from './auth/scopes.ts';
 import { issueToken } from './auth/tokens.ts';
 import { loadSecrets } from './secrets.ts';
@@ -13,7 +14,19 @@ const USAGE = `usage: forgegate <command> [options]
   migrate                                   apply pending migrations
   create-user --username U --name N --email E [--password P] [--admin]
   create-token --username U --name N [--scopes api,read_api] [--expires-at YYYY-MM-DD]
-                                            prints the new token once`;
+                                            prints the new token once
+  create-job-token --username U --project group/project [--minutes 60]
+                                            prints a CI job token bound to the project, once`;
+
+async function createJobTokenFor(db: Db, digestKey: string, userId: number, fullPath?: string, minutes?: string) {
+  const slash = fullPath?.lastIndexOf('/') ?? -1;
+  if (!fullPath || slash < 1) throw new Error('--project group/project is required');
+  const project = await db.project.findFirst({ where: { path: fullPath.slice(slash + 1), namespace: { fullPath: fullPath.slice(0, slash) } } });
+  if (!project) throw new Error(`no project ${fullPath}`);
+  if (minutes !== undefined && !/^\d{1,4}$/.test(minutes)) throw new Error('--minutes must be a number');
+  const { token } = await issueJobToken(db, digestKey, { projectId: project.id, userId, minutes: minutes === undefined ? undefined : Number(minutes) });
+  return token;
+}
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
@@ -22,9 +35,10 @@ async function main(argv: string[]) {
     options: {
       username: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' },
       admin: { type: 'boolean' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
+      project: { type: 'string' }, minutes: { type: 'string' },
     },
   });
-  if (!command || !['migrate', 'create-user', 'create-token'].includes(command)) {
+  if (!command || !['migrate', 'create-user', 'create-token', 'create-job-token'].includes(command)) {
     console.error(USAGE);
     return 2;
   }
@@ -47,6 +61,10 @@ async function main(argv: string[]) {
       }
       const user = await db.user.findUnique({ where: { username: values.username ?? '' } });
       if (!user) throw new Error(`no user ${values.username}`);
+      if (command === 'create-job-token') {
+        console.log(await createJobTokenFor(db, secrets.tokenDigestKey, user.id, values.project, values.minutes));
+        return 0;
+      }
       const scopes = (values.scopes ?? 'api').split(',').map((s) => s.trim());
       const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
       if (unknown.length) throw new Error(`unknown scopes: ${unknown.join(', ')}`);

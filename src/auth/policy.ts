@@ -63,7 +63,13 @@ export class Policy {
     return Math.max(0, ...namespace.traversalIds.map((id) => groupLevels.get(id) ?? 0));
   }
 
+  /** A job token reaches its own project only; elsewhere its user counts as anonymous. */
+  private outsideJob(project: Pick<Project, 'id'>) {
+    return this.viewer.job !== null && this.viewer.job.projectId !== project.id;
+  }
+
   async projectAccessLevel(project: ProjectWithNamespace): Promise<number> {
+    if (this.outsideJob(project)) return 0;
     if (this.viewer.isAdmin) return AccessLevel.OWNER;
     const { projectLevels } = await this.loadMemberships();
     return Math.max(projectLevels.get(project.id) ?? 0, await this.groupAccessLevel(project.namespace));
@@ -74,6 +80,7 @@ export class Policy {
   }
 
   async canReadProject(project: ProjectWithNamespace): Promise<boolean> {
+    if (this.outsideJob(project)) return project.visibility === 'public';
     if (this.viewer.isAdmin || this.visibleTo(project.visibility)) return true;
     return (await this.projectAccessLevel(project)) >= AccessLevel.GUEST;
   }

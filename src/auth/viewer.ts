@@ -9,6 +9,8 @@ export class Viewer {
     readonly token: PersonalAccessToken | null,
     /** Set when an admin acts as `user` through Sudo. */
     readonly sudoer: User | null = null,
+    /** Set for a CI job token: the viewer acts as the job's user, within this project only. */
+    readonly job: { projectId: number } | null = null,
   ) {}
 
   static anonymous() {

@@ -28,6 +28,20 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** Rails' RecordNotFound: `404 {"message":"404 Not found"}` (lower-case "found", GitLab's quirk). */
+export class RecordNotFoundError extends DomainError {
+  constructor(message = RESOURCE_NOT_AVAILABLE) {
+    super('NOT_FOUND', 404, { message: '404 Not found' }, message);
+  }
+}
+
+/** A 404 whose GitLab body is a sentence of its own: `{"message":"Tag does not exist"}`. */
+export class MissingError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', 404, { message }, message);
+  }
+}
+
 export class ForbiddenError extends DomainError {
   constructor(reason?: string) {
     const text = reason ? `403 Forbidden - ${reason}` : '403 Forbidden';
@@ -80,6 +94,13 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** Model errors rendered as their full messages: `{"message": ["Url has already been taken"]}`. */
+export class FullMessagesError extends DomainError {
+  constructor(readonly messages: string[]) {
+    super('VALIDATION', 400, { message: messages }, messages.join(', '));
+  }
+}
+
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('CONFLICT', 409, { message }, message);
@@ -100,4 +121,4 @@ function humanize(field: string) {
 /** Errors that GitLab's GraphQL mutations report in the payload's `errors` list. */
 export const isPayloadError = (e: unknown): e is DomainError =>
   e instanceof ValidationError || e instanceof ConflictError || e instanceof BadRequestError ||
-  e instanceof UnprocessableError || e instanceof ParamError;
+  e instanceof UnprocessableError || e instanceof ParamError || e instanceof FullMessagesError;

@@ -10,5 +10,10 @@ import '../modules/meta/schema.ts';
 import '../modules/commits/schema.ts';
 import '../modules/repository-files/schema.ts';
 import '../modules/branches/schema.ts';
+import '../modules/tags/schema.ts';
+import '../modules/releases/schema.ts';
+import '../modules/release-links/schema.ts';
+import '../modules/archives/schema.ts';
+import '../modules/job-tokens/schema.ts';
 
 export const schema = lexicographicSortSchema(builder.toSchema());

@@ -10,12 +10,15 @@ const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === '
  * `{"error": "name is missing, visibility does not have a valid value"}`.
  */
 export class Params {
-  private problems: string[] = [];
-
-  constructor(readonly raw: Raw) {}
+  constructor(
+    readonly raw: Raw,
+    /** Set on the Params of one element of a nested array, e.g. `assets[links][0]`. */
+    private readonly prefix = '',
+    private readonly problems: string[] = [],
+  ) {}
 
   private fail(name: string, problem: string): undefined {
-    this.problems.push(`${name} ${problem}`);
+    this.problems.push(`${this.prefix ? `${this.prefix}[${name}]` : name} ${problem}`);
     return undefined;
   }
 
@@ -109,6 +112,21 @@ export class Params {
     return list.map(Number);
   }
 
+  /**
+   * An array of hashes under a nested key (`assets[links][]` as form fields or JSON), each read
+   * through its own Params that reports problems with the full name: `assets[links][0][url] is missing`.
+   */
+  hashes(...path: string[]): Params[] | undefined {
+    let value: unknown = this.raw;
+    for (const key of path) value = value && typeof value === 'object' ? (value as Raw)[key] : undefined;
+    if (value === undefined) return undefined;
+    const name = `${path[0]}${path.slice(1).map((k) => `[${k}]`).join('')}`;
+    // qs gives an object with numeric keys for `a[links][0][name]`, an array for `a[links][][name]`.
+    const list = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : null;
+    if (!list || list.some((v) => !v || typeof v !== 'object')) return this.fail(name, 'is invalid');
+    return list.map((v, i) => new Params(v as Raw, `${name}[${i}]`, this.problems));
+  }
+
   /** `:id` of a project or group: a numeric id or a URL-encoded full path. */
   ref(name: string): { id?: number; fullPath?: string } {
     const value = this.string(name, { required: true, allowBlank: false });
@@ -120,6 +138,11 @@ export class Params {
   atLeastOneOf(...names: string[]) {
     if (names.some((n) => this.has(n))) return;
     this.problems.push(`${names.join(', ')} are missing, at least one parameter must be provided`);
+  }
+
+  /** Grape's `mutually_exclusive` with a custom message: `a, b <message>`. */
+  mutuallyExclusive(names: string[], message: string) {
+    if (names.filter((n) => this.has(n)).length > 1) this.problems.push(`${names.join(', ')} ${message}`);
   }
 
   check() {

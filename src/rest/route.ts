@@ -27,6 +27,13 @@ export type RouteDef = {
    * instead of the default JSON body.
    */
   respond?: (res: Response, body: any, ctx: Context) => void | Promise<void>;
+  /** Accepts a CI job token (`JOB-TOKEN`); every other route answers such a request with 401. */
+  jobToken?: boolean;
+};
+
+/** `respond` for a route whose result is a location (a path or an absolute URL): a 302 there. */
+export const redirect = (res: Response, location: string) => {
+  res.redirect(302, location);
 };
 
 export const defineRoutes = (routes: RouteDef[]) => routes;

@@ -1,7 +1,7 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../deps.ts';
 import type { Context } from '../graphql/context.ts';
-import { DomainError } from '../graphql/errors.ts';
+import { DomainError, UnauthorizedError } from '../graphql/errors.ts';
 import type { OperationRegistry } from './operations.ts';
 import { pageVariables, readPage, setPaginationHeaders } from './pagination.ts';
 import { Params } from './params.ts';
@@ -12,6 +12,7 @@ export type ContextRequest = Request & { forgegate?: Context };
 function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
   return async (req: ContextRequest, res: Response) => {
     const ctx = req.forgegate!;
+    if (ctx.viewer.job && !route.jobToken) throw new UnauthorizedError();
     const p = new Params({ ...(req.query as object), ...(req.body as object | undefined), ...req.params });
     const variables = route.variables?.(p) ?? {};
     const page = route.paginated ? readPage(p) : undefined;
@@ -36,16 +37,26 @@ function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
   };
 }
 
-/** Mounts every route table; each route runs its named GraphQL operation in-process. */
-export function restRouter(routes: RouteDef[], registry: OperationRegistry, deps: AppDeps) {
+/**
+ * Mounts a route table; each route runs its named GraphQL operation in-process. `before` runs
+ * ahead of each route only (web paths authenticate per route, not for everything under `/`);
+ * `catchAll` answers GitLab's 404 for every other path under the mount point.
+ */
+export function restRouter(
+  routes: RouteDef[],
+  registry: OperationRegistry,
+  deps: AppDeps,
+  opts: { before?: RequestHandler[]; catchAll?: boolean } = {},
+) {
   const router = express.Router();
   // Express answers HEAD with the GET route of the same path; explicit HEAD routes go first.
   const ordered = [...routes.filter((r) => r.method === 'HEAD'), ...routes.filter((r) => r.method !== 'HEAD')];
   for (const route of ordered) {
     if (!registry.has(route.operation)) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
     const method = route.method.toLowerCase() as 'get' | 'head' | 'post' | 'put' | 'delete';
-    router[method](route.path, handler(route, registry, deps));
+    router[method](route.path, ...(opts.before ?? []), handler(route, registry, deps));
   }
+  if (opts.catchAll === false) return router;
   router.all('/{*rest}', (_req, res) => {
     res.status(404).json({ error: '404 Not Found' });
   });

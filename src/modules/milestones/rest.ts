@@ -10,7 +10,7 @@ const attributes = (p: Params) => ({
 });
 
 /** GitLab leaves project_id out of group milestones and group_id out of project milestones. */
-const entity = ({ project_id, group_id, ...rest }: Record<string, unknown>) => ({
+export const milestoneEntity = ({ project_id, group_id, ...rest }: Record<string, unknown>) => ({
   ...(project_id != null ? { project_id } : { group_id }),
   ...rest,
 });
@@ -31,7 +31,7 @@ export const routes = defineRoutes(
       }),
       result: (data) => {
         const milestones = found(data.source, resource).milestones;
-        return { ...milestones, nodes: milestones.nodes.map(entity) };
+        return { ...milestones, nodes: milestones.nodes.map(milestoneEntity) };
       },
     },
     {
@@ -39,7 +39,7 @@ export const routes = defineRoutes(
       path: `/${prefix}/:id/milestones/:milestone_id`,
       operation: `${kind}Milestone`,
       variables: (p) => ({ ...p.ref('id'), milestoneId: p.int('milestone_id', { required: true }) }),
-      result: (data) => entity(found(found(data.source, resource).milestone, 'Milestone')),
+      result: (data) => milestoneEntity(found(found(data.source, resource).milestone, 'Milestone')),
     },
     {
       method: 'POST',
@@ -51,7 +51,7 @@ export const routes = defineRoutes(
         title: p.string('title', { required: true, allowBlank: false }),
         attributes: attributes(p),
       }),
-      result: (data) => entity(data.milestoneCreate.milestone),
+      result: (data) => milestoneEntity(data.milestoneCreate.milestone),
     },
     {
       method: 'PUT',
@@ -66,7 +66,7 @@ export const routes = defineRoutes(
           stateEvent: p.oneOf('state_event', ['close', 'activate'] as const),
         },
       }),
-      result: (data) => entity(data.milestoneUpdate.milestone),
+      result: (data) => milestoneEntity(data.milestoneUpdate.milestone),
     },
   ]),
 );

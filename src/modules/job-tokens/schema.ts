@@ -1,0 +1,33 @@
+import { builder } from '../../graphql/builder.ts';
+import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { projectFromInput, projectInputFields } from '../projects/input.ts';
+import { createJobToken, type JobTokenGrant } from './service.ts';
+
+const JobTokenRef = builder.objectRef<JobTokenGrant>('JobToken').implement({
+  fields: (t) => ({
+    token: t.exposeString('token', { description: 'Shown once; only its digest is stored.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    projectId: t.exposeInt('projectId'),
+    userId: t.exposeInt('userId'),
+  }),
+});
+
+const JobTokenCreateInput = builder.inputType('JobTokenCreateInput', {
+  fields: (t) => ({
+    ...projectInputFields(t),
+    userId: t.int({ required: true, description: 'The user the job runs as.' }),
+    expiresInMinutes: t.int({ description: 'Default 60, at most 1440.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  jobTokenCreate: t.field({
+    type: payloadType('JobTokenCreatePayload', 'jobToken', JobTokenRef),
+    description: 'Administrators only: a CI job token bound to a project and a user.',
+    args: { input: t.arg({ type: JobTokenCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const project = await projectFromInput(ctx, input);
+      return asPayload(ctx, 'jobToken', () => createJobToken(ctx, project, input.userId, input.expiresInMinutes));
+    },
+  }),
+}));

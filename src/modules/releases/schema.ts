@@ -1,0 +1,328 @@
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { AccessLevel } from '../../auth/access-levels.ts';
+import { builder, gid } from '../../graphql/builder.ts';
+import type { Context } from '../../graphql/context.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
+import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { ARCHIVE_FORMATS } from '../../git/archive.ts';
+import { CommitRef } from '../commits/schema.ts';
+import { GroupRef } from '../groups/schema.ts';
+import { MilestoneRef } from '../milestones/schema.ts';
+import { projectFromInput, projectInputFields } from '../projects/input.ts';
+import { ProjectRef } from '../projects/schema.ts';
+import { projectFullPath } from '../projects/service.ts';
+import { TagRef } from '../tags/schema.ts';
+import { UserRef } from '../users/schema.ts';
+import { releaseLoaders } from './loaders.ts';
+import { renderMarkdown } from './markdown.ts';
+import {
+  collectEvidence,
+  createRelease,
+  deleteRelease,
+  findRelease,
+  listGroupReleases,
+  listReleases,
+  RELEASE_SORTS,
+  updateRelease,
+  type ReleaseCreateInput as CreateInput,
+  type ReleaseUpdateInput as UpdateInput,
+} from './service.ts';
+
+export const ReleaseSortEnum = builder.enumType('ReleaseSort', { values: RELEASE_SORTS });
+export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType', {
+  values: { OTHER: { value: 'other' }, RUNBOOK: { value: 'runbook' }, PACKAGE: { value: 'package' }, IMAGE: { value: 'image' } } as const,
+});
+
+const facts = (ctx: Context, r: { projectId: number }) => releaseLoaders(ctx).facts.load(r.projectId);
+const project = async (ctx: Context, r: { projectId: number }) => (await facts(ctx, r)).project;
+const canReadCode = async (ctx: Context, r: Release) => (await facts(ctx, r)).canReadCode;
+const encodedTag = (tag: string) => encodeURIComponent(tag);
+
+/** `https://host/<full_path>` of the release's project. */
+export const projectWebUrl = async (ctx: Context, r: { projectId: number }) => (await facts(ctx, r)).webUrl;
+
+export const releaseWebUrl = async (ctx: Context, r: Release) => `${await projectWebUrl(ctx, r)}/-/releases/${encodedTag(r.tag)}`;
+
+/** A list as a Relay connection with totalCount, for children loaded in one batch. */
+export function listConnection<T>(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, list: T[]) {
+  return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+}
+
+const IssueStatsRef = builder.objectRef<{ total: number; closed: number }>('MilestoneIssueStats').implement({
+  fields: (t) => ({ total: t.exposeInt('total'), closed: t.exposeInt('closed') }),
+});
+
+// forgegate has no issues yet, so every milestone counts none.
+builder.objectField(MilestoneRef, 'issueStats', (t) => t.field({ type: IssueStatsRef, resolve: () => ({ total: 0, closed: 0 }) }));
+
+const ReleaseSourceRef = builder.objectRef<{ format: string; url: string }>('ReleaseSource').implement({
+  fields: (t) => ({ format: t.exposeString('format'), url: t.exposeString('url') }),
+});
+
+export const ReleaseEvidenceRef = builder.objectRef<ReleaseEvidence & { release: Release }>('ReleaseEvidence').implement({
+  fields: (t) => ({
+    id: t.id({ resolve: (e) => gid('Releases::Evidence', e.id) }),
+    databaseId: t.exposeInt('id'),
+    sha: t.exposeString('sha'),
+    filepath: t.string({ resolve: async (e, _a, ctx) => `${await releaseWebUrl(ctx, e.release)}/evidences/${e.id}.json` }),
+    collectedAt: t.expose('createdAt', { type: 'DateTime' }),
+    summary: t.field({ type: 'JSON', description: 'The collected JSON document.', resolve: (e) => e.summary }),
+  }),
+});
+
+/** GitLab's `_links` of a release (GraphQL name `links`). */
+const ReleaseLinksRef = builder.objectRef<Release>('ReleaseLinks').implement({
+  fields: (t) => {
+    const under = (path: string) => t.string({ resolve: async (r: Release, _a: unknown, ctx: Context) => `${await projectWebUrl(ctx, r)}${path.replace('<tag>', encodedTag(r.tag))}` });
+    return {
+      selfUrl: t.string({ resolve: (r, _a, ctx) => releaseWebUrl(ctx, r) }),
+      editUrl: t.string({
+        nullable: true,
+        description: 'Only for those who may edit the release.',
+        resolve: async (r, _a, ctx) => ((await facts(ctx, r)).canEdit ? `${await releaseWebUrl(ctx, r)}/edit` : null),
+      }),
+      openedIssuesUrl: under('/-/issues?release_tag=<tag>&scope=all&state=opened'),
+      closedIssuesUrl: under('/-/issues?release_tag=<tag>&scope=all&state=closed'),
+      openedMergeRequestsUrl: under('/-/merge_requests?release_tag=<tag>&scope=all&state=opened'),
+      mergedMergeRequestsUrl: under('/-/merge_requests?release_tag=<tag>&scope=all&state=merged'),
+      closedMergeRequestsUrl: under('/-/merge_requests?release_tag=<tag>&scope=all&state=closed'),
+    };
+  },
+});
+
+export const ReleaseRef = builder.prismaObject('Release', {
+  fields: (t) => ({
+    id: t.id({ resolve: (r) => gid('Release', r.id) }),
+    databaseId: t.exposeInt('id'),
+    tagName: t.exposeString('tag'),
+    name: t.string({ resolve: (r) => r.name ?? r.tag }),
+    description: t.exposeString('description'),
+    descriptionHtml: t.string({ resolve: (r) => renderMarkdown(r.description) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    releasedAt: t.expose('releasedAt', { type: 'DateTime' }),
+    upcomingRelease: t.boolean({ resolve: (r) => r.releasedAt > new Date() }),
+    historicalRelease: t.boolean({ resolve: (r) => r.releasedAt < r.createdAt }),
+    author: t.field({ type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.authorId == null ? null : ctx.loaders.user.load(r.authorId)) }),
+    commit: t.field({
+      type: CommitRef,
+      nullable: true,
+      description: 'Null for those who may not read the code.',
+      resolve: async (r, _a, ctx) => {
+        if (!r.sha || !(await canReadCode(ctx, r))) return null;
+        const commit = (await ctx.loaders.repository.load(r.projectId)).commit(r.sha);
+        return commit && { ...commit, project: await project(ctx, r) };
+      },
+    }),
+    commitPath: t.string({
+      nullable: true,
+      resolve: async (r, _a, ctx) => (r.sha && (await canReadCode(ctx, r)) ? `/${projectFullPath(await project(ctx, r))}/-/commit/${r.sha}` : null),
+    }),
+    tagPath: t.string({
+      nullable: true,
+      resolve: async (r, _a, ctx) => ((await canReadCode(ctx, r)) ? `/${projectFullPath(await project(ctx, r))}/-/tags/${encodedTag(r.tag)}` : null),
+    }),
+    milestones: t.connection({
+      type: MilestoneRef,
+      resolve: async (r, args, ctx) => listConnection(args, await releaseLoaders(ctx).milestones.load(r.id)),
+    }),
+    evidences: t.connection({
+      type: ReleaseEvidenceRef,
+      nullable: true,
+      description: 'Null for those who may not read the code.',
+      resolve: async (r, args, ctx) =>
+        (await canReadCode(ctx, r)) ? listConnection(args, (await releaseLoaders(ctx).evidences.load(r.id)).map((e) => ({ ...e, release: r }))) : null,
+    }),
+    evidence: t.field({
+      type: ReleaseEvidenceRef,
+      nullable: true,
+      args: { id: t.arg.int({ required: true }) },
+      resolve: async (r, { id }, ctx) => {
+        if (!(await canReadCode(ctx, r))) return null;
+        const evidence = (await releaseLoaders(ctx).evidences.load(r.id)).find((e) => e.id === id);
+        return evidence ? { ...evidence, release: r } : null;
+      },
+    }),
+    evidenceSha: t.string({
+      nullable: true,
+      description: 'SHA-256 of the newest evidence.',
+      resolve: async (r, _a, ctx) => ((await canReadCode(ctx, r)) ? ((await releaseLoaders(ctx).evidences.load(r.id))[0]?.sha ?? null) : null),
+    }),
+    assets: t.field({ type: ReleaseAssetsRef, resolve: (r) => r }),
+    links: t.field({ type: ReleaseLinksRef, resolve: (r) => r }),
+  }),
+});
+
+export const ReleaseAssetsRef = builder.objectRef<Release>('ReleaseAssets');
+
+/** Source archives of the tag: `/<full_path>/-/archive/<tag>/<project>-<tag with / as ->.<format>`. */
+export async function releaseSources(ctx: Context, r: Release) {
+  const p = await project(ctx, r);
+  const base = `${ctx.deps.config.externalUrl}/${projectFullPath(p)}/-/archive/${r.tag}/${p.path}-${r.tag.replace(/\//g, '-')}`;
+  return ARCHIVE_FORMATS.map((format) => ({ format, url: `${base}.${format}` }));
+}
+/** A link with the release it belongs to, which its URLs need. */
+export type LinkParent = ReleaseLink & { release: Release };
+
+export const withRelease = (release: Release) => (link: ReleaseLink): LinkParent => ({ ...link, release });
+
+export const ReleaseAssetLinkRef = builder.objectRef<LinkParent>('ReleaseAssetLink').implement({
+  fields: (t) => ({
+    id: t.id({ resolve: (l) => gid('Releases::Link', l.id) }),
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    url: t.exposeString('url'),
+    linkType: t.expose('linkType', { type: ReleaseAssetLinkTypeEnum }),
+    directAssetPath: t.string({ nullable: true, resolve: (l) => l.filepath }),
+    directAssetUrl: t.string({
+      description: 'The downloads address when the link has a direct asset path, else its URL.',
+      resolve: async (l, _a, ctx) => (l.filepath ? `${await releaseWebUrl(ctx, l.release)}/downloads${l.filepath}` : l.url),
+    }),
+    external: t.boolean({
+      resolve: async (l, _a, ctx) => !l.url.startsWith(await projectWebUrl(ctx, l.release)),
+    }),
+  }),
+});
+
+ReleaseAssetsRef.implement({
+  fields: (t) => ({
+    count: t.int({
+      description: 'Links, plus the four source archives for those who may read the code.',
+      resolve: async (r, _a, ctx) => (await releaseLoaders(ctx).links.load(r.id)).length + ((await canReadCode(ctx, r)) ? ARCHIVE_FORMATS.length : 0),
+    }),
+    links: t.connection({
+      type: ReleaseAssetLinkRef,
+      args: { directAssetPath: t.arg.string() },
+      resolve: async (r, args, ctx) => {
+        const links = (await releaseLoaders(ctx).links.load(r.id)).map(withRelease(r));
+        return listConnection(args, args.directAssetPath == null ? links : links.filter((l) => l.filepath === args.directAssetPath));
+      },
+    }),
+    sources: t.connection({
+      type: ReleaseSourceRef,
+      nullable: true,
+      description: 'Null for those who may not read the code.',
+      resolve: async (r, args, ctx) => ((await canReadCode(ctx, r)) ? listConnection(args, await releaseSources(ctx, r)) : null),
+    }),
+  }),
+});
+
+builder.objectFields(ProjectRef, (t) => ({
+  releases: t.connection({
+    type: ReleaseRef,
+    args: {
+      sort: t.arg({ type: ReleaseSortEnum }),
+      updatedBefore: t.arg({ type: 'DateTime', description: 'Only releases updated before this time.' }),
+      updatedAfter: t.arg({ type: 'DateTime', description: 'Only releases updated after this time.' }),
+    },
+    resolve: (p, args, ctx) => pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args)),
+  }),
+  release: t.field({
+    type: ReleaseRef,
+    nullable: true,
+    args: { tagName: t.arg.string({ required: true }) },
+    resolve: (p, { tagName }, ctx) => findRelease(ctx, p as ProjectWithNamespace, tagName),
+  }),
+}));
+
+builder.objectField(GroupRef, 'releases', (t) =>
+  t.connection({
+    type: ReleaseRef,
+    args: { sort: t.arg({ type: ReleaseSortEnum }) },
+    resolve: async (g, args, ctx) => pagedConnection(args, await listGroupReleases(ctx, g, args.sort)),
+  }),
+);
+
+builder.objectField(TagRef, 'release', (t) =>
+  t.field({ type: ReleaseRef, nullable: true, resolve: (tag, _a, ctx) => findRelease(ctx, tag.project, tag.name) }),
+);
+
+const ReleaseAssetLinkInput = builder.inputType('ReleaseAssetLinkInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    url: t.string({ required: true }),
+    directAssetPath: t.string(),
+    linkType: t.field({ type: ReleaseAssetLinkTypeEnum, defaultValue: 'other' }),
+  }),
+});
+
+const ReleaseAssetsInput = builder.inputType('ReleaseAssetsInput', {
+  fields: (t) => ({ links: t.field({ type: [ReleaseAssetLinkInput] }) }),
+});
+
+const releaseAttributes = (t: any) => ({
+  name: t.string(),
+  description: t.string(),
+  releasedAt: t.field({ type: 'DateTime' }),
+  milestones: t.stringList({ description: 'Milestone titles; [] removes all milestones on update.' }),
+  milestoneIds: t.intList({ description: 'Milestone ids, instead of titles.' }),
+});
+
+const ReleaseCreateInput = builder.inputType('ReleaseCreateInput', {
+  fields: (t) => ({
+    ...projectInputFields(t),
+    tagName: t.string({ required: true }),
+    tagMessage: t.string({ description: 'Message of the annotated tag created from ref.' }),
+    ref: t.string({ description: 'Commit SHA, branch or tag to create the tag from when it does not exist.' }),
+    ...releaseAttributes(t),
+    assets: t.field({ type: ReleaseAssetsInput }),
+  }),
+});
+
+const ReleaseUpdateInput = builder.inputType('ReleaseUpdateInput', {
+  fields: (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...releaseAttributes(t) }),
+});
+
+const ReleaseTagInput = (name: string) =>
+  builder.inputType(name, { fields: (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }) }) });
+
+const ReleasePayload = (name: string) => payloadType(name, 'release', ReleaseRef);
+
+builder.mutationFields((t) => ({
+  releaseCreate: t.field({
+    type: ReleasePayload('ReleaseCreatePayload'),
+    args: { input: t.arg({ type: ReleaseCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const p = await projectFromInput(ctx, input);
+      return asPayload(ctx, 'release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
+    },
+  }),
+  releaseUpdate: t.field({
+    type: ReleasePayload('ReleaseUpdatePayload'),
+    args: { input: t.arg({ type: ReleaseUpdateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const p = await projectFromInput(ctx, input);
+      return asPayload(ctx, 'release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
+    },
+  }),
+  releaseDelete: t.field({
+    type: ReleasePayload('ReleaseDeletePayload'),
+    args: { input: t.arg({ type: ReleaseTagInput('ReleaseDeleteInput'), required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const p = await projectFromInput(ctx, input);
+      return asPayload(ctx, 'release', () => deleteRelease(ctx, p, input.tagName));
+    },
+  }),
+  collectReleaseEvidence: t.field({
+    type: payloadType('CollectReleaseEvidencePayload', 'evidence', ReleaseEvidenceRef),
+    args: { input: t.arg({ type: ReleaseTagInput('CollectReleaseEvidenceInput'), required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const p = await projectFromInput(ctx, input);
+      return asPayload(ctx, 'evidence', async () => {
+        const evidence = await collectEvidence(ctx, p, input.tagName);
+        return { ...evidence, release: (await findRelease(ctx, p, input.tagName))! };
+      });
+    },
+  }),
+}));
+
+/** What the viewer may do in a project, GitLab's `Project.userPermissions` subset. */
+const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('ProjectPermissions').implement({
+  fields: (t) => ({
+    downloadCode: t.boolean({ resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
+    createRelease: t.boolean({ resolve: async (p, _a, ctx) => (await ctx.policy.projectAccessLevel(p)) >= AccessLevel.DEVELOPER }),
+  }),
+});
+
+builder.objectField(ProjectRef, 'userPermissions', (t) => t.field({ type: ProjectPermissionsRef, resolve: (p) => p as ProjectWithNamespace }));

@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import type { Milestone, Namespace, Prisma, Release, ReleaseEvidence, ReleaseLinkType } from '../../generated/prisma/client.ts';
+import { AccessLevel } from '../../auth/access-levels.ts';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { Context } from '../../graphql/context.ts';
+import type { Listing } from '../../graphql/connections.ts';
+import { BadRequestError, ConflictError, ForbiddenError, MissingError, NotFoundError, UnprocessableError } from '../../graphql/errors.ts';
+import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from '../release-links/validation.ts';
+import { ensureTag, removeTag, tagExists } from '../tags/service.ts';
+import { releaseLoaders } from './loaders.ts';
+
+export const RELEASE_SORTS = ['CREATED_DESC', 'CREATED_ASC', 'RELEASED_AT_DESC', 'RELEASED_AT_ASC'] as const;
+export type ReleaseSort = (typeof RELEASE_SORTS)[number];
+
+function orderBy(sort: ReleaseSort | null | undefined): Prisma.ReleaseOrderByWithRelationInput[] {
+  const [column, direction] = {
+    CREATED_DESC: ['createdAt', 'desc'],
+    CREATED_ASC: ['createdAt', 'asc'],
+    RELEASED_AT_DESC: ['releasedAt', 'desc'],
+    RELEASED_AT_ASC: ['releasedAt', 'asc'],
+  }[sort ?? 'RELEASED_AT_DESC'] as ['createdAt' | 'releasedAt', 'asc' | 'desc'];
+  // The id breaks ties so that pages never overlap.
+  return [{ [column]: direction }, { id: direction }];
+}
+
+function listing(ctx: Context, where: Prisma.ReleaseWhereInput, sort?: ReleaseSort | null): Listing<Release> {
+  return {
+    fetch: ({ offset, limit }) => ctx.db.release.findMany({ where, orderBy: orderBy(sort), skip: offset, take: limit }),
+    count: () => ctx.db.release.count({ where }),
+  };
+}
+
+export type ReleaseFilter = { sort?: ReleaseSort | null; updatedBefore?: Date | null; updatedAfter?: Date | null };
+
+/** Releases of a project the viewer can see (the project field already checked that). */
+export function listReleases(ctx: Context, project: ProjectWithNamespace, filter: ReleaseFilter = {}) {
+  const updatedAt = { ...(filter.updatedBefore && { lt: filter.updatedBefore }), ...(filter.updatedAfter && { gt: filter.updatedAfter }) };
+  return listing(ctx, { projectId: project.id, ...(Object.keys(updatedAt).length && { updatedAt }) }, filter.sort);
+}
+
+/** Releases of every project in the group and its subgroups that the viewer may read. */
+export async function listGroupReleases(ctx: Context, group: Namespace, sort?: ReleaseSort | null): Promise<Listing<Release>> {
+  const readable = await ctx.policy.readableProjectsWhere();
+  return listing(ctx, { project: { AND: [readable, { namespace: { traversalIds: { has: group.id } } }] } }, sort);
+}
+
+export const findRelease = (ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> =>
+  releaseLoaders(ctx).byTag.load(project.id, tag);
+
+/** Milestones a release may carry: the project's own, and those of the group it directly belongs to. */
+function milestoneOwners(project: ProjectWithNamespace): Prisma.MilestoneWhereInput[] {
+  const owners: Prisma.MilestoneWhereInput[] = [{ projectId: project.id }];
+  if (project.namespace.kind === 'group') owners.push({ groupId: project.namespace.id });
+  return owners;
+}
+
+async function milestonesByTitle(ctx: Context, project: ProjectWithNamespace, titles: string[]): Promise<Milestone[]> {
+  if (!titles.length) return [];
+  const found = await ctx.db.milestone.findMany({ where: { title: { in: titles }, OR: milestoneOwners(project) } });
+  const missing = titles.filter((title) => !found.some((m) => m.title === title));
+  if (missing.length) throw new BadRequestError(`Milestone(s) not found: ${missing.join(', ')}`);
+  return found;
+}
+
+async function milestonesById(ctx: Context, project: ProjectWithNamespace, ids: number[]): Promise<Milestone[]> {
+  if (!ids.length) return [];
+  const found = await ctx.db.milestone.findMany({ where: { id: { in: ids }, OR: milestoneOwners(project) } });
+  const missing = ids.filter((id) => !found.some((m) => m.id === id));
+  if (missing.length) throw new BadRequestError(`Milestone id(s) not found: ${missing.join(', ')}`);
+  return found;
+}
+
+/** The milestones an input names by title or by id; null when it names none (nothing to change). */
+function milestonesOf(ctx: Context, project: ProjectWithNamespace, input: { milestones?: string[] | null; milestoneIds?: number[] | null }) {
+  if (input.milestones && input.milestoneIds) throw new BadRequestError('Cannot specify milestones and milestone_ids at the same time');
+  if (input.milestoneIds) return milestonesById(ctx, project, input.milestoneIds);
+  if (input.milestones) return milestonesByTitle(ctx, project, input.milestones);
+  return null;
+}
+
+export type ReleaseLinkInput = LinkInput & { name: string; url: string };
+
+export type ReleaseCreateInput = {
+  tagName: string;
+  tagMessage?: string | null;
+  ref?: string | null;
+  name?: string | null;
+  description?: string | null;
+  releasedAt?: Date | null;
+  milestones?: string[] | null;
+  milestoneIds?: number[] | null;
+  links?: ReleaseLinkInput[] | null;
+};
+
+function linkRows(links: ReleaseLinkInput[]) {
+  const rows = links.map((l) => ({ name: l.name, url: l.url, filepath: normalizeFilepath(l.directAssetPath) ?? null, linkType: (l.linkType ?? 'other') as ReleaseLinkType }));
+  const problems = [...new Set(rows.flatMap((row, i) => linkProblems(row, rows.filter((_, j) => j !== i) as LinkRow[])))];
+  if (problems.length) throw new BadRequestError(`Validation failed: ${problems.map((p) => `Links ${p.charAt(0).toLowerCase()}${p.slice(1)}`).join(', ')}`);
+  return rows;
+}
+
+/** What the evidence of a release records, GitLab's summary layout; its SHA-256 identifies it. */
+async function evidenceSummary(tx: Prisma.TransactionClient, release: Release, project: ProjectWithNamespace) {
+  const milestones = await tx.milestone.findMany({ where: { releases: { some: { releaseId: release.id } } }, orderBy: { id: 'asc' } });
+  return {
+    release: {
+      id: release.id,
+      tag_name: release.tag,
+      name: release.name ?? release.tag,
+      description: release.description,
+      created_at: release.createdAt.toISOString(),
+      project: { id: project.id, name: project.name, description: project.description, created_at: project.createdAt.toISOString() },
+      milestones: milestones.map((m) => ({
+        id: m.id,
+        iid: m.iid,
+        title: m.title,
+        description: m.description,
+        state: m.state,
+        created_at: m.createdAt.toISOString(),
+        due_date: m.dueDate?.toISOString().slice(0, 10) ?? null,
+        issues: [],
+      })),
+    },
+  };
+}
+
+async function writeEvidence(tx: Prisma.TransactionClient, release: Release, project: ProjectWithNamespace): Promise<ReleaseEvidence> {
+  const summary = await evidenceSummary(tx, release, project);
+  const sha = createHash('sha256').update(JSON.stringify(summary)).digest('hex');
+  return tx.releaseEvidence.create({ data: { releaseId: release.id, summary, sha } });
+}
+
+const alreadyExists = () => new ConflictError('Release already exists');
+
+/**
+ * GitLab's order of checks: role, existing release (409), milestones (400), links (400), tag
+ * (422 without `ref`). The row is inserted under the unique (project, tag) index, so of several
+ * concurrent creations exactly one wins and the others get 409; a tag written for a creation
+ * that failed otherwise is removed again.
+ */
+export async function createRelease(ctx: Context, project: ProjectWithNamespace, input: ReleaseCreateInput): Promise<Release> {
+  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  if (await findRelease(ctx, project, input.tagName)) throw alreadyExists();
+  const milestones = (await milestonesOf(ctx, project, input)) ?? [];
+  const links = linkRows(input.links ?? []);
+  const tag = await ensureTag(ctx, project, { name: input.tagName, ref: input.ref, message: input.tagMessage });
+  if (!tag) throw new UnprocessableError('Ref is not specified');
+  try {
+    const release = await ctx.db.$transaction(async (tx) => {
+      const created = await tx.release.create({
+        data: {
+          projectId: project.id,
+          tag: input.tagName,
+          name: input.name ?? null,
+          description: input.description ?? '',
+          authorId: ctx.viewer.userId,
+          sha: tag.commitId,
+          releasedAt: input.releasedAt ?? new Date(),
+          links: { create: links },
+          milestones: { create: milestones.map((m) => ({ milestoneId: m.id })) },
+        },
+      });
+      await writeEvidence(tx, created, project);
+      return created;
+    });
+    releaseLoaders(ctx).byTag.clear(project.id, input.tagName);
+    return release;
+  } catch (error) {
+    // The winner of a concurrent creation uses the tag, whoever wrote it; only a failed save cleans up.
+    if (isUniqueViolation(error)) throw alreadyExists();
+    if (tag.created) await removeTag(ctx, project, input.tagName);
+    throw error;
+  }
+}
+
+export type ReleaseUpdateInput = {
+  name?: string | null;
+  description?: string | null;
+  releasedAt?: Date | null;
+  milestones?: string[] | null;
+  milestoneIds?: number[] | null;
+};
+
+/** An existing release for a Developer; GitLab answers 403 for a missing one too. */
+async function releaseToChange(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release> {
+  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  const release = await findRelease(ctx, project, tag);
+  if (!release) throw new ForbiddenError();
+  return release;
+}
+
+/** Only given fields change; `milestones: []` removes all milestones. */
+export async function updateRelease(ctx: Context, project: ProjectWithNamespace, tag: string, input: ReleaseUpdateInput): Promise<Release> {
+  const release = await releaseToChange(ctx, project, tag);
+  if (!(await tagExists(ctx, project, tag))) throw new MissingError('Tag does not exist');
+  const given = (['name', 'description', 'releasedAt', 'milestones', 'milestoneIds'] as const).filter((k) => input[k] !== undefined && input[k] !== null);
+  if (!given.length) throw new BadRequestError('params is empty');
+  const milestones = await milestonesOf(ctx, project, input);
+  const updated = await ctx.db.release.update({
+    where: { id: release.id },
+    data: {
+      name: input.name ?? undefined,
+      description: input.description ?? undefined,
+      releasedAt: input.releasedAt ?? undefined,
+      ...(milestones && { milestones: { deleteMany: {}, create: milestones.map((m) => ({ milestoneId: m.id })) } }),
+    },
+  });
+  releaseLoaders(ctx).milestones.clear(release.id);
+  return updated;
+}
+
+/** Deletes the release (the git tag stays) and returns it as it was, links and milestones included. */
+export async function deleteRelease(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release> {
+  const release = await releaseToChange(ctx, project, tag);
+  const loaders = releaseLoaders(ctx);
+  // Loaded before the rows go, so the response can still show them.
+  await Promise.all([loaders.links.load(release.id), loaders.milestones.load(release.id), loaders.evidences.load(release.id)]);
+  await ctx.db.release.delete({ where: { id: release.id } });
+  return release;
+}
+
+/** Collects a new evidence snapshot inline (no queue is needed for one JSON document). */
+export async function collectEvidence(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<ReleaseEvidence> {
+  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  const release = await findRelease(ctx, project, tag);
+  if (!release) throw new NotFoundError();
+  const evidence = await ctx.db.$transaction((tx) => writeEvidence(tx, release, project));
+  releaseLoaders(ctx).evidences.clear(release.id);
+  return evidence;
+}

@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+
+let t: TestApp;
+
+/** A project with `count` releases, each with 5 links and 2 milestones (one project, one group). */
+async function projectWithReleases(count: number, name: string) {
+  const group = (await t.api('post', '/groups').send({ name, path: name }).expect(201)).body;
+  const project = (await t.api('post', '/projects').send({ name: 'app', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
+  const sha = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main']).toString().trim();
+  const own = await t.db.milestone.create({ data: { projectId: project.id, iid: 1, title: 'M' } });
+  const shared = await t.db.milestone.create({ data: { groupId: group.id, iid: 1, title: 'G' } });
+  for (let i = 0; i < count; i++) {
+    await t.db.release.create({
+      data: {
+        projectId: project.id,
+        tag: `v${i}`,
+        sha,
+        authorId: t.root.id,
+        releasedAt: new Date(Date.UTC(2020, 0, 1 + i)),
+        links: { create: Array.from({ length: 5 }, (_, j) => ({ name: `l${j}`, url: `https://x.test/${i}/${j}`, filepath: `/bin/${j}` })) },
+        milestones: { create: [{ milestoneId: own.id }, { milestoneId: shared.id }] },
+        evidences: { create: [{ summary: {}, sha: 'a'.repeat(64) }] },
+      },
+    });
+  }
+  return project as { id: number; path_with_namespace: string };
+}
+
+/** SQL statements of one request, after a warm-up that settles token bookkeeping. */
+async function sqlOf(run: () => Promise<unknown>) {
+  await run();
+  await new Promise((r) => setTimeout(r, 50));
+  t.queryCounter.reset();
+  await run();
+  return t.queryCounter.count;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('query count', () => {
+  it('does not grow with the number of releases listed, over REST and GraphQL', async () => {
+    const few = await projectWithReleases(2, 'few');
+    const many = await projectWithReleases(40, 'many');
+    const rest = (p: { id: number }) => async () => {
+      const res = await t.api('get', `/projects/${p.id}/releases?per_page=100`).expect(200);
+      expect(res.body[0].assets.links).toHaveLength(5);
+      expect(res.body[0].milestones).toHaveLength(2);
+    };
+    const gql = (p: { path_with_namespace: string }) => async () => {
+      const res = await t.graphql(`{ project(fullPath: "${p.path_with_namespace}") { releases(first: 100) { nodes {
+        tagName author { username } commit { sha } milestones { nodes { title webUrl } }
+        assets { count links { nodes { name directAssetUrl } } sources { nodes { url } } } evidences { nodes { sha } } links { editUrl } } } } }`);
+      expect(res.body.data.project.releases.nodes[0].assets.links.nodes).toHaveLength(5);
+    };
+    const restFew = await sqlOf(rest(few));
+    expect(await sqlOf(rest(many))).toBe(restFew);
+    const gqlFew = await sqlOf(gql(few));
+    expect(await sqlOf(gql(many))).toBe(gqlFew);
+    // Lower bound keeps the assertion honest: the counter does see the batched queries.
+    expect(restFew).toBeGreaterThanOrEqual(5);
+  });
+
+  it('lists group releases with the same number of queries for few and many', async () => {
+    const [few, many] = await Promise.all(['few', 'many'].map((path) => t.db.namespace.findFirstOrThrow({ where: { fullPath: path } })));
+    const count = (id: number) => sqlOf(async () => expect((await t.api('get', `/groups/${id}/releases?per_page=100`).expect(200)).body.length).toBeGreaterThan(1));
+    expect(await count(many.id)).toBe(await count(few.id));
+  });
+});

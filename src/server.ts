@@ -23,7 +23,7 @@ export async function startRuntime(config: Config, opts: { queryCounter?: QueryC
     : await openDatabase(config, secrets, (e) => log.error({ err: e }, 'embedded postgres'));
   const applied = await applyMigrations(database.url);
   if (applied.length) log.info({ applied }, 'applied migrations');
-  const { db, pool } = createDb(database.url, opts.queryCounter);
+  const { db, pool } = createDb(database.url, opts.queryCounter, (error) => log.warn({ err: error }, 'idle database connection lost'));
   const deps: AppDeps = { config, secrets, db, git: new GitStore(path.join(config.dataDir, 'repositories')), log, queryCounter: opts.queryCounter };
   await ensureRootUser(deps);
   return {
@@ -31,7 +31,7 @@ export async function startRuntime(config: Config, opts: { queryCounter?: QueryC
     database,
     close: async () => {
       await db.$disconnect();
-      await pool.end().catch(() => {});
+      if (!pool.ended) await pool.end();
       await database.stop();
     },
   };

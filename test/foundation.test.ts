@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createTestApp, EXTERNAL_URL, seedProject, type TestApp } from './helpers/app.ts';
 import request from 'supertest';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { pgConfigFromUrl } from '../src/db/adapter-fixes.ts';
+import { createDb } from '../src/db/client.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,6 +25,35 @@ describe('config', () => {
 });
 
 describe('health and readiness', () => {
+  it('does not crash when idle connections drop after Prisma has let go of the pool (shutdown)', async () => {
+    const [{ database }] = await t.db.$queryRaw<{ database: string }[]>`SELECT current_database() AS database`;
+    const url = new URL(inject('serverUrl'));
+    url.pathname = `/${database}`;
+    const { db, pool } = createDb(url.toString());
+    await db.$queryRaw`SELECT 1`;
+    await db.$disconnect();
+    const outsider = new pg.Client(pgConfigFromUrl(inject('serverUrl')));
+    await outsider.connect();
+    await outsider.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = ''", [database]);
+    await outsider.end();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (!pool.ended) await pool.end();
+  });
+
+  it('survives the database dropping its connections (no crash, next request reconnects)', async () => {
+    await Promise.all([t.api('get', '/user').expect(200), t.api('get', '/projects').expect(200)]);
+    const [{ database }] = await t.db.$queryRaw<{ database: string }[]>`SELECT current_database() AS database`;
+    const outsider = new pg.Client(pgConfigFromUrl(inject('serverUrl')));
+    await outsider.connect();
+    const killed = await outsider.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [database]);
+    await outsider.end();
+    expect(killed.rowCount).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    let status = 0;
+    for (let attempt = 0; attempt < 3 && status !== 200; attempt++) status = (await t.api('get', '/user')).status;
+    expect(status).toBe(200);
+  });
+
   it('answers health and a full readiness check', async () => {
     expect((await request(t.app).get('/-/health').expect(200)).body).toEqual({ status: 'ok' });
     const ready = await request(t.app).get('/-/readiness').expect(200);

@@ -12,8 +12,16 @@ export class QueryCounter {
   }
 }
 
-export function createDb(url: string, counter?: QueryCounter, max = 10): { db: Db; pool: pg.Pool } {
+export function createDb(
+  url: string,
+  counter?: QueryCounter,
+  onIdleError: (error: Error) => void = () => {},
+  max = 10,
+): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection that the server drops (restart, shutdown) emits 'error'; unheard, that
+  // event would crash the process. The pool replaces the connection on next use.
+  pool.on('error', onIdleError);
   if (counter) {
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -63,6 +63,12 @@ describe('downloads', () => {
     const guest = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: guest.id, access_level: 10 }).expect(201);
     await t.api('get', `${base()}/v2%2Frc/downloads/bin/example.exe`, guest.token).expect(403);
+    // The same rule over GraphQL: the service refuses, it is not a REST-only check.
+    const query = `{ project(id: ${project.id}) { release(tagName: "v2/rc") { assetDownloadUrl(directAssetPath: "/bin/example.exe") } } }`;
+    const denied = await t.graphql(query, {}, guest.token);
+    expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    const allowed = await t.graphql(query);
+    expect(allowed.body.data.project.release.assetDownloadUrl).toBe('https://cdn.test/example.exe');
   });
 });
 

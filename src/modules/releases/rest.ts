@@ -80,12 +80,10 @@ const downloadRoute = (path: string): RouteDef => ({
   operation: 'ReleaseAssetDownload',
   variables: (p) => ({ ...projectRef(p), tagName: tagName(p), path: `/${wildcardPath(p, 'direct_asset_path') ?? ''}` }),
   result: (data) => {
-    const project = found(data.project, 'Project');
-    if (!project.userPermissions.downloadCode) throw new ForbiddenError();
-    if (!project.release) throw new NotFoundError();
-    const link = project.release.assets.links.nodes[0];
-    if (!link) throw new RecordNotFoundError();
-    return link.url;
+    const release = found(data.project, 'Project').release;
+    if (!release) throw new NotFoundError();
+    if (!release.assetDownloadUrl) throw new RecordNotFoundError();
+    return release.assetDownloadUrl;
   },
   respond: redirect,
 });

@@ -18,6 +18,7 @@ import { UserRef } from '../users/schema.ts';
 import { releaseLoaders } from './loaders.ts';
 import { renderMarkdown } from './markdown.ts';
 import {
+  assetDownloadUrl,
   collectEvidence,
   createRelease,
   deleteRelease,
@@ -151,6 +152,12 @@ export const ReleaseRef = builder.prismaObject('Release', {
     }),
     assets: t.field({ type: ReleaseAssetsRef, resolve: (r) => r }),
     links: t.field({ type: ReleaseLinksRef, resolve: (r) => r }),
+    assetDownloadUrl: t.string({
+      nullable: true,
+      description: 'URL of the asset link with exactly this direct asset path; needs the right to read code.',
+      args: { directAssetPath: t.arg.string({ required: true }) },
+      resolve: (r, { directAssetPath }, ctx) => assetDownloadUrl(ctx, r, directAssetPath),
+    }),
   }),
 });
 

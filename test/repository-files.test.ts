@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { Viewer } from '../src/auth/viewer.ts';
+import { createContext } from '../src/graphql/context.ts';
+import { rawBlob } from '../src/modules/repository-files/service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -404,5 +407,19 @@ describe('repository files: fuzzed path and ref parameters', () => {
       expect(res.status, `branch ${branch}`).toBe(400);
     }
     expect(fs.existsSync('/tmp/pwned')).toBe(false);
+  });
+});
+
+describe('raw content outside the read operation', () => {
+  it('refuses a blob by id to a viewer who may not read the code', async () => {
+    const p = await project();
+    const blob = git(p.id, 'rev-parse', 'main:README.md');
+    const guest = await t.user();
+    await t.api('post', `/projects/${p.id}/members`).send({ user_id: guest.id, access_level: 10 }).expect(201);
+    const asGuest = createContext(t.deps, new Viewer(await t.db.user.findUniqueOrThrow({ where: { id: guest.id } }), null));
+    await expect(rawBlob(asGuest, p.id, blob, 10)).rejects.toMatchObject({ status: 403 });
+    await expect(rawBlob(createContext(t.deps, Viewer.anonymous()), p.id, blob, 10)).rejects.toMatchObject({ status: 404 });
+    const owner = createContext(t.deps, new Viewer(await t.db.user.findUniqueOrThrow({ where: { username: 'root' } }), null));
+    expect(String(await rawBlob(owner, p.id, blob, 10))).toContain('# Files');
   });
 });

@@ -20,7 +20,7 @@ import type { CommitInfo, RepositoryReader } from '../../git/reader.ts';
 import { isValidBranchName } from '../../git/refs.ts';
 import { commitChanges, EmptyCommitError, RefMovedError, type IndexChange } from '../../git/writer.ts';
 import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, DomainError, ParamError, UnauthorizedError } from '../../graphql/errors.ts';
+import { BadRequestError, DomainError, NotFoundError, ParamError, UnauthorizedError } from '../../graphql/errors.ts';
 
 const REGULAR_MODE = 0o100644;
 
@@ -215,13 +215,25 @@ export async function createCommit(ctx: Context, project: ProjectWithNamespace, 
 // Raw bodies. The operation that found the blob has checked the viewer's right to read it.
 
 /** Small blobs as one buffer from libgit2, bigger ones as a stream from git. */
+/**
+ * Raw bodies are streamed after the read operation, outside GraphQL; they check the viewer again
+ * so that no caller can reach content by blob or LFS id alone.
+ */
+async function requireCodeOf(ctx: Context, projectId: number) {
+  const project = await ctx.loaders.project.load(projectId);
+  if (!project) throw new NotFoundError('Project');
+  await ctx.policy.requireReadCode(project);
+}
+
 export async function rawBlob(ctx: Context, projectId: number, oid: string, size: number): Promise<Buffer | Readable> {
+  await requireCodeOf(ctx, projectId);
   const reader = await ctx.loaders.repository.load(projectId);
   return size <= SMALL_BLOB_BYTES ? blobContent(reader, oid) : streamBlob(reader, oid);
 }
 
 /** The project's stored LFS object for a pointer, streamed; null when the store lacks it. */
 export async function rawLfsObject(ctx: Context, projectId: number, lfsOid: string) {
+  await requireCodeOf(ctx, projectId);
   const object = await lfsObject(ctx.deps.config.dataDir, projectId, lfsOid);
   return object && { size: object.size, stream: createReadStream(object.path) };
 }

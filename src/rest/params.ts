@@ -134,6 +134,20 @@ export class Params {
     return /^\d+$/.test(value) ? { id: Number(value) } : { fullPath: value };
   }
 
+  /** `:id` of an API route, or the `{*full_path}` of a web route (`/<full_path>/-/...`). */
+  projectRef(): { id?: number; fullPath?: string } {
+    const segments = this.raw.full_path;
+    return Array.isArray(segments) ? { fullPath: segments.join('/') } : this.ref('id');
+  }
+
+  /** A `{*name}` wildcard as a path; `.` and `..` segments are refused like GitLab's file paths. */
+  wildcardPath(name: string): string | undefined {
+    const segments = this.raw[name];
+    if (!Array.isArray(segments)) return undefined;
+    if (segments.some((s) => s === '..' || s === '.' || String(s).includes('/'))) return this.fail(name, 'should be a valid file path');
+    return segments.join('/');
+  }
+
   /** At least one of the given parameters must be present (Grape's `at_least_one_of`). */
   atLeastOneOf(...names: string[]) {
     if (names.some((n) => this.has(n))) return;

@@ -5,7 +5,6 @@ import { NotFoundError, ParamError } from '../../graphql/errors.ts';
 import type { Params } from '../../rest/params.ts';
 import { defineRoutes } from '../../rest/route.ts';
 import { found } from '../../rest/shape.ts';
-import { projectRef } from '../releases/rest.ts';
 import { archiveContents, type ArchiveInfo } from './service.ts';
 
 // GraphQL's ArchiveFormat enum names the formats ZIP, TAR_GZ, TAR_BZ2, TAR.
@@ -57,7 +56,7 @@ export const webRoutes = defineRoutes([
     operation: 'ProjectArchive',
     variables: (p) => {
       const { ref, format } = webArchive(p);
-      return { ...projectRef(p), ref, format: formatEnum(format) };
+      return { ...p.projectRef(), ref, format: formatEnum(format) };
     },
     result: (data, p) => describedArchive(data, webArchive(p).fileName),
     respond: sendArchive,

@@ -1,5 +1,5 @@
 import qs from 'qs';
-import { ForbiddenError, NotFoundError, ParamError, RecordNotFoundError } from '../../graphql/errors.ts';
+import { ForbiddenError, NotFoundError, RecordNotFoundError } from '../../graphql/errors.ts';
 import type { Params } from '../../rest/params.ts';
 import { defineRoutes, redirect, type RouteDef } from '../../rest/route.ts';
 import { found, withoutNull } from '../../rest/shape.ts';
@@ -61,24 +61,12 @@ const linkInputs = (p: Params) =>
     linkType: linkTypeParam(l),
   }));
 
-/** `:id` of an API path, or the full path of a web path (`/<full_path>/-/...`). */
-export const projectRef = (p: Params) =>
-  Array.isArray(p.raw.full_path) ? { fullPath: (p.raw.full_path as string[]).join('/') } : p.ref('id');
-
-/** A path captured by a wildcard, checked for traversal. */
-export function wildcardPath(p: Params, name: string): string | undefined {
-  const segments = p.raw[name];
-  if (!Array.isArray(segments)) return undefined;
-  if (segments.some((s) => s === '..' || s === '.' || String(s).includes('/'))) throw new ParamError(`${name} should be a valid file path`);
-  return segments.join('/');
-}
-
 /** 302 to the link whose direct asset path is exactly the requested one. */
 const downloadRoute = (path: string): RouteDef => ({
   method: 'GET',
   path,
   operation: 'ReleaseAssetDownload',
-  variables: (p) => ({ ...projectRef(p), tagName: tagName(p), path: `/${wildcardPath(p, 'direct_asset_path') ?? ''}` }),
+  variables: (p) => ({ ...p.projectRef(), tagName: tagName(p), path: `/${p.wildcardPath('direct_asset_path') ?? ''}` }),
   result: (data) => {
     const release = found(data.project, 'Project').release;
     if (!release) throw new NotFoundError();
@@ -96,12 +84,15 @@ const permalinkRoute = (path: string): RouteDef => ({
   path,
   operation: 'ProjectLatestRelease',
   jobToken: true,
-  variables: (p) => p.ref('id'),
+  variables: (p) => {
+    p.wildcardPath('suffix_path');
+    return p.ref('id');
+  },
   result: (data, p) => {
     const project = found(data.project, 'Project');
     const latest = project.releases.nodes[0];
     if (!latest) throw new NotFoundError();
-    const suffix = wildcardPath(p, 'suffix_path');
+    const suffix = p.wildcardPath('suffix_path');
     const { id: _id, suffix_path: _s, order_by: _o, private_token: _t, access_token: _a, ...query } = p.raw;
     const search = qs.stringify(query, { arrayFormat: 'brackets' });
     return `/api/v4/projects/${project.databaseId}/releases/${encodeURIComponent(latest.tagName)}${suffix ? `/${suffix}` : ''}${search ? `?${search}` : ''}`;
@@ -226,7 +217,7 @@ export const webRoutes = defineRoutes([
     path: '/{*full_path}/-/releases/:tag_name/evidences/:evidence_file',
     operation: 'ReleaseEvidenceFile',
     variables: (p) => ({
-      ...projectRef(p),
+      ...p.projectRef(),
       tagName: tagName(p),
       evidenceId: Number(/^(\d{1,15})\.json$/.exec(p.string('evidence_file') ?? '')?.[1] ?? 0),
     }),

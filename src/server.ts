@@ -20,7 +20,7 @@ export async function startRuntime(config: Config, opts: { queryCounter?: QueryC
   const secrets = loadSecrets(config);
   const database: DatabaseHandle = opts.databaseUrl
     ? { url: opts.databaseUrl, embedded: false, stop: async () => {} }
-    : await openDatabase(config, secrets, (e) => log.error({ err: e }, 'embedded postgres'));
+    : await openDatabase(config, secrets, { onError: (e) => log.error({ err: e }, 'embedded postgres'), onNotice: (m) => log.warn(m) });
   const applied = await applyMigrations(database.url);
   if (applied.length) log.info({ applied }, 'applied migrations');
   const { db, pool } = createDb(database.url, opts.queryCounter, (error) => log.warn({ err: error }, 'idle database connection lost'));

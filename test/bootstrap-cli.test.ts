@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import request from 'supertest';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -52,5 +54,22 @@ describe('CLI', () => {
     expect((await request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token).expect(200)).body.username).toBe('ops');
     expect((await request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', token).send({ name: 'x', path: 'x' }).expect(403)).body.error).toBe('insufficient_scope');
     await runtime.close();
+  });
+});
+
+describe('embedded PostgreSQL', () => {
+  it('starts inside a folder only its owner may enter (a mktemp -d checkout, /root)', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-private-'));
+    expect(fs.statSync(parent).mode & 0o777).toBe(0o700);
+    const server = await startEmbeddedPostgres({ dir: path.join(parent, 'data', 'postgres'), password: 'private-test' });
+    try {
+      const client = new pg.Client(server.url('postgres'));
+      await client.connect();
+      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await client.end();
+    } finally {
+      await server.stop();
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

@@ -22,12 +22,16 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
 }
 
 /** DATABASE_URL when given, otherwise an embedded PostgreSQL under DATA_DIR/postgres. */
-export async function openDatabase(config: Config, secrets: Secrets, onError?: (e: unknown) => void): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: Config,
+  secrets: Secrets,
+  report: { onError?: (e: unknown) => void; onNotice?: (message: string) => void } = {},
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };
   const server = await startEmbeddedPostgres({
     dir: path.join(config.dataDir, 'postgres'),
     password: secrets.embeddedPgPassword,
-    onError,
+    ...report,
   });
   const url = server.url(EMBEDDED_DATABASE);
   await ensureDatabaseExists(url);

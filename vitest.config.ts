@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
     include: ['test/**/*.test.ts'],
+    // Process-level fault injection runs on its own: `npm run test:faults`.
+    exclude: ['test/faults/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

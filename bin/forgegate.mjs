@@ -3,4 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli.ts');
+const { runCli } = await import('../src/cli.ts');
+// Exit explicitly: a library in the migration path resets process.exitCode, which hid failures.
+process.exit(await runCli(process.argv.slice(2)));

@@ -3,8 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-if (!existsSync('prisma/schema.prisma')) process.exit(0);
-const result = spawnSync('npx', ['prisma', 'generate'], {
+// The schema is one file per area under prisma/schema/ (Prisma's multi-file schema).
+if (!existsSync('prisma/schema')) process.exit(0);
+const result = spawnSync('npx', ['prisma', 'generate', '--schema', 'prisma/schema'], {
   stdio: 'inherit',
   env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/true', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
 });

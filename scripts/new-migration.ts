@@ -1,4 +1,4 @@
-// npm run db:new-migration -- <name>: diffs prisma/schema.prisma against the migration history
+// npm run db:new-migration -- <name>: diffs the schema in prisma/schema/ against the migration history
 // and writes prisma/migrations/<timestamp>_<name>/migration.sql. Uses DATABASE_URL, or the
 // embedded PostgreSQL in DATA_DIR, for the shadow database the diff needs.
 import { loadConfig } from '../src/config.ts';

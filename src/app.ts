@@ -7,14 +7,16 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { authenticate, readCredentials } from './auth/authenticate.ts';
 import type { AppDeps } from './deps.ts';
-import { createContext, type Context } from './graphql/context.ts';
-import { DomainError, UnauthorizedError } from './graphql/errors.ts';
+import { AppMetrics } from './metrics.ts';
+import { createContext, type Context } from './core/context.ts';
+import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
-import { schema } from './graphql/schema.ts';
 import { pendingMigrations } from './db/readiness.ts';
+import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
-import { restErrorHandler, restRouter, type ContextRequest } from './rest/router.ts';
-import { allRoutes, allWebRoutes } from './rest/routes.ts';
+import { rejectNulBytes } from './rest/edge.ts';
+import { knownError, restErrorHandler, restRouter, type ContextRequest } from './rest/router.ts';
+import { machineEndpoints, operationDocuments, restAreas, restRoutes, schema, webRoutes } from './kernel.ts';
 
 const BODY_LIMIT = '10mb';
 
@@ -23,7 +25,7 @@ function requestLogging(deps: AppDeps) {
     const started = process.hrtime.bigint();
     const requestId = req.header('x-request-id')?.slice(0, 64) || randomUUID();
     res.set('X-Request-Id', requestId);
-    (req as ContextRequest & { requestId: string }).requestId = requestId;
+    req.requestId = requestId;
     res.on('finish', () => {
       // req.path only: the query string may carry private_token.
       deps.log.info({
@@ -39,22 +41,62 @@ function requestLogging(deps: AppDeps) {
   };
 }
 
-/** Resolves the viewer once per request; a bad credential is answered before any route runs. */
+/** The throttles' plain-text 429, as GitLab's Rack::Attack answers it. */
+function sendThrottled(res: Response, error: TooManyRequestsError) {
+  res.status(429).set(error.headers).type('text/plain').send('Retry later\n');
+}
+
+/**
+ * The viewer behind the request's credentials, behind GitLab's failed-authentication ban: a banned
+ * IP's credentialed requests are refused (403) before any lookup, every bad credential counts
+ * towards a ban, a good one resets the count.
+ */
+async function viewerBehindBan(deps: AppDeps, req: ContextRequest, ip: string) {
+  const credentials = readCredentials(req);
+  const credentialed = Boolean(credentials.token || credentials.jobToken);
+  if (credentialed) await deps.throttle.checkBan(ip);
+  try {
+    const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, credentials);
+    if (credentialed) await deps.throttle.recordSuccess(ip);
+    return viewer;
+  } catch (error) {
+    if (credentialed && error instanceof UnauthorizedError) await deps.throttle.recordFailure(ip);
+    throw error;
+  }
+}
+
+/**
+ * Resolves the viewer once per request; a bad credential is answered before any route runs, and
+ * so are the API throttles. A database that is down is a 503 here too. Errors are logged with the
+ * request id even though no viewer exists yet.
+ */
 function authentication(deps: AppDeps, graphql: boolean) {
   return async (req: ContextRequest, res: Response, next: NextFunction) => {
+    const ip = req.socket.remoteAddress ?? 'unknown';
     try {
-      const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, readCredentials(req));
+      const viewer = await viewerBehindBan(deps, req, ip);
+      await deps.throttle.throttle({ userId: viewer.userId, ip });
       // Job tokens are for the REST routes that declare them, not for GraphQL.
       if (graphql && viewer.job) throw new UnauthorizedError();
-      req.forgegate = createContext(deps, viewer, (req as ContextRequest & { requestId: string }).requestId);
+      req.forgegate = createContext(deps, viewer, req.requestId, graphql ? 'graphql' : 'rest');
       next();
     } catch (error) {
-      if (!(error instanceof DomainError)) return next(error);
-      if (graphql) res.status(error.status).json({ errors: [{ message: error.message, extensions: { code: error.code } }] });
-      else res.status(error.status).json(error.body);
+      const known = knownError(error);
+      if (!known) return next(error);
+      if (known.status === 503) deps.log.warn({ err: error, requestId: req.requestId }, 'database unavailable');
+      if (known instanceof TooManyRequestsError) return sendThrottled(res, known);
+      res.set(known.headers).status(known.status);
+      if (graphql) res.json({ errors: [{ message: known.message, extensions: { code: known.code } }] });
+      else res.json(known.body);
     }
   };
 }
+
+/** Readiness answers within this, whatever the database does (a probe must never hang). */
+const READINESS_TIMEOUT_MS = 1_500;
+
+const within = <T>(work: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
 
 export function buildApp(deps: AppDeps) {
   const app = express();
@@ -62,20 +104,23 @@ export function buildApp(deps: AppDeps) {
   app.set('query parser', 'extended');
   app.set('trust proxy', false);
   app.use(requestLogging(deps));
+  const metrics = new AppMetrics(deps);
+  app.use(metrics.track());
+  app.get('/-/metrics', metrics.handler());
 
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/-/readiness', async (_req, res) => {
     const checks = { database: false, migrations: false, repository_storage: false };
-    try {
+    const database = async () => {
       await deps.db.$queryRaw`SELECT 1`;
       checks.database = true;
       checks.migrations = (await pendingMigrations(deps.db)).length === 0;
-    } catch (error) {
-      deps.log.warn({ err: error }, 'readiness: database check failed');
-    }
-    checks.repository_storage = await deps.git.isWritable();
+    };
+    const [db, storage] = await Promise.allSettled([within(database(), READINESS_TIMEOUT_MS), within(deps.git.isWritable(), READINESS_TIMEOUT_MS)]);
+    if (db.status === 'rejected') deps.log.warn({ err: db.reason }, 'readiness: database check failed');
+    checks.repository_storage = storage.status === 'fulfilled' && storage.value;
     const ok = Object.values(checks).every(Boolean);
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failed', checks });
   });
@@ -94,21 +139,29 @@ export function buildApp(deps: AppDeps) {
       maxDepthPlugin({ n: 20, flattenFragments: true }),
       maxTokensPlugin({ n: 5000 }),
       maxAliasesPlugin({ n: 30 }),
-      operationChecksPlugin(schema),
+      operationChecksPlugin(schema, deps.config.graphqlTimeoutMs),
     ],
   });
-  app.use('/api/graphql', authentication(deps, true), yoga.requestListener);
+  app.use('/api/graphql', rejectNulBytes, authentication(deps, true), yoga.requestListener);
 
-  const registry = new OperationRegistry(schema);
+  const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs);
+  // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.
+  const openApi = openApiDocument(restAreas, deps.config.externalUrl);
+  app.get(`/api/v4${OPENAPI_PATH}`, (_req, res) => {
+    res.json(openApi);
+  });
   app.use(
     '/api/v4',
     express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
     express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 10_000 }),
+    rejectNulBytes,
     authentication(deps, false),
-    restRouter(allRoutes, registry, deps),
+    restRouter(restRoutes, registry, deps),
   );
+  // Alert intake (the endpoint's key) and git over HTTP / Git LFS (HTTP Basic with tokens) authenticate on their own.
+  for (const endpoints of machineEndpoints) app.use(endpoints(deps));
   // Archive, download and evidence addresses accept the same tokens as the API.
-  app.use(restRouter(allWebRoutes, registry, deps, { before: [authentication(deps, false)], catchAll: false }));
+  app.use(restRouter(webRoutes, registry, deps, { before: [rejectNulBytes, authentication(deps, false)], catchAll: false }));
   app.use(restErrorHandler(deps));
   return app;
 }

@@ -1,17 +1,23 @@
 // npx forgegate <command>: administrator jobs on the configured database.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { applyMigrations } from './db/migrate.ts';
 import { createDb, type Db } from './db/client.ts';
 import { issueJobToken } from './auth/job-tokens.ts';
 import { TOKEN_SCOPES, type Scope } from './auth/scopes.ts';
 import { issueToken } from './auth/tokens.ts';
+import { JobQueue } from './jobs/queue.ts';
 import { loadSecrets } from './secrets.ts';
+import { startRuntime } from './server.ts';
 import { createUserRecord } from './modules/users/service.ts';
 
 const USAGE = `usage: forgegate <command> [options]
-  migrate                                   apply pending migrations
+  migrate                                   apply pending migrations (and the job queue's tables)
+  worker                                    run background jobs until SIGTERM/SIGINT (JOB_* settings;
+                                            several worker processes may share one database)
   create-user --username U --name N --email E [--password P] [--admin]
   create-token --username U --name N [--scopes api,read_api] [--expires-at YYYY-MM-DD]
                                             prints the new token once
@@ -28,7 +34,37 @@ async function createJobTokenFor(db: Db, digestKey: string, userId: number, full
   return token;
 }
 
-async function main(argv: string[]) {
+/**
+ * A process that only runs jobs: the same runtime as the server (database, flags, queues) with a
+ * worker and no HTTP listener. It registers itself in process metrics and, on SIGTERM/SIGINT,
+ * finishes or hands back its running jobs before it exits.
+ */
+async function runWorker(config: Config): Promise<number> {
+  // Listen first: a signal that arrives while starting must still stop the worker cleanly.
+  const stopSignal = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  const runtime = await startRuntime(config, { jobMaintenance: true });
+  const { log } = runtime.deps;
+  const worker = await runtime.startWorker();
+  log.info({ worker: worker.id, queues: worker.queues, concurrency: worker.options.concurrency, pid: process.pid }, 'forgegate worker started');
+  const signal = await stopSignal;
+  log.info({ signal }, 'worker stopping');
+  await runtime.close();
+  log.info('worker stopped');
+  return 0;
+}
+
+type Io = {
+  /** The environment the configuration is read from. */
+  env?: NodeJS.ProcessEnv;
+  /** Where results (a token, "created user …") are written: stdout by default. */
+  print?: (line: string) => void;
+};
+
+/** Runs one command and returns its exit status; throws on failure (`runCli` prints it). */
+export async function main(argv: string[], { env = process.env, print = console.log }: Io = {}): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -38,31 +74,33 @@ async function main(argv: string[]) {
       project: { type: 'string' }, minutes: { type: 'string' },
     },
   });
-  if (!command || !['migrate', 'create-user', 'create-token', 'create-job-token'].includes(command)) {
+  if (!command || !['migrate', 'worker', 'create-user', 'create-token', 'create-job-token'].includes(command)) {
     console.error(USAGE);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(env);
+  if (command === 'worker') return runWorker(config);
   const secrets = loadSecrets(config);
   const database = await openDatabase(config, secrets);
   try {
     const applied = await applyMigrations(database.url);
     if (command === 'migrate') {
-      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      await JobQueue.install(database.url);
+      print(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       return 0;
     }
-    const { db, pool } = createDb(database.url);
+    const { db, pool } = createDb(database.url, { timeouts: config.database });
     try {
       if (command === 'create-user') {
         if (!values.username || !values.name || !values.email) throw new Error('--username, --name and --email are required');
         const user = await createUserRecord(db, { username: values.username, name: values.name, email: values.email, password: values.password, admin: values.admin });
-        console.log(`created user ${user.username} (id ${user.id})`);
+        print(`created user ${user.username} (id ${user.id})`);
         return 0;
       }
       const user = await db.user.findUnique({ where: { username: values.username ?? '' } });
       if (!user) throw new Error(`no user ${values.username}`);
       if (command === 'create-job-token') {
-        console.log(await createJobTokenFor(db, secrets.tokenDigestKey, user.id, values.project, values.minutes));
+        print(await createJobTokenFor(db, secrets.tokenDigestKey, user.id, values.project, values.minutes));
         return 0;
       }
       const scopes = (values.scopes ?? 'api').split(',').map((s) => s.trim());
@@ -71,7 +109,7 @@ async function main(argv: string[]) {
       const expiresAt = values['expires-at'] ? new Date(`${values['expires-at']}T00:00:00Z`) : null;
       if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires-at must be YYYY-MM-DD');
       const { token } = await issueToken(db, secrets.tokenDigestKey, { userId: user.id, name: values.name ?? 'cli', scopes: scopes as Scope[], expiresAt });
-      console.log(token);
+      print(token);
       return 0;
     } finally {
       await db.$disconnect();
@@ -82,12 +120,16 @@ async function main(argv: string[]) {
   }
 }
 
-// Exit explicitly: a library in the migration path resets process.exitCode, which hid failures.
-let code: number;
-try {
-  code = await main(process.argv.slice(2));
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : `error: ${(error as Error).message}`);
-  code = 1;
+/** `main` for a process: failures are printed to stderr as one line and give status 1. */
+export async function runCli(argv: string[], io: Io = {}): Promise<number> {
+  try {
+    return await main(argv, io);
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : `error: ${(error as Error).message}`);
+    return 1;
+  }
 }
-process.exit(code);
+
+// `tsx src/cli.ts …` (npm run db:migrate); bin/forgegate.mjs imports runCli instead. Exit
+// explicitly: a library in the migration path resets process.exitCode, which hid failures.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) process.exit(await runCli(process.argv.slice(2)));

@@ -1,7 +1,14 @@
 import type { Logger } from 'pino';
+import type { Throttler } from './auth/throttle.ts';
 import type { Config } from './config.ts';
+import type { EventBus } from './core/events.ts';
+import type { LoaderFactories } from './core/loaders.ts';
 import type { Db, QueryCounter } from './db/client.ts';
+import type { FlagStore } from './flags/store.ts';
 import type { GitStore } from './git/store.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { Notifications } from './db/notifications.ts';
 import type { Secrets } from './secrets.ts';
 
 /** Long-lived collaborators, built once at start (or per test file) and shared by every request. */
@@ -11,5 +18,18 @@ export type AppDeps = {
   db: Db;
   git: GitStore;
   log: Logger;
+  events: EventBus;
+  /** Each area's per-request DataLoaders, from the module manifest. */
+  loaderFactories: LoaderFactories;
+  /** Feature flags; ask through `featureEnabled(deps, name, actor)`. */
+  flags: FlagStore;
+  /** The background job queue: `deps.jobs.send(queue, data)`. */
+  jobs: JobQueue;
+  /** Outgoing e-mail (SMTP_URL, else the outbox table): `deps.mail.send({ to, subject, text })`. */
+  mail: Mailer;
+  /** This process's LISTEN connection: cross-process signals (`subscribe(channel, …)`). */
+  notifications: Notifications;
+  /** Failed-authentication ban and API rate limits, with counters shared by every process. */
+  throttle: Throttler;
   queryCounter?: QueryCounter;
 };

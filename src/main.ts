@@ -1,10 +1,13 @@
-import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { startRuntime } from './server.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { startHttpServer, type HttpServer } from './http-server.ts';
+import { startRuntime, type Runtime } from './server.ts';
 
 const started = performance.now();
-let config;
+// Everything the server writes (repositories, archives, secrets) is for its own user only.
+process.umask(0o077);
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -13,30 +16,63 @@ try {
   process.exit(1);
 }
 
-const runtime = await startRuntime(config);
+let runtime: Runtime | undefined;
+let http: HttpServer | undefined;
+let stopping: { reason: string; code: number } | undefined;
+
+/**
+ * Drains requests in flight (up to SHUTDOWN_GRACE_MS), then stops the database. A signal that
+ * arrives while starting is kept and honoured as soon as the start is over, so the embedded
+ * database is never left behind.
+ */
+async function stop(reason: string, code: number) {
+  if (stopping) return;
+  stopping = { reason, code };
+  if (!runtime) return;
+  const { log } = runtime.deps;
+  log.info({ reason }, 'shutting down');
+  try {
+    await http?.drain(config.shutdownGraceMs);
+    // Workers get JOB_SHUTDOWN_TIMEOUT_SECONDS to finish; what still runs is handed back to the queue.
+    await runtime.close();
+    log.info('stopped');
+  } catch (error) {
+    log.error({ err: error }, 'shutdown failed');
+    code ||= 1;
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop('SIGINT', 0));
+process.on('SIGTERM', () => void stop('SIGTERM', 0));
+
+try {
+  // A lost embedded database that cannot be restarted ends the process non-zero, so a supervisor
+  // (systemd, Docker, Kubernetes) starts the whole service again.
+  runtime = await startRuntime(config, { onDatabaseLost: () => void stop('database lost', 1) });
+} catch (error) {
+  // PostgreSQL's own message is part of the error: print it whole.
+  console.error(`forgegate could not start: ${(error as Error).message}`);
+  process.exit(1);
+}
+if (stopping) {
+  const { reason, code } = stopping;
+  stopping = undefined;
+  await stop(reason, code);
+}
 const { log } = runtime.deps;
-const server: Server = buildApp(runtime.deps).listen(config.port, config.host, () => {
+if (config.jobs.workersInServer) await runtime.startWorker();
+http = startHttpServer(buildApp(runtime.deps), config, log, () => {
+  // The bound port, not the configured one: PORT=0 asks the system for a free port.
+  const { port } = http!.server.address() as AddressInfo;
   log.info(
-    { url: `http://${config.host}:${config.port}`, externalUrl: config.externalUrl, embeddedDatabase: runtime.database.embedded, startupMs: Math.round(performance.now() - started) },
+    { url: `http://${config.host}:${port}`, externalUrl: config.externalUrl, embeddedDatabase: runtime!.database.embedded, startupMs: Math.round(performance.now() - started) },
     'forgegate is listening',
   );
 });
-server.on('error', async (error) => {
+// A git push or an LFS upload streams its body for as long as the client needs; Node's default
+// (300 s for a whole request) would cut big pushes. Headers must still arrive within headersTimeout.
+http.server.requestTimeout = 60 * 60 * 1000;
+http.server.on('error', (error) => {
   log.fatal({ err: error }, 'cannot listen');
-  await runtime.close();
-  process.exit(1);
+  void stop('listen error', 1);
 });
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log.info({ signal }, 'shutting down');
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await runtime.close();
-  log.info('stopped');
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));

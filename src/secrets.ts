@@ -6,23 +6,46 @@ import type { Config } from './config.ts';
 export type Secrets = { tokenDigestKey: string; embeddedPgPassword: string };
 
 /**
+ * Creates `file` with `content` only if it does not exist yet, atomically: several processes
+ * starting together on one shared DATA_DIR must end up with the same secrets. The content is
+ * written to a private temporary file first, then linked into place (link fails if the name
+ * exists), so no reader ever sees a half-written file.
+ */
+function createOnce(file: string, content: string): void {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(temporary, content, { mode: 0o600 });
+  try {
+    fs.linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+const readStored = (file: string): Partial<Secrets> => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {});
+
+/**
  * Secrets given by the environment win; the others are generated on first start and kept in
- * DATA_DIR/secrets.json (mode 0600) so tokens stay valid across restarts.
+ * DATA_DIR/secrets.json (mode 0600) so tokens stay valid across restarts. The file is created
+ * once (whichever process creates it first decides for all); it is rewritten only when a key
+ * is missing from it.
  */
 export function loadSecrets(config: Config): Secrets {
   const file = path.join(config.dataDir, 'secrets.json');
-  let stored: Partial<Secrets> = {};
-  if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const generated: Secrets = {
-    tokenDigestKey: stored.tokenDigestKey ?? randomBytes(32).toString('hex'),
-    embeddedPgPassword: stored.embeddedPgPassword ?? randomBytes(18).toString('base64url'),
-  };
-  if (generated.tokenDigestKey !== stored.tokenDigestKey || generated.embeddedPgPassword !== stored.embeddedPgPassword) {
+  let stored = readStored(file);
+  if (!stored.tokenDigestKey || !stored.embeddedPgPassword) {
+    const generated: Secrets = {
+      tokenDigestKey: stored.tokenDigestKey ?? randomBytes(32).toString('hex'),
+      embeddedPgPassword: stored.embeddedPgPassword ?? randomBytes(18).toString('base64url'),
+    };
     fs.mkdirSync(config.dataDir, { recursive: true });
-    fs.writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
+    if (fs.existsSync(file)) fs.writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
+    else createOnce(file, JSON.stringify(generated, null, 2));
+    stored = readStored(file);
   }
   return {
-    tokenDigestKey: config.tokenDigestKey ?? generated.tokenDigestKey,
-    embeddedPgPassword: config.embeddedPgPassword ?? generated.embeddedPgPassword,
+    tokenDigestKey: config.tokenDigestKey ?? stored.tokenDigestKey!,
+    embeddedPgPassword: config.embeddedPgPassword ?? stored.embeddedPgPassword!,
   };
 }

@@ -4,32 +4,135 @@ import type { Config } from './config.ts';
 import { createDb, type QueryCounter } from './db/client.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { applyMigrations } from './db/migrate.ts';
+import { Notifications } from './db/notifications.ts';
 import type { AppDeps } from './deps.ts';
+import { EventBus } from './core/events.ts';
+import { Mailer } from './mail/mailer.ts';
+import { jobDefinitions, loaderFactories, subscribers } from './kernel.ts';
+import { loadFlagDefinitions } from './flags/definitions.ts';
+import { FlagStore } from './flags/store.ts';
 import { GitStore } from './git/store.ts';
+import type { JobDefinitions } from './jobs/definitions.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { Worker, type WorkerOptions } from './jobs/worker.ts';
 import { ensureRootUser } from './modules/users/bootstrap.ts';
-import { loadSecrets } from './secrets.ts';
+import { loadSecrets, type Secrets } from './secrets.ts';
+import { createThrottler } from './auth/throttle.ts';
 
-export type Runtime = { deps: AppDeps; database: DatabaseHandle; close: () => Promise<void> };
+export type Runtime = {
+  deps: AppDeps;
+  database: DatabaseHandle;
+  /** Starts a worker in this process (options default to the JOB_* configuration). */
+  startWorker: (options?: Partial<WorkerOptions>) => Promise<Worker>;
+  /** Stops this process's workers (finishing or handing back their jobs), then every connection. */
+  close: () => Promise<void>;
+};
+
+export type RuntimeOptions = {
+  queryCounter?: QueryCounter;
+  databaseUrl?: string;
+  /** Queues besides the ones modules declare (tests). */
+  jobs?: JobDefinitions[];
+  /** Flag definition folders instead of config/feature_flags (tests). */
+  flagDefinitionDirs?: string[];
+  /** Run the job queue's maintenance (expiring runs of crashed workers, archiving) in this process. */
+  jobMaintenance?: boolean;
+  /** The embedded database died and could not be restarted: the process should exit non-zero. */
+  onDatabaseLost?: (error: Error) => void;
+};
 
 /** Config → database (embedded or DATABASE_URL) → pending migrations → deps → root user. */
-export async function startRuntime(config: Config, opts: { queryCounter?: QueryCounter; databaseUrl?: string } = {}): Promise<Runtime> {
+export async function startRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = pino({
     level: config.logLevel,
     redact: ['req.headers["private-token"]', 'req.headers.authorization', 'req.headers["job-token"]'],
   });
+  // Definitions first: a broken definition file stops the start before anything connects.
+  const flagDefinitions = loadFlagDefinitions(opts.flagDefinitionDirs);
   const secrets = loadSecrets(config);
   const database: DatabaseHandle = opts.databaseUrl
     ? { url: opts.databaseUrl, embedded: false, stop: async () => {} }
-    : await openDatabase(config, secrets, { onError: (e) => log.error({ err: e }, 'embedded postgres'), onNotice: (m) => log.warn(m) });
+    : await openDatabase(config, secrets, {
+        onNotice: (m) => log.warn(m),
+        onRestart: (info) => log.error(info, 'embedded PostgreSQL exited; restarting it'),
+        onRestarted: () => log.warn('embedded PostgreSQL restarted'),
+        onLost: (error) => {
+          log.fatal({ err: error }, 'embedded PostgreSQL is gone');
+          opts.onDatabaseLost?.(error);
+        },
+      });
+  try {
+    return await assemble(config, opts, log, secrets, database, flagDefinitions);
+  } catch (error) {
+    // A failed start must not leave the embedded server running behind it.
+    await database.stop();
+    throw error;
+  }
+}
+
+async function assemble(
+  config: Config,
+  opts: RuntimeOptions,
+  log: pino.Logger,
+  secrets: Secrets,
+  database: DatabaseHandle,
+  flagDefinitions: ReturnType<typeof loadFlagDefinitions>,
+): Promise<Runtime> {
   const applied = await applyMigrations(database.url);
   if (applied.length) log.info({ applied }, 'applied migrations');
-  const { db, pool } = createDb(database.url, opts.queryCounter, (error) => log.warn({ err: error }, 'idle database connection lost'));
-  const deps: AppDeps = { config, secrets, db, git: new GitStore(path.join(config.dataDir, 'repositories')), log, queryCounter: opts.queryCounter };
+  const { db, pool } = createDb(database.url, {
+    counter: opts.queryCounter,
+    timeouts: config.database,
+    onIdleError: (error) => log.warn({ err: error }, 'idle database connection lost'),
+  });
+  const git = new GitStore(path.join(config.dataDir, 'repositories'), config.archives);
+  const leftovers = await git.removeLeftoverTemporaryFiles();
+  if (leftovers) log.warn({ files: leftovers }, 'removed temporary index files left by a crash');
+  const notifications = await Notifications.connect(database.url, log);
+  const flags = new FlagStore(db, flagDefinitions, notifications);
+  await flags.listen();
+  const jobs = await JobQueue.start({ url: database.url, db, notifications, log, maintenance: opts.jobMaintenance ?? config.jobs.workersInServer });
+  for (const definitions of [...jobDefinitions, ...(opts.jobs ?? [])]) await jobs.register(definitions);
+  const events = new EventBus(subscribers);
+  const deps: AppDeps = {
+    config,
+    secrets,
+    db,
+    git,
+    log,
+    events,
+    loaderFactories,
+    flags,
+    jobs,
+    mail: new Mailer(db, config.mail),
+    notifications,
+    throttle: await createThrottler(config, database.url),
+    queryCounter: opts.queryCounter,
+  };
+  events.bind(deps);
+  jobs.attach(deps);
   await ensureRootUser(deps);
+
+  const workers: Worker[] = [];
+  const { concurrency, queues, tag, labels, pollIntervalMs, heartbeatMs } = config.jobs;
   return {
     deps,
     database,
+    startWorker: async (options = {}) => {
+      const worker = new Worker(jobs, db, { concurrency, queues, tag, labels, pollIntervalMs, heartbeatMs, ...options });
+      await worker.start();
+      workers.push(worker);
+      return worker;
+    },
     close: async () => {
+      for (const worker of workers.splice(0)) {
+        const { handedBack } = await worker.stop(config.jobs.shutdownTimeoutMs);
+        if (handedBack) log.warn({ handedBack }, 'jobs still running at shutdown were handed back to the queue');
+      }
+      await jobs.stop();
+      deps.mail.close();
+      await notifications.close();
+      await deps.throttle.close();
       await db.$disconnect();
       if (!pool.ended) await pool.end();
       await database.stop();

@@ -5,6 +5,10 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
+import { Viewer } from '../src/auth/viewer.ts';
+import { createContext } from '../src/core/context.ts';
+import type { Readable } from 'node:stream';
+import { openArchive } from '../src/modules/archives/service.ts';
 
 let t: TestApp;
 let project: { id: number; path_with_namespace: string };
@@ -63,5 +67,16 @@ describe('archives', () => {
     const guest = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: guest.id, access_level: 10 }).expect(201);
     await request(t.app).get(zip).set('PRIVATE-TOKEN', guest.token).expect(403);
+  });
+
+  it('refuses the bytes of an archive to a viewer who may not read the code', async () => {
+    const archive = { projectId: project.id, sha: head, format: 'tar' as const, prefix: 'x', path: null };
+    const bytes = async (opened: Promise<{ stream: Readable }>) => Buffer.concat((await (await opened).stream.toArray()) as Buffer[]);
+    const guest = await t.user();
+    await t.api('post', `/projects/${project.id}/members`).send({ user_id: guest.id, access_level: 10 }).expect(201);
+    const as = async (id: number) => createContext(t.deps, new Viewer(await t.db.user.findUniqueOrThrow({ where: { id } }), null));
+    await expect(openArchive(await as(guest.id), archive)).rejects.toMatchObject({ status: 403 });
+    await expect(openArchive(createContext(t.deps, Viewer.anonymous()), archive)).rejects.toMatchObject({ status: 404 });
+    expect(listing(await bytes(openArchive(await as(t.root.id), archive)), 'tar')).toContain('x/README.md');
   });
 });

@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import request from 'supertest';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { main, runCli } from '../src/cli.ts';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/server.ts';
 import { createTestDatabase } from './helpers/app.ts';
@@ -40,14 +41,25 @@ describe('first start', () => {
 });
 
 describe('CLI', () => {
-  it('migrates, creates a user and prints a token that the API accepts', async () => {
+  it('migrates, creates a user and prints a token that the API accepts (in-process main)', async () => {
     const env = environment(await createTestDatabase());
-    const cli = (...args: string[]) => run(process.execPath, ['bin/forgegate.mjs', ...args], { env: { ...env, PATH: process.env.PATH } });
-    expect((await cli('migrate')).stdout).toContain('up to date');
-    expect((await cli('create-user', '--username', 'ops', '--name', 'Ops', '--email', 'ops@example.com')).stdout).toContain('created user ops');
-    const token = (await cli('create-token', '--username', 'ops', '--name', 'ci', '--scopes', 'read_api')).stdout.trim();
+    const cli = async (...args: string[]) => {
+      const lines: string[] = [];
+      const status = await main(args, { env, print: (line) => lines.push(line) });
+      return { status, stdout: lines.join('\n') };
+    };
+    expect(await cli('migrate')).toEqual({ status: 0, stdout: 'database is up to date' });
+    expect((await cli('create-user', '--username', 'ops', '--name', 'Ops', '--email', 'ops@example.com')).stdout).toMatch(/^created user ops \(id \d+\)$/);
+    const created = await cli('create-token', '--username', 'ops', '--name', 'ci', '--scopes', 'read_api');
+    expect(created.status).toBe(0);
+    const token = created.stdout.trim();
     expect(token).toMatch(/^glpat-/);
-    await expect(cli('create-token', '--username', 'ops', '--scopes', 'everything')).rejects.toThrow(/unknown scopes/);
+    await expect(cli('create-token', '--username', 'ops', '--scopes', 'everything')).rejects.toThrow(/unknown scopes: everything/);
+    await expect(cli('create-token', '--username', 'nobody')).rejects.toThrow(/no user nobody/);
+    const usage = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect((await cli('unknown-command')).status).toBe(2);
+    expect(String(usage.mock.calls[0][0])).toMatch(/^usage: forgegate <command>/);
+    usage.mockRestore();
 
     const runtime = await startRuntime(loadConfig(env), { databaseUrl: env.DATABASE_URL });
     const app = buildApp(runtime.deps);
@@ -55,9 +67,42 @@ describe('CLI', () => {
     expect((await request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', token).send({ name: 'x', path: 'x' }).expect(403)).body.error).toBe('insufficient_scope');
     await runtime.close();
   });
+
+  it('prints a failure as one line on stderr with status 1', async () => {
+    const env = environment(await createTestDatabase());
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await runCli(['create-token', '--username', 'nobody'], { env })).toBe(1);
+      expect(await runCli(['migrate'], { env: { ...env, TOKEN_DIGEST_KEY: 'short' } })).toBe(1);
+      expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual(['error: no user nobody', expect.stringMatching(/^Invalid configuration:\n  TOKEN_DIGEST_KEY: /)]);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('runs as a process: bin/forgegate.mjs migrate (the one spawned smoke test)', async () => {
+    const env = environment(await createTestDatabase());
+    const { stdout } = await run(process.execPath, ['bin/forgegate.mjs', 'migrate'], { env: { ...env, PATH: process.env.PATH } });
+    expect(stdout).toBe('database is up to date\n');
+  });
 });
 
 describe('embedded PostgreSQL', () => {
+  it("fails to start with PostgreSQL's own message, and stops at once once it has exited", async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-badconf-'));
+    const dir = path.join(parent, 'postgres');
+    try {
+      const server = await startEmbeddedPostgres({ dir, password: 'badconf-test' });
+      await server.stop();
+      await server.stop();
+      fs.appendFileSync(path.join(dir, 'postgresql.conf'), '\nshared_buffers = lots\n');
+      await expect(startEmbeddedPostgres({ dir, password: 'badconf-test' })).rejects.toThrow(/invalid value for parameter "shared_buffers": "lots"/);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+
   it('starts inside a folder only its owner may enter (a mktemp -d checkout, /root)', async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-private-'));
     expect(fs.statSync(parent).mode & 0o777).toBe(0o700);

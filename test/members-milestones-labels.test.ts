@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
+import { createTestApp, EXTERNAL_URL, expectCounterSees, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 let group: { id: number };
@@ -122,7 +122,10 @@ describe('milestones', () => {
       await t.api('get', `/projects/${p.id}/milestones?per_page=${perPage}`).expect(200);
       return t.queryCounter.count;
     };
-    expect(await count(10)).toBe(await count(2));
+    await expectCounterSees(t, () => t.api('get', `/projects/${p.id}/milestones?per_page=2`).expect(200));
+    const few = await count(2);
+    expect(few).toBeGreaterThan(0);
+    expect(await count(10)).toBe(few);
   });
 });
 

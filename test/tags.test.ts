@@ -26,6 +26,16 @@ describe('tags', () => {
     expect(git('rev-parse', 'debian/2.0^{commit}')).toBe(head);
   });
 
+  it('reads tags written by git itself as git lists them: messages, creator dates, newest first', async () => {
+    const env = { ...process.env, GIT_COMMITTER_NAME: 'Tagger', GIT_COMMITTER_EMAIL: 't@example.com', GIT_COMMITTER_DATE: '2031-02-03T04:05:06Z' };
+    execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'tag', '-a', 'cli/notes', '-m', 'first line\n\nsecond paragraph', head], { env });
+    const tag = (await t.api('get', `/projects/${project.id}/repository/tags/cli%2Fnotes`).expect(200)).body;
+    expect(tag).toMatchObject({ name: 'cli/notes', message: 'first line\n\nsecond paragraph', created_at: '2031-02-03T04:05:06.000Z', target: git('rev-parse', 'cli/notes') });
+    const listed = (await t.api('get', `/projects/${project.id}/repository/tags`).expect(200)).body.map((x: { name: string }) => x.name);
+    expect(listed).toEqual(git('for-each-ref', '--sort=-creatordate', '--format=%(refname:lstrip=2)', 'refs/tags/').split('\n'));
+    execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'tag', '-d', 'cli/notes']);
+  });
+
   it('lists, reads (slash URL-encoded) and deletes tags', async () => {
     const list = await t.api('get', `/projects/${project.id}/repository/tags?order_by=name&sort=asc`).expect(200);
     expect(list.body.map((x: { name: string }) => x.name)).toEqual(['debian/2.0', 'v1.0']);

@@ -1,6 +1,7 @@
+import { equalsIgnoringCase, parseId } from '../core/input.ts';
 import type { Db } from '../db/client.ts';
-import { ForbiddenError, InsufficientScopeError, NotFoundError, UnauthorizedError } from '../graphql/errors.ts';
-import { tokenDigest } from './tokens.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
+import { isExpired, tokenDigest } from './tokens.ts';
 import { Viewer } from './viewer.ts';
 
 export type Credentials = { token?: string; sudo?: string; jobToken?: string };
@@ -22,12 +23,16 @@ export function readCredentials(req: HeaderSource): Credentials {
   };
 }
 
-const today = () => new Date(new Date().toISOString().slice(0, 10));
-
 const expired = () =>
   new UnauthorizedError({
     error: 'invalid_token',
     error_description: 'Token is expired. You can either do re-authorization or token refresh.',
+  });
+
+const revoked = () =>
+  new UnauthorizedError({
+    error: 'invalid_token',
+    error_description: 'Token was revoked. You have to re-authorize from the user.',
   });
 
 /** A job token acts as its user, bound to its project; it cannot be combined with another credential. */
@@ -46,36 +51,86 @@ export async function authenticate(db: Db, digestKey: string, credentials: Crede
     if (credentials.sudo) throw new UnauthorizedError();
     return Viewer.anonymous();
   }
-  const token = await db.personalAccessToken.findUnique({
-    where: { digest: tokenDigest(digestKey, credentials.token) },
-    include: { user: true },
-  });
-  if (!token) throw new UnauthorizedError();
-  if (token.revoked) {
-    throw new UnauthorizedError({
-      error: 'invalid_token',
-      error_description: 'Token was revoked. You have to re-authorize from the user.',
-    });
-  }
-  if (token.expiresAt && token.expiresAt < today()) throw expired();
-  if (token.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
-  void touchLastUsed(db, token.id, token.lastUsedAt);
-  const { user, ...tokenRow } = token;
-  const viewer = new Viewer(user, tokenRow);
+  const viewer = await authenticateToken(db, digestKey, credentials.token);
   return credentials.sudo ? sudo(db, viewer, credentials.sudo) : viewer;
 }
 
+/**
+ * The one lookup of a personal or impersonation token, for every surface that takes one (the
+ * API, GraphQL, git over HTTP): an impersonation token acts as its user. Unknown tokens are 401
+ * at once; an expired or revoked one yields a viewer carrying the failure, raised by the scope
+ * check (`viewer.requireScope`) so that scope, expiry and revocation are checked in GitLab's order.
+ */
+export async function authenticateToken(db: Db, digestKey: string, token: string): Promise<Viewer> {
+  const row = await db.personalAccessToken.findUnique({ where: { digest: tokenDigest(digestKey, token) }, include: { user: true } });
+  if (!row) throw new UnauthorizedError();
+  if (row.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
+  const problem = isExpired(row.expiresAt) ? expired() : row.revoked ? revoked() : null;
+  if (row.revoked) await revokeRotatedSuccessors(db, row.id);
+  if (!problem) await touchLastUsed(db, row.id, row.lastUsedAt);
+  const { user, ...tokenRow } = row;
+  return new Viewer(user, tokenRow, null, null, problem);
+}
+
+/**
+ * A revoked token that comes back after it was rotated may have leaked: GitLab then revokes the
+ * whole family, every token rotated from it (directly or down the chain).
+ */
+async function revokeRotatedSuccessors(db: Db, tokenId: number) {
+  await db.$executeRaw`
+    WITH RECURSIVE successors AS (
+      SELECT id FROM personal_access_tokens WHERE previous_personal_access_token_id = ${tokenId}
+      UNION ALL
+      SELECT t.id FROM personal_access_tokens t JOIN successors s ON t.previous_personal_access_token_id = s.id
+    )
+    UPDATE personal_access_tokens SET revoked = true WHERE id IN (SELECT id FROM successors) AND NOT revoked`;
+}
+
+/**
+ * `last_used_at` moves at most once a minute per token. The condition is in the UPDATE, so
+ * concurrent requests in any number of processes write it once; a failure (read-only replica)
+ * never fails the request.
+ */
 async function touchLastUsed(db: Db, id: number, lastUsedAt: Date | null) {
   if (lastUsedAt && Date.now() - lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return;
-  await db.personalAccessToken.update({ where: { id }, data: { lastUsedAt: new Date() } }).catch(() => {});
+  await db.$executeRaw`
+    UPDATE personal_access_tokens SET last_used_at = now() AT TIME ZONE 'UTC'
+    WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= now() AT TIME ZONE 'UTC' - make_interval(secs => ${LAST_USED_INTERVAL_MS / 1000}))`
+    .catch(() => {});
 }
+
+const findById = (db: Db, id: number | null) => (id === null ? null : db.user.findUnique({ where: { id } }));
 
 async function sudo(db: Db, viewer: Viewer, who: string): Promise<Viewer> {
   if (!viewer.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
-  if (!viewer.token?.scopes.includes('sudo')) throw new InsufficientScopeError(['sudo']);
+  viewer.requireScope(['sudo']);
+  // Digits are an id (one beyond int4 names no user: 404 like GitLab, not a type error).
   const target = /^\d+$/.test(who)
-    ? await db.user.findUnique({ where: { id: Number(who) } })
-    : await db.user.findFirst({ where: { username: { equals: who, mode: 'insensitive' } } });
+    ? await findById(db, parseId(who))
+    : await db.user.findFirst({ where: { username: equalsIgnoringCase(who) } });
   if (!target) throw new NotFoundError(`User with ID or username '${who}'`);
   return new Viewer(target, viewer.token, viewer.user);
+}
+
+/** The login CI jobs send with their job token as the password. */
+export const JOB_TOKEN_LOGIN = 'gitlab-ci-token';
+
+/**
+ * HTTP Basic as git and git-lfs send it. The password is a personal access token (impersonation
+ * tokens included) whatever the login, `oauth2` being the usual one, or a CI job token under the
+ * login `gitlab-ci-token`. Passwords of accounts are not accepted: git gets tokens only.
+ * Null without Basic credentials (anonymous); a Basic header that does not authenticate is 401,
+ * an expired or revoked token included (GitLab's git client lookup only finds active tokens).
+ */
+export async function authenticateBasic(db: Db, digestKey: string, authorization: string | undefined): Promise<Viewer | null> {
+  const encoded = authorization?.match(/^Basic\s+(\S*)\s*$/i)?.[1];
+  if (encoded === undefined) return null;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const password = colon < 0 ? '' : decoded.slice(colon + 1);
+  if (!password) throw new UnauthorizedError();
+  const login = decoded.slice(0, colon);
+  const viewer = await authenticate(db, digestKey, login === JOB_TOKEN_LOGIN ? { jobToken: password } : { token: password });
+  viewer.requireUsableCredential();
+  return viewer;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
-import { ForbiddenError, NotFoundError } from '../graphql/errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { AccessLevel } from './access-levels.ts';
 import type { Viewer } from './viewer.ts';
 
@@ -118,7 +118,20 @@ export class Policy {
     if (!(await this.canReadCode(project))) throw new ForbiddenError();
   }
 
+  /** GitLab protects the default branch by default; it is the only protected branch here. */
+  isProtectedBranch(project: Pick<Project, 'defaultBranch'>, branch: string): boolean {
+    return branch === (project.defaultBranch ?? 'main');
+  }
+
+  /** Developers push to branches; a protected branch takes a Maintainer. */
+  async canPushToBranch(project: ProjectWithNamespace, branch: string): Promise<boolean> {
+    const needed = this.isProtectedBranch(project, branch) ? AccessLevel.MAINTAINER : AccessLevel.DEVELOPER;
+    return (await this.projectAccessLevel(project)) >= needed;
+  }
+
+  /** GitLab's `authenticated_as_admin!`: anonymous 401, signed in but not an administrator 403. */
   requireAdmin(): void {
+    if (!this.viewer.user) throw new UnauthorizedError();
     if (!this.viewer.isAdmin) throw new ForbiddenError();
   }
 

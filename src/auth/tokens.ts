@@ -7,17 +7,35 @@ export const tokenDigest = (key: string, token: string) => createHmac('sha256', 
 
 export const generateToken = () => TOKEN_PREFIX + randomBytes(24).toString('base64url');
 
-type TokenDb = { personalAccessToken: { create(args: { data: { userId: number; name: string; digest: string; scopes: string[]; expiresAt: Date | null } }): Promise<{ id: number }> } };
+/** Today's date (UTC midnight), the unit token expiry is counted in. */
+export const utcToday = () => new Date(new Date().toISOString().slice(0, 10));
 
-/** Stores a new token's digest; the clear text is returned once and never kept. */
-export async function issueToken(
-  db: TokenDb,
+/** A token's `expires_at` is a date: it works through that whole day and is expired the day after. */
+export const isExpired = (expiresAt: Date | null, today: Date = utcToday()) => expiresAt !== null && expiresAt < today;
+
+export type TokenAttributes = {
+  userId: number;
+  name: string;
+  scopes: string[];
+  expiresAt?: Date | null;
+  description?: string | null;
+  impersonation?: boolean;
+  /** The token this one replaces by rotation. */
+  previousTokenId?: number | null;
+};
+
+type TokenDb<R> = { personalAccessToken: { create(args: { data: Omit<TokenAttributes, 'expiresAt'> & { digest: string; expiresAt: Date | null } }): Promise<R> } };
+
+/** Stores a new token's digest; the clear text is returned once (with the stored row) and never kept. */
+export async function issueToken<R extends { id: number }>(
+  db: TokenDb<R>,
   digestKey: string,
-  opts: { userId: number; name: string; scopes: string[]; expiresAt?: Date | null; value?: string },
-): Promise<{ id: number; token: string }> {
-  const token = opts.value ?? generateToken();
+  opts: TokenAttributes & { value?: string },
+): Promise<{ id: number; token: string; row: R }> {
+  const { value, ...attributes } = opts;
+  const token = value ?? generateToken();
   const row = await db.personalAccessToken.create({
-    data: { userId: opts.userId, name: opts.name, digest: tokenDigest(digestKey, token), scopes: opts.scopes, expiresAt: opts.expiresAt ?? null },
+    data: { ...attributes, digest: tokenDigest(digestKey, token), expiresAt: opts.expiresAt ?? null },
   });
-  return { id: row.id, token };
+  return { id: row.id, token, row };
 }

@@ -1,5 +1,5 @@
 import type { PersonalAccessToken, User } from '../generated/prisma/client.ts';
-import { InsufficientScopeError } from '../graphql/errors.ts';
+import { InsufficientScopeError, type DomainError } from '../core/errors.ts';
 import type { Scope } from './scopes.ts';
 
 /** Who is asking, and through which credential. */
@@ -11,6 +11,11 @@ export class Viewer {
     readonly sudoer: User | null = null,
     /** Set for a CI job token: the viewer acts as the job's user, within this project only. */
     readonly job: { projectId: number } | null = null,
+    /**
+     * Why the token may not be used (expired, revoked). GitLab checks a token's scope first, then
+     * its expiry, then its revocation, so this is raised by the scope check, not at lookup.
+     */
+    readonly credentialProblem: DomainError | null = null,
   ) {}
 
   static anonymous() {
@@ -31,7 +36,14 @@ export class Viewer {
     return scopes.some((s) => this.token!.scopes.includes(s));
   }
 
+  /** Scope, then expiry, then revocation: the order every surface (REST, GraphQL, git) checks a token in. */
   requireScope(scopes: readonly Scope[]) {
     if (!this.hasScope(scopes)) throw new InsufficientScopeError(scopes);
+    this.requireUsableCredential();
+  }
+
+  /** Expiry and revocation alone, for requests that name no scope (e.g. `{ __typename }`). */
+  requireUsableCredential() {
+    if (this.credentialProblem) throw this.credentialProblem;
   }
 }

@@ -75,12 +75,25 @@ function fixAdapter(adapter: Adapter): Adapter {
 }
 
 export class MigratingPrismaPg extends PrismaPg {
+  private readonly opened: Adapter[] = [];
+
   constructor(private readonly cfg: PgConfig) {
     super(cfg);
   }
 
   override async connect() {
-    return fixAdapter(await super.connect());
+    const adapter = fixAdapter(await super.connect());
+    this.opened.push(adapter);
+    return adapter;
+  }
+
+  /**
+   * Closes the engine's connections. The engine's migration lock is a session advisory lock
+   * that outlives the engine: while the pool keeps that connection idle (10 s), every other
+   * process that starts and migrates waits for it.
+   */
+  async disposeAll() {
+    for (const adapter of this.opened.splice(0)) await adapter.dispose();
   }
 
   // The stock version drops the shadow database before closing its pool, and leaks it.

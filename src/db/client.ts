@@ -12,16 +12,37 @@ export class QueryCounter {
   }
 }
 
+export type DbTimeouts = { poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
+
+export const DEFAULT_DB_TIMEOUTS: DbTimeouts = { poolSize: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000, idleInTransactionTimeoutMs: 60_000 };
+
+/** Extra time the client waits past the server's statement timeout before giving up on a silent server. */
+const READ_TIMEOUT_MARGIN_MS = 1_000;
+
+/**
+ * The pool every request uses. A stalled or lost database must turn into errors, not hangs:
+ * connecting and waiting for a free connection give up after `connectTimeoutMs`, the server
+ * cancels statements after `statementTimeoutMs` and ends sessions idle inside a transaction, and
+ * the client stops waiting for a server that does not answer at all (SIGSTOP, network loss)
+ * shortly after the statement timeout.
+ */
 export function createDb(
   url: string,
-  counter?: QueryCounter,
-  onIdleError: (error: Error) => void = () => {},
-  max = 10,
+  opts: { counter?: QueryCounter; onIdleError?: (error: Error) => void; timeouts?: DbTimeouts } = {},
 ): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max });
+  const t = opts.timeouts ?? DEFAULT_DB_TIMEOUTS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: t.poolSize,
+    connectionTimeoutMillis: t.connectTimeoutMs,
+    statement_timeout: t.statementTimeoutMs,
+    idle_in_transaction_session_timeout: t.idleInTransactionTimeoutMs,
+    query_timeout: t.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+  });
   // An idle connection that the server drops (restart, shutdown) emits 'error'; unheard, that
   // event would crash the process. The pool replaces the connection on next use.
-  pool.on('error', onIdleError);
+  pool.on('error', opts.onIdleError ?? (() => {}));
+  const counter = opts.counter;
   if (counter) {
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;

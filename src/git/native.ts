@@ -13,7 +13,6 @@ export interface NativeCommit {
   message(): string;
   author(): Signature;
   committer(): Signature;
-  treeId(): string;
   tree(): NativeTree;
 }
 
@@ -22,36 +21,30 @@ export interface NativeTreeEntry {
   name(): string;
   filemode(): number;
   type(): string | null;
-  toObject(repo: NativeRepository): NativeObject;
 }
 
 export interface NativeTree {
-  id(): string;
   getPath(path: string): NativeTreeEntry | null;
   iter(): Iterable<NativeTreeEntry>;
-  len(): number;
 }
 
 export interface NativeBlob {
-  id(): string;
   content(): Uint8Array;
-  size(): bigint | number;
-  isBinary(): boolean;
 }
 
 export interface NativeObject {
-  id(): string;
-  type(): string | null;
   peelToCommit(): NativeCommit;
   peelToBlob(): NativeBlob;
 }
 
 export interface NativeTag {
-  id(): string;
-  name(): string | null;
   message(): string | null;
-  targetId(): string;
   tagger(): Signature | null;
+}
+
+export interface NativeReference {
+  /** The object a direct reference points to; null for a symbolic one. */
+  target(): string | null;
 }
 
 export interface NativeRevwalk {
@@ -66,21 +59,21 @@ export interface NativeBlame {
 }
 
 export interface NativeRepository {
-  path(): string;
   revwalk(): NativeRevwalk;
   revparseSingle(spec: string): string;
   getObject(oid: string): NativeObject;
   getCommit(oid: string): NativeCommit;
   getTree(oid: string): NativeTree;
-  getTag(oid: string): NativeTag;
-  tagNames(pattern?: string): string[];
+  /** The annotated tag object with this id; null for any other object. */
+  findTag(oid: string): NativeTag | null;
+  tagNames(): string[];
+  findReference(name: string): NativeReference | null;
+  branches(filter?: { type?: 'Local' | 'Remote' }): Iterable<{ type: string; name: string }>;
   blameFile(path: string, options?: { minLine?: number; maxLine?: number; newestCommit?: string }): NativeBlame;
-  isEmpty(): boolean;
 }
 
 type Native = {
   openRepository(path: string, options?: { bare?: boolean }): Promise<NativeRepository>;
-  isValidOid(oid: string): boolean;
 };
 
 export const native = require('es-git-linux-x64-gnu') as Native;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 export class GitCommandError extends Error {
   constructor(
@@ -55,4 +56,20 @@ export function runGit(
     });
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/**
+ * Runs git and hands over its output as a stream, for bodies too big to collect (blobs). A failing
+ * command ends the stream with a GitCommandError instead of a silently short body.
+ */
+export function streamGit(cwd: string, args: string[]): Readable {
+  const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const err: Buffer[] = [];
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  child.on('error', (error) => child.stdout.destroy(error));
+  // 'exit' can come before the output is drained, so a reader still sees the error.
+  child.on('exit', (code) => {
+    if (code !== 0) child.stdout.destroy(new GitCommandError(args, code, Buffer.concat(err).toString('utf8')));
+  });
+  return child.stdout;
 }

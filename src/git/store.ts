@@ -1,31 +1,62 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { RepositoryReader } from './reader.ts';
-import { gitEnv, runGit, type GitIdentity } from './run.ts';
-
-const ZERO_OID = '0000000000000000000000000000000000000000';
+import { ArchiveStore } from './archive.ts';
+import { Repository } from './repository.ts';
+import { runGit } from './run.ts';
+import { TEMPORARY_INDEX_PREFIX } from './writer.ts';
 
 /** Bare repositories under DATA_DIR/repositories, addressed by project id (paths can be renamed). */
 export class GitStore {
-  constructor(readonly root: string) {}
+  /** Built archives, cached per commit under DATA_DIR/archives, with capped concurrent builds. */
+  readonly archives: ArchiveStore;
+
+  constructor(
+    readonly root: string,
+    archives: { dir?: string; maxConcurrent: number; maxQueued: number } = { maxConcurrent: 4, maxQueued: 16 },
+  ) {
+    this.archives = new ArchiveStore(archives.dir ?? path.join(path.dirname(root), 'archives'), archives);
+  }
 
   pathFor(projectId: number) {
     return path.join(this.root, `${projectId}.git`);
   }
 
-  /** A libgit2 handle on the project's repository (opened per request; opening costs ~10 ms). */
-  reader(projectId: number): Promise<RepositoryReader> {
-    return RepositoryReader.open(this.pathFor(projectId));
+  /** The project's repository handle (one per request: see `ctx.loaders.repository`). */
+  open(projectId: number): Promise<Repository> {
+    return Repository.open(this.pathFor(projectId));
   }
 
+  /**
+   * A bare repository only the server's user may read: `--shared=0600` makes git create its
+   * directories 0700 and its files 0600 (objects 0400) whatever the process umask.
+   */
   async init(projectId: number, defaultBranch: string): Promise<void> {
     const dir = this.pathFor(projectId);
-    await fs.mkdir(this.root, { recursive: true });
-    await runGit(this.root, ['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`, '--', dir]);
+    await fs.mkdir(this.root, { recursive: true, mode: 0o700 });
+    await runGit(this.root, ['init', '--bare', '--quiet', '--shared=0600', `--initial-branch=${defaultBranch}`, '--', dir]);
+    // `--shared` also turns on receive.denyNonFastForwards; force pushes are for branch protection to refuse.
+    await runGit(dir, ['config', 'receive.denyNonFastForwards', 'false']);
+  }
+
+  /**
+   * Removes the temporary index files a crash left inside repositories (commits build their tree
+   * in `<repository>/forgegate-index-*`, under DATA_DIR, never in the system temp dir).
+   */
+  async removeLeftoverTemporaryFiles(): Promise<number> {
+    const repositories = await fs.readdir(this.root).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of repositories.filter((n) => n.endsWith('.git'))) {
+      const dir = path.join(this.root, name);
+      const leftovers = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(TEMPORARY_INDEX_PREFIX));
+      await Promise.all(leftovers.map((n) => fs.rm(path.join(dir, n), { force: true })));
+      removed += leftovers.length;
+    }
+    return removed;
   }
 
   async remove(projectId: number): Promise<void> {
     await fs.rm(this.pathFor(projectId), { recursive: true, force: true });
+    await this.archives.remove(projectId);
   }
 
   /** Writable storage check for the readiness probe. */
@@ -37,41 +68,5 @@ export class GitStore {
     } catch {
       return false;
     }
-  }
-
-  /**
-   * Creates the first commit of an empty branch holding `files` at the top level. The ref update
-   * expects the branch not to exist, so it cannot overwrite a concurrent first push.
-   */
-  async createInitialCommit(
-    projectId: number,
-    opts: { branch: string; files: { name: string; content: string }[]; message: string; author: GitIdentity },
-  ): Promise<string> {
-    const dir = this.pathFor(projectId);
-    const identity = { ...opts.author, date: opts.author.date ?? new Date() };
-    const entries: string[] = [];
-    for (const file of opts.files) {
-      const blob = (await runGit(dir, ['hash-object', '-w', '--stdin'], { input: file.content })).trim();
-      entries.push(`100644 blob ${blob}\t${file.name}`);
-    }
-    const tree = (await runGit(dir, ['mktree'], { input: entries.join('\n') + '\n' })).trim();
-    const commit = (
-      await runGit(dir, ['commit-tree', tree], {
-        input: opts.message,
-        env: gitEnv({ author: identity, committer: identity }),
-      })
-    ).trim();
-    await runGit(dir, ['update-ref', `refs/heads/${opts.branch}`, commit, ZERO_OID]);
-    return commit;
-  }
-
-  async branchNames(projectId: number): Promise<string[]> {
-    const out = await runGit(this.pathFor(projectId), ['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/heads/']);
-    return out.split('\n').filter(Boolean);
-  }
-
-  /** Points HEAD (the default branch) at a branch; the name was validated by the caller. */
-  async setHead(projectId: number, branch: string): Promise<void> {
-    await runGit(this.pathFor(projectId), ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
   }
 }

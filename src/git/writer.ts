@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { gitEnv, GitCommandError, runGit, type GitIdentity } from './run.ts';
+
+/** Temporary index files live inside the repository (under DATA_DIR), removed at start if a crash left them. */
+export const TEMPORARY_INDEX_PREFIX = 'forgegate-index-';
 
 export const ZERO_OID = '0000000000000000000000000000000000000000';
 
@@ -33,7 +35,7 @@ export type CommitRequest = {
  * caller validated; paths travel on stdin only.
  */
 export async function commitChanges(dir: string, req: CommitRequest): Promise<string> {
-  const index = path.join(os.tmpdir(), `forgegate-index-${randomBytes(8).toString('hex')}`);
+  const index = path.join(dir, `${TEMPORARY_INDEX_PREFIX}${randomBytes(8).toString('hex')}`);
   const env = gitEnv({ extra: { GIT_INDEX_FILE: index } });
   try {
     await runGit(dir, req.parent ? ['read-tree', req.parent] : ['read-tree', '--empty'], { env });

@@ -2,16 +2,17 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver } from 'graphql-scalars';
+import { storableDates } from './scalars.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Scope } from '../auth/scopes.ts';
-import type { Context } from './context.ts';
+import type { Context } from '../core/context.ts';
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: Context;
   Scalars: {
-    DateTime: { Input: Date; Output: Date };
+    Time: { Input: Date; Output: Date };
     Date: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
   };
@@ -36,20 +37,42 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.addScalarType('DateTime', DateTimeResolver);
-builder.addScalarType('Date', DateResolver);
+// GitLab's name for timestamps (ISO 8601); `Date` is a calendar date, as in GitLab.
+builder.addScalarType('Time', storableDates(DateTimeResolver), { description: 'Time represented in ISO 8601. For example: "2021-03-09T14:58:50+00:00".' });
+builder.addScalarType('Date', storableDates(DateResolver));
 builder.addScalarType('JSON', JSONResolver);
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});
 
 builder.globalConnectionFields((t) => ({
   totalCount: t.int({ description: 'Total number of items across all pages.', resolve: (c) => c.totalCount }),
   count: t.int({ description: 'Same as totalCount (GitLab name).', resolve: (c) => c.totalCount }),
 }));
 
-/** Token scopes a root field accepts; checked once per operation before execution. */
+/**
+ * Token scopes a field (or, on a type, each of its fields) accepts. Every field a query selects is
+ * checked, so a field open to e.g. `read_repository` does not open the fields below it.
+ */
 export const scopes = (...list: Scope[]) => ({ scopes: list });
+
+/**
+ * Token scopes that cover a field and everything selected below it: for a field whose whole
+ * answer is the caller's own (the token it authenticated with), not a door into other data.
+ */
+export const scopesWithSelection = (...list: Scope[]) => ({ scopes: list, scopesCoverSelection: true });
 
 /** GitLab's global id format, `gid://gitlab/Project/1`. */
 export const gid = (type: string, id: number) => `gid://gitlab/${type}/${id}`;
+
+/**
+ * The database id in a global id of `type` (`gid://gitlab/Packages::Protection::Rule/7`), or in a
+ * bare number as the REST facade passes it; null for anything else (another type, garbage).
+ */
+export function databaseIdOf(type: string, value: string | number): number | null {
+  const match = /^(?:gid:\/\/gitlab\/([A-Za-z:]+)\/)?(\d{1,15})$/.exec(String(value));
+  if (!match || (match[1] !== undefined && match[1] !== type)) return null;
+  const id = Number(match[2]);
+  return id <= 2_147_483_647 ? id : null;
+}

@@ -1,59 +1,342 @@
-import { getOperationAST, Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import {
+  getNamedType,
+  getOperationAST,
+  GraphQLError,
+  isCompositeType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+  type ValueNode,
+  visit,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Scope } from '../auth/scopes.ts';
 import { READ_SCOPES, WRITE_SCOPES } from '../auth/scopes.ts';
-import type { Viewer } from '../auth/viewer.ts';
-import type { Context } from './context.ts';
-import type { DomainError } from './errors.ts';
+import { Viewer } from '../auth/viewer.ts';
+import type { Context } from '../core/context.ts';
+import { DomainError, ParamError, ServiceUnavailableError } from '../core/errors.ts';
+import { findNulByte } from '../core/input.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { MAX_PAGE_SIZE } from '../core/listing.ts';
 
-function rootFieldNames(selectionSet: SelectionSetNode, document: DocumentNode, out = new Set<string>()) {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) out.add(selection.name.value);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) rootFieldNames(selection.selectionSet, document, out);
-    else {
-      const fragment = document.definitions.find(
-        (d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value,
-      );
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) rootFieldNames(fragment.selectionSet, document, out);
-    }
+/** GitLab's complexity ceilings (`GitlabSchema`): anonymous, signed-in, administrator. */
+export const MAX_COMPLEXITY = { anonymous: 200, authenticated: 250, admin: 300 } as const;
+
+export const maxComplexityFor = (viewer: Viewer) =>
+  viewer.isAdmin ? MAX_COMPLEXITY.admin : viewer.user ? MAX_COMPLEXITY.authenticated : MAX_COMPLEXITY.anonymous;
+
+/** A query over its cost ceiling, refused before it runs: graphql-ruby's message. */
+export class QueryComplexityError extends DomainError {
+  constructor(complexity: number, max: number) {
+    const message = `Query has complexity of ${complexity}, which exceeds max complexity of ${max}`;
+    super('QUERY_TOO_COMPLEX', 400, { message }, message);
   }
-  return out;
+}
+
+/** The operation ran past GRAPHQL_TIMEOUT_MS (GitLab stops queries after 30 s). */
+export class QueryTimeoutError extends DomainError {
+  constructor() {
+    const message = 'Request timed out. Please try a less complex query or a smaller set of records.';
+    super('QUERY_TIMEOUT', 503, { message }, message);
+  }
+}
+
+type Walk = {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+};
+
+/** Fields of one selection set with the type they are selected on, fragments inlined. */
+function* fieldsOf(walk: Walk, set: SelectionSetNode, parent: GraphQLCompositeType, seen: Set<string> = new Set()): Generator<{ node: FieldNode; parent: GraphQLCompositeType }> {
+  for (const selection of set.selections) {
+    if (!included(walk, selection)) continue;
+    if (selection.kind === Kind.FIELD) {
+      yield { node: selection, parent };
+      continue;
+    }
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const type = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : parent;
+      if (type && isCompositeType(type)) yield* fieldsOf(walk, selection.selectionSet, type, seen);
+      continue;
+    }
+    const fragment = walk.fragments.get(selection.name.value);
+    if (!fragment || seen.has(fragment.name.value)) continue;
+    const type = walk.schema.getType(fragment.typeCondition.name.value);
+    if (type && isCompositeType(type)) yield* fieldsOf(walk, fragment.selectionSet, type, new Set([...seen, fragment.name.value]));
+  }
+}
+
+function fieldDef(parent: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
+  return 'getFields' in parent ? parent.getFields()[name] : undefined;
+}
+
+/** The value of an argument, from a literal or a variable (only what the checks need). */
+function argValue(walk: Walk, node: ValueNode | undefined): unknown {
+  if (!node) return undefined;
+  if (node.kind === Kind.VARIABLE) return walk.variables[node.name.value];
+  if (node.kind === Kind.INT) return Number(node.value);
+  if (node.kind === Kind.BOOLEAN) return node.value;
+  if (node.kind === Kind.STRING || node.kind === Kind.ENUM) return node.value;
+  return node.kind === Kind.NULL ? null : true;
+}
+
+/** `@skip(if: true)` and `@include(if: false)` selections do not run, so they neither cost nor need scopes. */
+function included(walk: Walk, selection: SelectionNode): boolean {
+  for (const directive of selection.directives ?? []) {
+    const condition = argValue(walk, directive.arguments?.find((a) => a.name.value === 'if')?.value);
+    if (directive.name.value === 'skip' && condition === true) return false;
+    if (directive.name.value === 'include' && condition === false) return false;
+  }
+  return true;
+}
+
+/** Relay plumbing (connections, edges, page info) is part of the field that returned it. */
+const isConnectionPlumbing = (type: GraphQLCompositeType) => /(Connection|Edge)$/.test(type.name) || type.name === 'PageInfo';
+
+const isConnection = (type: GraphQLCompositeType) => isObjectType(type) && type.name.endsWith('Connection') && 'pageInfo' in type.getFields();
+
+/**
+ * GitLab's query complexity (graphql-ruby with GitLab's field and resolver rules): a field costs 1
+ * plus its selections; a connection costs its selections plus 1 (+1 with `sort`, +5 with
+ * `search`), multiplied by 1 + n/100 where n is the page it can return (`first`/`last`, at most
+ * 100): a connection of 100 doubles what it holds, and nested connections multiply. Introspection
+ * is free (bounded by the schema, and GraphiQL needs it).
+ */
+function selectionComplexity(walk: Walk, set: SelectionSetNode, parent: GraphQLCompositeType): number {
+  let total = 0;
+  for (const { node, parent: on } of fieldsOf(walk, set, parent)) {
+    if (node.name.value.startsWith('__')) continue;
+    const def = fieldDef(on, node.name.value);
+    if (!def) continue;
+    const type = getNamedType(def.type);
+    const children = node.selectionSet && isCompositeType(type) ? selectionComplexity(walk, node.selectionSet, type) : 0;
+    if (!isCompositeType(type) || !isConnection(type)) {
+      total += 1 + children;
+      continue;
+    }
+    const arg = (name: string) => argValue(walk, node.arguments?.find((a) => a.name.value === name)?.value);
+    const sizes = [arg('first'), arg('last'), MAX_PAGE_SIZE].filter((n): n is number => typeof n === 'number' && n >= 0);
+    const limit = Math.min(...sizes);
+    const base = children + 1 + (arg('sort') != null ? 1 : 0) + (arg('search') != null ? 5 : 0);
+    total += Math.floor(base * (1 + limit / 100));
+  }
+  return total;
+}
+
+function prepare(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined) {
+  const operation = getOperationAST(document, operationName);
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  // Variables left out take their declared defaults (`$html: Boolean = false`).
+  const values: Record<string, unknown> = {};
+  for (const definition of operation?.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (definition.defaultValue) values[name] = argValue({ schema, fragments, variables: {} }, definition.defaultValue);
+  }
+  for (const [name, value] of Object.entries(variables ?? {})) if (value !== undefined) values[name] = value;
+  return { operation, walk: { schema, fragments, variables: values } as Walk };
+}
+
+function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode) {
+  return operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'query' ? schema.getQueryType() : schema.getSubscriptionType();
+}
+
+/** The complexity of one operation of a document, with its variables. */
+export function operationComplexity(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown>): number {
+  const { operation, walk } = prepare(schema, document, operationName, variables);
+  const root = operation && rootType(schema, operation);
+  return operation && root ? selectionComplexity(walk, operation.selectionSet, root) : 0;
+}
+
+const declaredScopes = (holder: { extensions?: { scopes?: unknown } | null }) => holder.extensions?.scopes as Scope[] | undefined;
+
+/**
+ * Every field a query reads needs one of the scopes it accepts: the field's own `scopes`, else
+ * its type's, else api/read_api. So a `read_repository` token passes `project → repository →
+ * blobs` (declared open to it) but not `project → releases` or `project → projectMembers`, over
+ * GraphQL and over the REST routes that run these operations alike. Connection plumbing accepts
+ * what its field accepted.
+ */
+function checkSelectionScopes(walk: Walk, set: SelectionSetNode, parent: GraphQLCompositeType, accepted: readonly Scope[], viewer: Viewer) {
+  for (const { node, parent: on } of fieldsOf(walk, set, parent)) {
+    if (node.name.value.startsWith('__')) continue;
+    const def = fieldDef(on, node.name.value);
+    if (!def) continue;
+    const scopes = isConnectionPlumbing(on) ? accepted : (declaredScopes(def) ?? declaredScopes(on as never) ?? READ_SCOPES);
+    viewer.requireScope(scopes);
+    if (def.extensions?.scopesCoverSelection) continue;
+    const type = getNamedType(def.type);
+    if (node.selectionSet && isCompositeType(type)) checkSelectionScopes(walk, node.selectionSet, type, scopes, viewer);
+  }
 }
 
 /**
- * Token scopes per operation: each root field needs one of the scopes it declares
- * (`extensions.scopes`), by default api/read_api for queries and api for mutations. Runs for
- * /api/graphql and for the REST facade alike, so `read_api` tokens can read but never write.
+ * Token scopes of an operation. Queries: every field (see checkSelectionScopes). Mutations: each
+ * root field needs a scope it declares (api by default); what its payload returns is the
+ * mutation's own result and is covered by that stronger scope.
  */
 export function checkOperationScopes(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined | null, viewer: Viewer) {
-  const operation = getOperationAST(document, operationName);
-  if (!operation || !viewer.token) return;
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'query' ? schema.getQueryType() : null;
-  if (!root) return viewer.requireScope(WRITE_SCOPES);
-  const defaults = operation.operation === 'query' ? READ_SCOPES : WRITE_SCOPES;
-  const fields = root.getFields();
-  for (const name of rootFieldNames(operation.selectionSet, document)) {
-    if (name.startsWith('__')) continue;
-    viewer.requireScope((fields[name]?.extensions?.scopes as Scope[] | undefined) ?? defaults);
+  if (!viewer.token) return;
+  const { operation, walk } = prepare(schema, document, operationName, undefined);
+  const root = operation && rootType(schema, operation);
+  if (!operation || !root) return viewer.requireScope(WRITE_SCOPES);
+  if (operation.operation !== 'mutation') checkSelectionScopes(walk, operation.selectionSet, root, READ_SCOPES, viewer);
+  else {
+    for (const { node } of fieldsOf(walk, operation.selectionSet, root)) {
+      if (node.name.value.startsWith('__')) continue;
+      const def = fieldDef(root, node.name.value);
+      viewer.requireScope((def && declaredScopes(def)) ?? WRITE_SCOPES);
+    }
   }
+  // An operation that names no scoped field (`{ __typename }`) still needs a usable token.
+  viewer.requireUsableCredential();
+}
+
+/** NUL bytes in string literals of the document (variables are checked as values). */
+function literalWithNul(document: DocumentNode): boolean {
+  return /\\u0000|\0/.test(document.loc?.source.body ?? '');
+}
+
+/** Variables the checks depend on: page sizes, `sort`, `search` and `@skip`/`@include` conditions. */
+function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Argument(node) {
+      if (node.value.kind === Kind.VARIABLE && ['first', 'last', 'sort', 'search', 'if'].includes(node.name.value)) names.add(node.value.name.value);
+    },
+  });
+  return [...names].sort();
+}
+
+/**
+ * Per document (Yoga and the REST registry hand out the same parsed document for the same
+ * operation): the variables its cost depends on, its costs by their values, and its scope verdict
+ * per token scope set. The walks then run once per distinct case, not once per request.
+ */
+type DocumentChecks = { costVariables: string[]; nulLiteral: boolean; costs: Map<string, number>; scopes: Map<string, Error | null> };
+const checked = new WeakMap<DocumentNode, DocumentChecks>();
+const CACHE_ENTRIES = 256;
+
+function checksOf(document: DocumentNode): DocumentChecks {
+  let entry = checked.get(document);
+  if (!entry) {
+    entry = { costVariables: costVariables(document), nulLiteral: literalWithNul(document), costs: new Map(), scopes: new Map() };
+    checked.set(document, entry);
+  }
+  return entry;
+}
+
+function remember<V>(cache: Map<string, V>, key: string, compute: () => V): V {
+  if (cache.has(key)) return cache.get(key)!;
+  const value = compute();
+  if (cache.size >= CACHE_ENTRIES) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+/**
+ * `checkOperationScopes`, remembered per document and token scope set. Only the scope verdict is
+ * remembered: whether this token is expired or revoked is asked of the viewer every time, after
+ * the scopes (GitLab's order).
+ */
+export function checkOperationScopesCached(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, viewer: Viewer) {
+  if (!viewer.token) return;
+  const scopes = viewer.token.scopes as Scope[];
+  const key = `${operationName ?? ''}\n${[...scopes].sort().join(' ')}`;
+  const error = remember(checksOf(document).scopes, key, () => {
+    // The same scopes without the credential's own problems.
+    const scopesOnly = new Viewer(viewer.user, viewer.token, viewer.sudoer, viewer.job);
+    try {
+      checkOperationScopes(schema, document, operationName, scopesOnly);
+      return null;
+    } catch (e) {
+      return e as Error;
+    }
+  });
+  if (error) throw error;
+  viewer.requireUsableCredential();
+}
+
+function cachedComplexity(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined) {
+  const entry = checksOf(document);
+  const key = JSON.stringify([operationName ?? '', ...entry.costVariables.map((name) => variables?.[name] ?? null)]);
+  return remember(entry.costs, key, () => operationComplexity(schema, document, operationName, variables));
+}
+
+/**
+ * Everything checked before an operation runs, for /api/graphql and the REST facade alike:
+ * scopes, no NUL byte in any text, and the complexity ceiling of the viewer.
+ */
+export function checkOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, viewer: Viewer) {
+  checkOperationScopesCached(schema, document, operationName, viewer);
+  const nul = findNulByte(variables ?? {});
+  if (nul || checksOf(document).nulLiteral) throw new ParamError(`${nul ? `$${nul}` : 'the query'} contains a null byte`);
+  const complexity = cachedComplexity(schema, document, operationName, variables);
+  const max = maxComplexityFor(viewer);
+  if (complexity > max) throw new QueryComplexityError(complexity, max);
 }
 
 /** Reports machine-readable codes of payload errors in `extensions.payloadErrors`. */
 export const describePayloadErrors = (errors: DomainError[]) =>
   errors.map((e) => ({ code: e.code, status: e.status, message: e.message, body: e.body }));
 
-export function operationChecksPlugin(schema: GraphQLSchema): Plugin<Context> {
+/** Runs `work` but answers `QueryTimeoutError` if it has not settled within `ms`. */
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new QueryTimeoutError()), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+type ErrorLike = GraphQLError & { originalError?: unknown };
+
+/**
+ * The operation checks for /api/graphql, plus what happens after: a database that is down turns
+ * the answer into 503 with Retry-After (never a masked 500), unexpected errors are logged with the
+ * request id (Yoga masks them for the client), payload errors are reported with their codes.
+ */
+export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number): Plugin<Context> {
   return {
-    onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution, executeFn, setExecuteFn }) {
       const ctx = args.contextValue as Context;
       try {
-        checkOperationScopes(schema, args.document, args.operationName, ctx.viewer);
+        checkOperation(schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, ctx.viewer);
       } catch (error) {
-        setResultAndStopExecution({ errors: [error as DomainError] });
+        const failure = error as DomainError;
+        // An expired or revoked token is a 401 over GraphQL too, like an unknown one.
+        setResultAndStopExecution({ errors: [failure], ...(failure.status === 401 && { extensions: { http: { status: 401 } } }) });
         return;
       }
+      setExecuteFn((executeArgs) =>
+        withDeadline(Promise.resolve(executeFn(executeArgs)), timeoutMs).catch((error: unknown) => {
+          if (error instanceof QueryTimeoutError) return { errors: [error] };
+          throw error;
+        }) as never,
+      );
       return {
         onExecuteDone({ result, setResult }) {
+          if (!('errors' in result || 'data' in result)) return;
+          const errors = (result.errors ?? []) as ErrorLike[];
+          if (errors.some((e) => isDatabaseUnavailable(e.originalError ?? e))) {
+            ctx.deps.log.warn({ requestId: ctx.requestId }, 'database unavailable');
+            setResult({ errors: [new ServiceUnavailableError()] });
+            return;
+          }
+          for (const error of errors) {
+            if (error.originalError && !(error.originalError instanceof GraphQLError)) {
+              ctx.deps.log.error({ err: error.originalError, requestId: ctx.requestId, path: error.path }, 'unhandled GraphQL error');
+            }
+          }
           if (!ctx.payloadErrors.length || !('data' in result)) return;
           setResult({ ...result, extensions: { ...result.extensions, payloadErrors: describePayloadErrors(ctx.payloadErrors) } });
         },

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   execute,
   Kind,
-  parse,
   validate,
   type DocumentNode,
   type ExecutionResult,
@@ -14,19 +10,9 @@ import {
   type ASTNode,
   visit,
 } from 'graphql';
-import type { Context } from '../graphql/context.ts';
-import { DomainError, ParamError } from '../graphql/errors.ts';
-import { checkOperationScopes } from '../graphql/operation-checks.ts';
-
-const modulesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../modules');
-
-/** Every `src/modules/<area>/operations.graphql`, parsed once. */
-export function loadOperationDocuments(dir = modulesDir): DocumentNode[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'operations.graphql')))
-    .map((d) => parse(fs.readFileSync(path.join(dir, d.name, 'operations.graphql'), 'utf8')));
-}
+import type { Context } from '../core/context.ts';
+import { DomainError, ParamError } from '../core/errors.ts';
+import { checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
 /**
  * The named operations the REST facade runs, parsed and validated against the schema at start,
@@ -37,7 +23,9 @@ export class OperationRegistry {
 
   constructor(
     private readonly schema: GraphQLSchema,
-    documents: DocumentNode[] = loadOperationDocuments(),
+    documents: DocumentNode[],
+    /** GRAPHQL_TIMEOUT_MS: the same execution limit as /api/graphql. */
+    private readonly timeoutMs = 30_000,
   ) {
     // Fragments are shared across modules (a user fragment serves members, projects, ...).
     const fragments = new Map<string, FragmentDefinitionNode>();
@@ -78,18 +66,18 @@ export class OperationRegistry {
     return this.documents.get(name)!.definitions[0] as OperationDefinitionNode;
   }
 
+  /** The credential's scope, expiry and revocation for this operation; throws the first failure. */
+  checkCredential(name: string, ctx: Context) {
+    checkOperationScopesCached(this.schema, this.documents.get(name)!, name, ctx.viewer);
+  }
+
   /** Runs an operation and returns its data, or throws the domain error it failed with. */
-  async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<any> {
+  async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
     const document = this.documents.get(name);
     if (!document) throw new Error(`unknown REST operation ${name}`);
-    checkOperationScopes(this.schema, document, name, ctx.viewer);
-    const result = (await execute({
-      schema: this.schema,
-      document,
-      variableValues: variables,
-      contextValue: ctx,
-      operationName: name,
-    })) as ExecutionResult;
+    checkOperation(this.schema, document, name, variables, ctx.viewer);
+    const execution = execute({ schema: this.schema, document, variableValues: variables, contextValue: ctx, operationName: name });
+    const result = (await withDeadline(Promise.resolve(execution), this.timeoutMs)) as ExecutionResult;
     if (result.errors?.length) throw toDomainError(result.errors[0]);
     if (ctx.payloadErrors.length) throw ctx.payloadErrors[0];
     return result.data;
@@ -100,7 +88,11 @@ function toDomainError(error: NonNullable<ExecutionResult['errors']>[number]): E
   const original = error.originalError;
   if (original instanceof DomainError) return original;
   if (error instanceof DomainError) return error;
-  // Errors without a path come from variable coercion, before execution: the request carried a bad value.
-  if (!error.path) return new ParamError(error.message);
+  // Errors without a path come from variable coercion, before execution: the request carried a
+  // bad value. Name the parameter GitLab's way instead of quoting GraphQL's type system.
+  if (!error.path) {
+    const variable = /Variable "\$(\w+)"/.exec(error.message)?.[1];
+    return new ParamError(variable ? `${variable.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} is invalid` : 'a parameter is invalid');
+  }
   return original ?? error;
 }

@@ -1,7 +1,7 @@
 import qs from 'qs';
 import type { Request, Response } from 'express';
 import { offsetToCursor } from '@pothos/plugin-relay';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/connections.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/listing.ts';
 import type { Params } from './params.ts';
 
 export type PageRequest = { page: number; perPage: number };
@@ -22,6 +22,13 @@ export function pageVariables({ page, perPage }: PageRequest) {
   return { first: perPage, after: offset > 0 ? offsetToCursor(offset - 1) : null };
 }
 
+/** Query parameters that carry credentials; they never travel in a Link or Location header. */
+const CREDENTIAL_PARAMS = ['private_token', 'access_token', 'job_token'];
+
+export function withoutCredentials(query: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).filter(([key]) => !CREDENTIAL_PARAMS.includes(key)));
+}
+
 // Beyond this GitLab stops counting: X-Total, X-Total-Pages and rel="last" are left out.
 const COUNT_LIMIT = 10_000;
 
@@ -40,8 +47,7 @@ export function setPaginationHeaders(req: Request, res: Response, externalUrl: s
     res.set('X-Total-Pages', String(totalPages));
   }
   const base = externalUrl + req.baseUrl + req.path;
-  // Credentials never travel in a Link header.
-  const { private_token: _t, access_token: _a, ...query } = req.query as Record<string, unknown>;
+  const query = withoutCredentials(req.query as Record<string, unknown>);
   const link = (n: number) => {
     const search = qs.stringify({ ...query, page: n, per_page: perPage }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b) });
     return `<${base}?${search}>`;

@@ -1,6 +1,14 @@
-import { ParamError } from '../graphql/errors.ts';
+import { ParamError } from '../core/errors.ts';
+import { isStorableDate, MAX_ID, parseId } from '../core/input.ts';
 
 type Raw = Record<string, unknown>;
+
+/**
+ * An id beyond int4 names no row. GitLab looks it up and answers 404 "<Resource> Not Found"; it is
+ * read as 0, which no row has, so the lookup answers the same 404 through the normal path.
+ */
+const NO_ROW_ID = 0;
+const isIdName = (name: string) => name === 'id' || name.endsWith('_id') || name.endsWith('_ids') || name === 'iids';
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -17,17 +25,24 @@ export class Params {
     private readonly problems: string[] = [],
   ) {}
 
+  /** The name a problem reports: `assets[links][0][url]` inside nested hashes. */
+  private fullName(name: string) {
+    return this.prefix ? `${this.prefix}[${name}]` : name;
+  }
+
   private fail(name: string, problem: string): undefined {
-    this.problems.push(`${this.prefix ? `${this.prefix}[${name}]` : name} ${problem}`);
+    this.problems.push(`${this.fullName(name)} ${problem}`);
     return undefined;
   }
 
-  /** A parameter by name; `range[start]` reads the nested value the extended query parser built. */
+  /** Records a problem found by a rule outside the accessors (`content is missing`). */
+  problem(name: string, problem: string) {
+    this.fail(name, problem);
+  }
+
+  /** A parameter by name. */
   value(name: string): unknown {
-    const nested = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
-    if (!nested) return this.raw[name];
-    const parent = this.raw[nested[1]];
-    return parent !== null && typeof parent === 'object' ? (parent as Raw)[nested[2]] : undefined;
+    return this.raw[name];
   }
 
   has(name: string) {
@@ -45,14 +60,15 @@ export class Params {
   }
 
   /** `allowBlank: false` with `required` reports a missing value as Grape does: missing and empty. */
-  int(name: string, opts: { required?: boolean; min?: number; allowBlank?: boolean } = {}): number | undefined {
+  int(name: string, opts: { required?: boolean; allowBlank?: boolean } = {}): number | undefined {
     const value = this.value(name);
     if (value === undefined && opts.required && opts.allowBlank === false) this.fail(name, 'is missing');
     if (isBlank(value)) return opts.required ? this.fail(name, value === undefined && opts.allowBlank !== false ? 'is missing' : 'is empty') : undefined;
     const text = String(value);
-    if (!/^-?\d{1,15}$/.test(text)) return this.fail(name, 'is invalid');
+    if (!/^-?\d{1,400}$/.test(text)) return this.fail(name, 'is invalid');
     const n = Number(text);
-    if (opts.min !== undefined && n < opts.min) return this.fail(name, 'does not have a valid value');
+    // Grape reads any integer; past int4 an id names no row, and a count or page is as good as the largest.
+    if (Math.abs(n) > MAX_ID) return isIdName(name) ? NO_ROW_ID : Math.sign(n) * MAX_ID;
     return n;
   }
 
@@ -72,33 +88,28 @@ export class Params {
     return (values as readonly string[]).includes(value) ? (value as T) : this.fail(name, 'does not have a valid value');
   }
 
-  intOneOf(name: string, values: readonly number[], opts: { required?: boolean } = {}): number | undefined {
-    const value = this.int(name, opts);
-    if (value === undefined) return undefined;
-    return values.includes(value) ? value : this.fail(name, 'does not have a valid value');
-  }
-
-  /** ISO 8601 date-time, as the UTC string a GraphQL DateTime variable takes. */
+  /** ISO 8601 date-time, as the UTC string a GraphQL Time variable takes. */
   dateTime(name: string): string | undefined {
     const value = this.string(name);
     if (value === undefined || value === '') return undefined;
     const date = new Date(value);
-    return /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(date.getTime()) ? date.toISOString() : this.fail(name, 'is invalid');
+    return /^\d{4}-\d{2}-\d{2}/.test(value) && isStorableDate(date) ? date.toISOString() : this.fail(name, 'is invalid');
   }
 
-  /** Calendar date `YYYY-MM-DD` (a GraphQL Date variable); an empty string means "clear": null. */
-  date(name: string): string | null | undefined {
-    const value = this.string(name);
+  /** Calendar date `YYYY-MM-DD` (a GraphQL Date variable); an empty string means "clear": null, unless required. */
+  date(name: string, opts: { required?: boolean } = {}): string | null | undefined {
+    const value = this.string(name, { required: opts.required, allowBlank: !opts.required });
     if (value === undefined) return undefined;
     if (value === '') return null;
     const date = new Date(`${value}T00:00:00Z`);
-    const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && isStorableDate(date) && date.toISOString().startsWith(value);
     return valid ? value : this.fail(name, 'is invalid');
   }
 
-  stringArray(name: string): string[] | undefined {
+  /** An array (`name[]=a&name[]=b` or JSON) or a comma-separated string. */
+  stringArray(name: string, opts: { required?: boolean } = {}): string[] | undefined {
     const value = this.raw[name];
-    if (value === undefined) return undefined;
+    if (value === undefined || value === null) return opts.required ? this.fail(name, 'is missing') : undefined;
     if (value === '' ) return [];
     const list = Array.isArray(value) ? value : String(value).split(',');
     if (list.some((v) => typeof v !== 'string' && typeof v !== 'number')) return this.fail(name, 'is invalid');
@@ -108,55 +119,59 @@ export class Params {
   intArray(name: string): number[] | undefined {
     const list = this.stringArray(name);
     if (list === undefined) return undefined;
-    if (list.some((v) => !/^\d{1,15}$/.test(v))) return this.fail(name, 'is invalid');
-    return list.map(Number);
+    if (list.some((v) => !/^\d{1,400}$/.test(v))) return this.fail(name, 'is invalid');
+    return list.map((v) => parseId(v) ?? NO_ROW_ID);
+  }
+
+  /** A hash (`range[start]=1&range[end]=2`, or a JSON object), read through a Params that names its keys `range[start]`. */
+  hash(name: string): Params | undefined {
+    const value = this.raw[name];
+    if (value === undefined) return undefined;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return this.fail(name, 'is invalid');
+    return new Params(value as Raw, this.fullName(name), this.problems);
   }
 
   /**
-   * An array of hashes under a nested key (`assets[links][]` as form fields or JSON), each read
-   * through its own Params that reports problems with the full name: `assets[links][0][url] is missing`.
+   * An array of hashes (`assets[links][][url]` as form fields, or JSON), each read through its own
+   * Params that reports problems with the full name: `assets[links][0][url] is missing`.
    */
-  hashes(...path: string[]): Params[] | undefined {
-    let value: unknown = this.raw;
-    for (const key of path) value = value && typeof value === 'object' ? (value as Raw)[key] : undefined;
+  hashes(name: string): Params[] | undefined {
+    const value = this.raw[name];
     if (value === undefined) return undefined;
-    const name = `${path[0]}${path.slice(1).map((k) => `[${k}]`).join('')}`;
     // qs gives an object with numeric keys for `a[links][0][name]`, an array for `a[links][][name]`.
     const list = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : null;
     if (!list || list.some((v) => !v || typeof v !== 'object')) return this.fail(name, 'is invalid');
-    return list.map((v, i) => new Params(v as Raw, `${name}[${i}]`, this.problems));
+    return list.map((v, i) => new Params(v as Raw, `${this.fullName(name)}[${i}]`, this.problems));
   }
 
   /** `:id` of a project or group: a numeric id or a URL-encoded full path. */
   ref(name: string): { id?: number; fullPath?: string } {
     const value = this.string(name, { required: true, allowBlank: false });
     if (value === undefined) return {};
-    return /^\d+$/.test(value) ? { id: Number(value) } : { fullPath: value };
+    // Like GitLab's find_project: digits are an id when they can be one, else a path (which an
+    // id beyond int4 never is, so it ends as GitLab's 404, not a type error).
+    const id = parseId(value);
+    return id !== null ? { id } : { fullPath: value };
   }
 
   /** `:id` of an API route, or the `{*full_path}` of a web route (`/<full_path>/-/...`). */
   projectRef(): { id?: number; fullPath?: string } {
-    const segments = this.raw.full_path;
-    return Array.isArray(segments) ? { fullPath: segments.join('/') } : this.ref('id');
+    const segments = this.segments('full_path');
+    return segments ? { fullPath: segments.join('/') } : this.ref('id');
+  }
+
+  /** The segments a `{*name}` wildcard matched. */
+  segments(name: string): string[] | undefined {
+    const segments = this.raw[name];
+    return Array.isArray(segments) ? segments.map(String) : undefined;
   }
 
   /** A `{*name}` wildcard as a path; `.` and `..` segments are refused like GitLab's file paths. */
   wildcardPath(name: string): string | undefined {
-    const segments = this.raw[name];
-    if (!Array.isArray(segments)) return undefined;
-    if (segments.some((s) => s === '..' || s === '.' || String(s).includes('/'))) return this.fail(name, 'should be a valid file path');
+    const segments = this.segments(name);
+    if (!segments) return undefined;
+    if (segments.some((s) => s === '..' || s === '.' || s.includes('/'))) return this.fail(name, 'should be a valid file path');
     return segments.join('/');
-  }
-
-  /** At least one of the given parameters must be present (Grape's `at_least_one_of`). */
-  atLeastOneOf(...names: string[]) {
-    if (names.some((n) => this.has(n))) return;
-    this.problems.push(`${names.join(', ')} are missing, at least one parameter must be provided`);
-  }
-
-  /** Grape's `mutually_exclusive` with a custom message: `a, b <message>`. */
-  mutuallyExclusive(names: string[], message: string) {
-    if (names.filter((n) => this.has(n)).length > 1) this.problems.push(`${names.join(', ')} ${message}`);
   }
 
   check() {

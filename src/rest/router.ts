@@ -1,39 +1,49 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppDeps } from '../deps.ts';
-import type { Context } from '../graphql/context.ts';
-import { DomainError, UnauthorizedError } from '../graphql/errors.ts';
+import { ROUTE_LOCAL } from '../metrics.ts';
+import type { Context } from '../core/context.ts';
+import { DomainError, ServiceUnavailableError, UnauthorizedError } from '../core/errors.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import type { OperationRegistry } from './operations.ts';
 import { pageVariables, readPage, setPaginationHeaders } from './pagination.ts';
+import { readAll } from './declare.ts';
 import { Params } from './params.ts';
-import type { ConnectionResult, RouteDef } from './route.ts';
+import type { ConnectionResult, Route } from './route.ts';
 
-export type ContextRequest = Request & { forgegate?: Context };
+export type ContextRequest = Request & { forgegate?: Context; requestId?: string };
 
-function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
+function handler(route: Route, registry: OperationRegistry, deps: AppDeps) {
   return async (req: ContextRequest, res: Response) => {
+    // Recorded now: when the route throws, the router unwinds req.baseUrl before the response.
+    res.locals[ROUTE_LOCAL] = `${req.baseUrl}${route.path}`;
     const ctx = req.forgegate!;
     if (ctx.viewer.job && !route.jobToken) throw new UnauthorizedError();
+    // GitLab authenticates before it validates parameters: a revoked token gets 401, not a 400.
+    registry.checkCredential(route.operation, ctx);
     const p = new Params({ ...(req.query as object), ...(req.body as object | undefined), ...req.params });
-    const variables = route.variables?.(p) ?? {};
+    const values = readAll(route.params, p) as never;
+    for (const rule of route.rules) rule.check(p);
     const page = route.paginated ? readPage(p) : undefined;
     p.check();
+    const variables = (route.variables?.(values, p) ?? {}) as Record<string, unknown>;
     const data = await registry.run(route.operation, { ...variables, ...(page && pageVariables(page)) }, ctx);
-    const body = route.result(data, p);
+    const body = route.result?.(data as never, values, p);
+    const status = route.status ?? (route.result ? 200 : 204);
     if (route.respond) {
-      await route.respond(res.status(route.status ?? 200), body, ctx);
+      await route.respond(res.status(status), body as never, ctx);
       return;
     }
     if (page) {
       const connection = body as ConnectionResult;
       setPaginationHeaders(req, res, deps.config.externalUrl, page, connection.totalCount);
-      res.status(route.status ?? 200).json(connection.nodes);
+      res.status(status).json(connection.nodes);
       return;
     }
     if (body === undefined) {
-      res.status(route.status ?? 204).end();
+      res.status(status).end();
       return;
     }
-    res.status(route.status ?? 200).json(body);
+    res.status(status).json(body);
   };
 }
 
@@ -43,7 +53,7 @@ function handler(route: RouteDef, registry: OperationRegistry, deps: AppDeps) {
  * `catchAll` answers GitLab's 404 for every other path under the mount point.
  */
 export function restRouter(
-  routes: RouteDef[],
+  routes: Route[],
   registry: OperationRegistry,
   deps: AppDeps,
   opts: { before?: RequestHandler[]; catchAll?: boolean } = {},
@@ -53,7 +63,7 @@ export function restRouter(
   const ordered = [...routes.filter((r) => r.method === 'HEAD'), ...routes.filter((r) => r.method !== 'HEAD')];
   for (const route of ordered) {
     if (!registry.has(route.operation)) throw new Error(`route ${route.method} ${route.path}: no operation ${route.operation}`);
-    const method = route.method.toLowerCase() as 'get' | 'head' | 'post' | 'put' | 'delete';
+    const method = route.method.toLowerCase() as 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path, ...(opts.before ?? []), handler(route, registry, deps));
   }
   if (opts.catchAll === false) return router;
@@ -63,25 +73,34 @@ export function restRouter(
   return router;
 }
 
-type BodyParserError = Error & { type?: string; status?: number };
+type ClientError = Error & { type?: string; status?: number; expose?: boolean };
+
+/**
+ * Errors that are the request's fault or the database's absence, as domain errors: a stalled or
+ * lost database is a 503 with Retry-After; the body parser's and router's own refusals (bad
+ * percent-encoding, unsupported charset or Content-Encoding, too many or too deeply nested form
+ * parameters) are 400s. Null when the error is a bug.
+ */
+export function knownError(error: unknown): DomainError | null {
+  if (error instanceof DomainError) return error;
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
+  const e = error as ClientError;
+  if (!e || typeof e.status !== 'number' || e.status < 400 || e.status >= 500 || e.expose === false) return null;
+  if (e.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE', 413, { message: '413 Request Entity Too Large' }, e.message);
+  if (e.type === 'entity.parse.failed') return new DomainError('BAD_REQUEST', 400, { error: 'The request body is not valid JSON' }, e.message);
+  return new DomainError('BAD_REQUEST', 400, { error: e.message || '400 Bad Request' }, e.message || 'Bad Request');
+}
 
 /** One table from domain errors to GitLab status and body; anything else is a logged 500. */
 export function restErrorHandler(deps: AppDeps) {
   return (error: unknown, req: ContextRequest, res: Response, _next: NextFunction) => {
-    if (error instanceof DomainError) {
-      res.set(error.headers).status(error.status).json(error.body);
+    const known = knownError(error);
+    if (known) {
+      if (known.status === 503) deps.log.warn({ err: error, requestId: req.requestId }, 'database unavailable');
+      res.set(known.headers).status(known.status).json(known.body);
       return;
     }
-    const parserError = error as BodyParserError;
-    if (parserError?.type === 'entity.parse.failed') {
-      res.status(400).json({ error: 'The request body is not valid JSON' });
-      return;
-    }
-    if (parserError?.type === 'entity.too.large') {
-      res.status(413).json({ message: '413 Request Entity Too Large' });
-      return;
-    }
-    deps.log.error({ err: error, requestId: req.forgegate?.requestId }, 'unhandled error');
+    deps.log.error({ err: error, requestId: req.requestId }, 'unhandled error');
     res.status(500).json({ message: '500 Internal Server Error' });
   };
 }

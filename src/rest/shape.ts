@@ -1,4 +1,5 @@
-import { NotFoundError } from '../graphql/errors.ts';
+import type { ConnectionResult } from './route.ts';
+import { NotFoundError } from '../core/errors.ts';
 
 /** A root field the viewer cannot see resolves to null; REST answers GitLab's 404 for it. */
 export function found<T>(value: T | null | undefined, resource: string): T {
@@ -11,4 +12,31 @@ export function withoutNull<T extends Record<string, unknown>>(entity: T, keys: 
   const copy = { ...entity };
   for (const key of keys) if (copy[key] === null) delete copy[key];
   return copy;
+}
+
+type Connection<T> = { totalCount: number | null; nodes: readonly (T | null)[] | null } | null | undefined;
+
+/** The nodes of a connection the operation selected (the schema's lists are nullable, as GitLab's are). */
+export const nodesOf = <T>(connection: Connection<T> | { nodes: readonly (T | null)[] | null }): T[] =>
+  (connection?.nodes ?? []).filter((node): node is T => node !== null);
+
+/** A connection of the operation's data as the page a paginated route answers. */
+export function page<T>(connection: Connection<T>): ConnectionResult<T>;
+/** The same, each node shaped as GitLab's entity. */
+export function page<T, U>(connection: Connection<T>, entity: (node: T) => U): ConnectionResult<U>;
+export function page<T, U>(connection: Connection<T>, entity?: (node: T) => U): ConnectionResult<T | U> {
+  const nodes = nodesOf(connection);
+  return { totalCount: connection?.totalCount ?? 0, nodes: entity ? nodes.map(entity) : nodes };
+}
+
+/** A REST value in lower case as the GraphQL enum value of the same name: `released_at` → `RELEASED_AT`. */
+export const enumValue = <S extends string>(value: S) => value.toUpperCase() as Uppercase<S>;
+
+/**
+ * A field the schema declares nullable (as GitLab's schema does) that the operation always fills,
+ * such as a mutation's object once the mutation succeeded. Null here is a bug, not a 404.
+ */
+export function expected<T>(value: T | null | undefined, what: string): T {
+  if (value == null) throw new Error(`the operation returned no ${what}`);
+  return value;
 }

@@ -8,3 +8,6 @@ export const REST_SOURCES = [
 export function sourceInput(kind: 'Project' | 'Group', ref: { id?: number; fullPath?: string }) {
   return kind === 'Project' ? { projectId: ref.id, projectPath: ref.fullPath } : { groupId: ref.id, groupPath: ref.fullPath };
 }
+
+/** A REST `:id` as the project fields of a mutation input. */
+export const projectInput = (ref: { id?: number; fullPath?: string }) => ({ projectId: ref.id, projectPath: ref.fullPath });

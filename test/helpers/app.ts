@@ -4,14 +4,14 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import request from 'supertest';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
 import { loadConfig } from '../../src/config.ts';
 import { pgConfigFromUrl } from '../../src/db/adapter-fixes.ts';
 import { QueryCounter } from '../../src/db/client.ts';
-import { startRuntime, type Runtime } from '../../src/server.ts';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/server.ts';
 import { createUserRecord } from '../../src/modules/users/service.ts';
 
 export const EXTERNAL_URL = 'http://gitlab.test';
@@ -31,13 +31,19 @@ export async function createTestDatabase(): Promise<string> {
   return url.toString();
 }
 
-/** A fresh database, a temp DATA_DIR, and the real app. */
-export async function createTestApp() {
-  const url = await createTestDatabase();
+/**
+ * A fresh database (or `databaseUrl`, to share one as a second server process would), a temp
+ * DATA_DIR, and the real app; `env` adds configuration. No worker runs unless a test starts one
+ * (`t.startWorker()`) or runs queued jobs itself (`t.deps.jobs.drain()`).
+ */
+export async function createTestApp(
+  { env = {}, databaseUrl, ...opts }: Pick<RuntimeOptions, 'jobs' | 'flagDefinitionDirs'> & { env?: Record<string, string>; databaseUrl?: string } = {},
+) {
+  const url = databaseUrl ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL, TOKEN_DIGEST_KEY: randomBytes(32).toString('hex') });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL, TOKEN_DIGEST_KEY: randomBytes(32).toString('hex'), ...env });
   const queryCounter = new QueryCounter();
-  const runtime: Runtime = await startRuntime(config, { databaseUrl: url, queryCounter });
+  const runtime: Runtime = await startRuntime(config, { databaseUrl: url, queryCounter, jobMaintenance: false, ...opts });
   const { deps } = runtime;
   const app = buildApp(deps);
   const root = await deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });
@@ -55,7 +61,7 @@ export async function createTestApp() {
 
   const rootToken = await token(root.id, ['api', 'sudo']);
 
-  const api = (method: 'get' | 'post' | 'put' | 'delete' | 'head', p: string, tok: string | null = rootToken) => {
+  const api = (method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head', p: string, tok: string | null = rootToken) => {
     const r = request(app)[method](`/api/v4${p}`);
     return tok ? r.set('PRIVATE-TOKEN', tok) : r;
   };
@@ -68,6 +74,7 @@ export async function createTestApp() {
 
   return {
     app,
+    url,
     deps,
     db: deps.db,
     config,
@@ -77,6 +84,8 @@ export async function createTestApp() {
     user,
     api,
     graphql,
+    databaseUrl: url,
+    startWorker: runtime.startWorker,
     async close() {
       await runtime.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -91,4 +100,28 @@ export async function seedProject(t: TestApp, opts: { visibility?: string; readm
     await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, visibility: opts.visibility ?? 'private', initialize_with_readme: opts.readme ?? true }).expect(201)
   ).body;
   return { group, project };
+}
+
+/** SQL statements the app's pool sent while `run` ran. */
+export async function countQueries(t: TestApp, run: () => Promise<unknown>): Promise<number> {
+  t.queryCounter.reset();
+  await run();
+  return t.queryCounter.count;
+}
+
+/**
+ * Positive control for a query-count assertion: the counter sees statements one by one, both sent
+ * straight through the app's pool and made by requests, so an equal or small count measured next
+ * cannot come from a counter that sees nothing.
+ */
+export async function expectCounterSees(t: TestApp, request: () => Promise<unknown>) {
+  expect(await countQueries(t, async () => {
+    for (let i = 0; i < 7; i++) await t.db.$queryRaw`SELECT 1`;
+  })).toBe(7);
+  await request(); // settles once-per-token bookkeeping, as the measured requests do
+  const once = await countQueries(t, request);
+  expect(once).toBeGreaterThan(0);
+  expect(await countQueries(t, async () => {
+    for (let i = 0; i < 3; i++) await request();
+  })).toBe(3 * once);
 }

@@ -8,6 +8,7 @@ import { pgConfigFromUrl } from '../../src/db/adapter-fixes.ts';
 import { ensureDatabaseExists } from '../../src/db/database.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
+import { JobQueue } from '../../src/jobs/queue.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,6 +44,8 @@ export default async function setup(project: TestProject) {
   const templateUrl = withDatabase(serverUrl, template);
   await ensureDatabaseExists(templateUrl);
   await applyMigrations(templateUrl);
+  // The job queue's tables too, so a test app's start only checks their version.
+  await JobQueue.install(templateUrl);
   const admin = new pg.Client(pgConfigFromUrl(serverUrl));
   await admin.connect();
   // A template cannot be cloned while anything is connected to it.

@@ -1,64 +1,73 @@
+import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import type { Context } from '../../graphql/context.ts';
+import type { Context } from '../../core/context.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import type { ArchiveFormat as ArchiveFormatEnum, ProjectArchiveQuery } from '../../generated/operations.ts';
 import { ARCHIVE_CONTENT_TYPES, ARCHIVE_FORMATS, formatOfFileName, type ArchiveFormat } from '../../git/archive.ts';
-import { NotFoundError, ParamError } from '../../graphql/errors.ts';
-import type { Params } from '../../rest/params.ts';
-import { defineRoutes } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
-import { archiveContents, type ArchiveInfo } from './service.ts';
+import { param } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found } from '../../rest/shape.ts';
+import { openArchive, type ArchiveInfo } from './service.ts';
 
-// GraphQL's ArchiveFormat enum names the formats ZIP, TAR_GZ, TAR_BZ2, TAR.
-const formatEnum = (format: ArchiveFormat) => format.replace('.', '_').toUpperCase();
-const formatOfEnum = (value: string) => ARCHIVE_FORMATS.find((f) => formatEnum(f) === value)!;
+/** GraphQL's ArchiveFormat enum value of each format. */
+const FORMAT_ENUM = { zip: 'ZIP', 'tar.gz': 'TAR_GZ', 'tar.bz2': 'TAR_BZ2', tar: 'TAR' } as const satisfies Record<ArchiveFormat, ArchiveFormatEnum>;
+const formatOfEnum = (value: ArchiveFormatEnum | null) => ARCHIVE_FORMATS.find((f) => FORMAT_ENUM[f] === value)!;
 
 /** The archive the operation described, with the file name to offer. */
-function describedArchive(data: any, fileName?: string): ArchiveInfo {
+function describedArchive(data: ProjectArchiveQuery, fileName?: string): ArchiveInfo {
   const project = found(data.project, 'Project');
-  const archive = found(project.repository.archive, 'Commit');
-  return { projectId: project.databaseId, sha: archive.sha, format: formatOfEnum(archive.format), prefix: archive.prefix, fileName: fileName ?? archive.fileName };
+  const archive = found(project.repository?.archive, 'Commit');
+  return {
+    projectId: expected(project.databaseId, 'project id'),
+    sha: expected(archive.sha, 'archive commit'),
+    format: formatOfEnum(archive.format),
+    prefix: expected(archive.prefix, 'archive prefix'),
+    fileName: fileName ?? expected(archive.fileName, 'archive file name'),
+    path: archive.path ?? null,
+  };
 }
 
-/** Sends the bytes `git archive` writes for the (already authorized) archive. */
+/** Streams the (already authorized) archive: from the cache, or from `git archive` as it runs. */
 async function sendArchive(res: Response, archive: ArchiveInfo, ctx: Context) {
-  const bytes = await archiveContents(ctx, archive);
-  res.attachment(archive.fileName).type(ARCHIVE_CONTENT_TYPES[archive.format]).send(bytes);
+  const { stream, size } = await openArchive(ctx, archive);
+  res.attachment(archive.fileName).type(ARCHIVE_CONTENT_TYPES[archive.format]);
+  if (size !== undefined) res.set('Content-Length', String(size));
+  // A failure after the headers went out can only cut the connection; pipeline does, and stops git.
+  await pipeline(stream, res).catch((error: Error) => ctx.deps.log.warn({ err: error, requestId: ctx.requestId }, 'archive download ended early'));
 }
 
 /** `<ref…>/<file>.<format>` of the web path: the ref may itself contain slashes. */
-function webArchive(p: Params) {
-  const segments = p.raw.archive_path;
-  if (!Array.isArray(segments) || segments.length < 2) throw new NotFoundError();
-  const fileName = String(segments[segments.length - 1]);
+function webArchive(segments: string[]) {
+  if (segments.length < 2) throw new NotFoundError();
+  const fileName = segments[segments.length - 1];
   const format = formatOfFileName(fileName);
   if (!format) throw new NotFoundError();
   return { ref: segments.slice(0, -1).join('/'), format, fileName };
 }
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/projects/:id/repository/archive{.:format}',
     operation: 'ProjectArchive',
-    variables: (p) => {
-      const format = p.string('format') ?? 'tar.gz';
-      if (!(ARCHIVE_FORMATS as readonly string[]).includes(format)) throw new ParamError('format does not have a valid value');
-      return { ...p.ref('id'), ref: p.string('sha'), format: formatEnum(format as ArchiveFormat) };
-    },
+    params: { id: param.ref(), sha: param.string(), format: param.oneOf(ARCHIVE_FORMATS, { default: 'tar.gz' }), path: param.string() },
+    variables: (v) => ({ ...v.id, ref: v.sha, format: FORMAT_ENUM[v.format], path: v.path }),
     result: (data) => describedArchive(data),
     respond: sendArchive,
-  },
+  }),
 ]);
 
 export const webRoutes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/{*full_path}/-/archive/{*archive_path}',
     operation: 'ProjectArchive',
-    variables: (p) => {
-      const { ref, format } = webArchive(p);
-      return { ...p.projectRef(), ref, format: formatEnum(format) };
+    params: { full_path: param.segments(), archive_path: param.segments(), path: param.string() },
+    variables: (v) => {
+      const { ref, format } = webArchive(v.archive_path);
+      return { fullPath: v.full_path.join('/'), ref, format: FORMAT_ENUM[format], path: v.path };
     },
-    result: (data, p) => describedArchive(data, webArchive(p).fileName),
+    result: (data, v) => describedArchive(data, webArchive(v.archive_path).fileName),
     respond: sendArchive,
-  },
+  }),
 ]);

@@ -14,6 +14,7 @@ const ArchiveRef = builder.objectRef<ArchiveInfo>('RepositoryArchive').implement
     format: t.expose('format', { type: ArchiveFormatEnum }),
     prefix: t.exposeString('prefix', { description: 'Directory every path of the archive is under.' }),
     fileName: t.exposeString('fileName'),
+    path: t.exposeString('path', { nullable: true, description: 'The subdirectory the archive holds, when one was asked for.' }),
   }),
 });
 
@@ -24,7 +25,8 @@ builder.objectField(RepositoryRef, 'archive', (t) =>
     args: {
       ref: t.arg.string({ description: 'Branch, tag or SHA; the default branch when left out.' }),
       format: t.arg({ type: ArchiveFormatEnum, defaultValue: 'tar.gz' }),
+      path: t.arg.string({ description: 'Only this subdirectory (or file) of the repository.' }),
     },
-    resolve: (project, { ref, format }, ctx) => describeArchive(ctx, project, ref, format ?? ARCHIVE_FORMATS[1]),
+    resolve: (project, { ref, format, path }, ctx) => describeArchive(ctx, project, ref, format ?? ARCHIVE_FORMATS[1], path),
   }),
 );

@@ -1,43 +1,49 @@
-import { defineRoutes } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
+import type { BranchEntityFragment } from '../../generated/operations.ts';
+import { param } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 import { commitEntity } from '../commits/rest.ts';
 
 const BRANCHES = '/projects/:id/repository/branches';
 
-const entity = ({ commit, ...branch }: Record<string, unknown>) => ({ ...branch, commit: commitEntity(commit as Record<string, unknown>) });
+const entity = ({ commit, ...branch }: BranchEntityFragment) => ({ ...branch, commit: commit && commitEntity(commit) });
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: BRANCHES,
     operation: 'ProjectBranches',
     paginated: true,
-    variables: (p) => ({ ...p.ref('id'), search: p.string('search') }),
-    result: (data) => {
-      const branches = found(data.project, 'Project').repository.branches;
-      return { ...branches, nodes: branches.nodes.map(entity) };
-    },
-  },
-  {
+    params: { id: param.ref(), search: param.string() },
+    variables: (v) => ({ ...v.id, search: v.search }),
+    result: (data) => page(found(data.project, 'Project').repository?.branches, entity),
+  }),
+  route({
     method: 'GET',
     path: `${BRANCHES}/:branch`,
     operation: 'ProjectBranch',
-    variables: (p) => ({ ...p.ref('id'), name: p.string('branch', { required: true }) }),
-    result: (data) => entity(found(found(data.project, 'Project').repository.branch, 'Branch')),
-  },
-  {
+    params: { id: param.ref(), branch: param.string({ required: true }) },
+    variables: (v) => ({ ...v.id, name: v.branch }),
+    result: (data) => entity(found(found(data.project, 'Project').repository?.branch, 'Branch')),
+  }),
+  route({
     method: 'POST',
     path: BRANCHES,
     operation: 'BranchCreate',
     status: 201,
-    variables: (p) => ({ ...p.ref('id'), name: p.string('branch', { required: true, allowBlank: false }), ref: p.string('ref', { required: true, allowBlank: false }) }),
-    result: (data) => entity(data.createBranch.branch),
-  },
-  {
+    params: {
+      id: param.ref(),
+      branch: param.string({ required: true, allowBlank: false }),
+      ref: param.string({ required: true, allowBlank: false }),
+    },
+    variables: (v) => ({ ...v.id, name: v.branch, ref: v.ref }),
+    result: (data) => entity(expected(data.createBranch?.branch, 'branch')),
+  }),
+  route({
     method: 'DELETE',
     path: `${BRANCHES}/:branch`,
     operation: 'BranchDelete',
-    variables: (p) => ({ ...p.ref('id'), name: p.string('branch', { required: true }) }),
-    result: () => undefined,
-  },
+    params: { id: param.ref(), branch: param.string({ required: true }) },
+    variables: (v) => ({ ...v.id, name: v.branch }),
+  }),
 ]);

@@ -1,9 +1,9 @@
 import { builder, scopes } from '../../graphql/builder.ts';
-import type { Context } from '../../graphql/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
-import { projectFullPath, requireProject } from '../projects/service.ts';
+import { resolveProject } from '../namespaces/parent.ts';
+import { projectFullPath } from '../projects/service.ts';
 import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, type Branch } from './service.ts';
 
 export const BranchRef = builder.objectRef<Branch>('Branch').implement({
@@ -46,21 +46,20 @@ builder.objectFields(RepositoryRef, (t) => ({
   }),
 }));
 
-const projectArgs = (t: { arg: { id: () => any; int: () => any } }) => ({ projectPath: t.arg.id(), projectId: t.arg.int() });
-const projectOf = (ctx: Context, args: { projectPath?: unknown; projectId?: unknown }) =>
-  requireProject(ctx, { id: args.projectId as number | null | undefined, fullPath: args.projectPath == null ? null : String(args.projectPath) });
-
-builder.mutationFields((t) => ({
-  createBranch: t.field({
-    type: payloadType('CreateBranchPayload', 'branch', BranchRef),
-    extensions: scopes('api', 'write_repository'),
-    args: { ...projectArgs(t), name: t.arg.string({ required: true }), ref: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => createBranch(ctx, await projectOf(ctx, args), args.name, args.ref)),
-  }),
-  branchDelete: t.field({
-    type: payloadType('BranchDeletePayload', 'branch', BranchRef),
-    extensions: scopes('api', 'write_repository'),
-    args: { ...projectArgs(t), name: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => deleteBranch(ctx, await projectOf(ctx, args), args.name)),
-  }),
-}));
+builder.mutationFields((t) => {
+  const projectArgs = { projectPath: t.arg.id(), projectId: t.arg.int() };
+  return {
+    createBranch: t.field({
+      type: payloadType('CreateBranchPayload', 'branch', BranchRef),
+      extensions: scopes('api', 'write_repository'),
+      args: { ...projectArgs, name: t.arg.string({ required: true }), ref: t.arg.string({ required: true }) },
+      resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => createBranch(ctx, await resolveProject(ctx, args), args.name, args.ref)),
+    }),
+    branchDelete: t.field({
+      type: payloadType('BranchDeletePayload', 'branch', BranchRef),
+      extensions: scopes('api', 'write_repository'),
+      args: { ...projectArgs, name: t.arg.string({ required: true }) },
+      resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => deleteBranch(ctx, await resolveProject(ctx, args), args.name)),
+    }),
+  };
+});

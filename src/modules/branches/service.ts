@@ -1,11 +1,12 @@
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { listBranches, type BranchTip } from '../../git/branches.ts';
 import { isValidBranchName } from '../../git/refs.ts';
-import { deleteRef, RefMovedError, updateRef } from '../../git/writer.ts';
-import type { Listing } from '../../graphql/connections.ts';
-import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, DomainError, NotFoundError } from '../../graphql/errors.ts';
+import type { BranchTip } from '../../git/repository.ts';
+import { RefMovedError } from '../../git/writer.ts';
+import type { Listing } from '../../core/listing.ts';
+import type { Context } from '../../core/context.ts';
+import { BadRequestError, DomainError, NotFoundError } from '../../core/errors.ts';
+import { readableRepository } from '../commits/service.ts';
 
 export type Branch = BranchTip & { project: ProjectWithNamespace };
 
@@ -18,15 +19,10 @@ class NotAllowedError extends DomainError {
 
 export const isDefaultBranch = (project: ProjectWithNamespace, name: string) => name === (project.defaultBranch ?? 'main');
 
-async function readable(ctx: Context, project: ProjectWithNamespace) {
-  await ctx.policy.requireReadCode(project);
-  return ctx.loaders.repository.load(project.id);
-}
-
 /** Branches whose name contains `search` (GitLab's `search`), sorted by name. */
 export async function branchListing(ctx: Context, project: ProjectWithNamespace, search?: string | null): Promise<Listing<Branch>> {
-  const reader = await readable(ctx, project);
-  const all = (await listBranches(reader)).filter((b) => !search || b.name.toLowerCase().includes(search.toLowerCase()));
+  const repository = await readableRepository(ctx, project);
+  const all = repository.branches().filter((b) => !search || b.name.toLowerCase().includes(search.toLowerCase()));
   return {
     count: async () => all.length,
     fetch: async ({ offset, limit }) => all.slice(offset, offset + limit).map((b) => ({ ...b, project })),
@@ -35,24 +31,23 @@ export async function branchListing(ctx: Context, project: ProjectWithNamespace,
 
 /** Names matching a glob, a page at a time (GitLab's `branchNames(searchPattern, offset, limit)`). */
 export async function branchNames(ctx: Context, project: ProjectWithNamespace, pattern: string, offset: number, limit: number) {
-  const reader = await readable(ctx, project);
-  return (await listBranches(reader, pattern)).slice(offset, offset + limit).map((b) => b.name);
+  const repository = await readableRepository(ctx, project);
+  return repository.branches(pattern).slice(offset, offset + limit).map((b) => b.name);
 }
 
 export async function findBranch(ctx: Context, project: ProjectWithNamespace, name: string): Promise<Branch | null> {
-  const reader = await readable(ctx, project);
-  const sha = isValidBranchName(name) ? reader.resolveCommit(`refs/heads/${name}`) : null;
+  const sha = (await readableRepository(ctx, project)).branchTip(name);
   return sha ? { name, sha, project } : null;
 }
 
 export async function createBranch(ctx: Context, project: ProjectWithNamespace, name: string, ref: string): Promise<Branch> {
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   if (!isValidBranchName(name)) throw new BadRequestError('Branch name is invalid');
-  const reader = await ctx.loaders.repository.load(project.id);
-  const sha = reader.resolveCommit(ref);
+  const repository = await ctx.loaders.repository.load(project.id);
+  const sha = repository.resolveCommit(ref);
   if (!sha) throw new BadRequestError('Invalid reference name');
   try {
-    await updateRef(reader.native.path(), `refs/heads/${name}`, sha, null);
+    await repository.updateRef(`refs/heads/${name}`, sha, null);
   } catch (error) {
     if (error instanceof RefMovedError) throw new BadRequestError('Branch already exists');
     throw error;
@@ -65,9 +60,9 @@ export async function deleteBranch(ctx: Context, project: ProjectWithNamespace, 
   const branch = await findBranch(ctx, project, name);
   if (!branch) throw new NotFoundError('Branch');
   if (isDefaultBranch(project, name)) throw new NotAllowedError('Cannot remove HEAD branch');
-  const reader = await ctx.loaders.repository.load(project.id);
+  const repository = await ctx.loaders.repository.load(project.id);
   try {
-    await deleteRef(reader.native.path(), `refs/heads/${name}`, branch.sha);
+    await repository.deleteRef(`refs/heads/${name}`, branch.sha);
   } catch (error) {
     if (error instanceof RefMovedError) throw new BadRequestError('Failed to remove branch');
     throw error;
@@ -77,6 +72,5 @@ export async function deleteBranch(ctx: Context, project: ProjectWithNamespace, 
 
 /** The viewer may push: Developers to other branches, Maintainers to the protected default one. */
 export async function canPush(ctx: Context, branch: Branch) {
-  const level = await ctx.policy.projectAccessLevel(branch.project);
-  return level >= (isDefaultBranch(branch.project, branch.name) ? AccessLevel.MAINTAINER : AccessLevel.DEVELOPER);
+  return ctx.policy.canPushToBranch(branch.project, branch.name);
 }

@@ -1,58 +1,66 @@
-import { defineRoutes } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
+import { param } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 
 const VISIBILITY = ['private', 'internal', 'public'] as const;
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/groups',
     operation: 'GroupList',
     paginated: true,
-    variables: (p) => ({
-      search: p.string('search'),
-      topLevelOnly: p.bool('top_level_only'),
-      allAvailable: p.bool('all_available'),
-      owned: p.bool('owned'),
-    }),
-    result: (data) => data.groups,
-  },
-  {
+    params: { search: param.string(), top_level_only: param.bool(), all_available: param.bool(), owned: param.bool() },
+    variables: (v) => ({ search: v.search, topLevelOnly: v.top_level_only, allAvailable: v.all_available, owned: v.owned }),
+    result: (data) => page(data.groups),
+  }),
+  route({
     method: 'GET',
     path: '/groups/:id',
     operation: 'GroupGet',
-    variables: (p) => p.ref('id'),
+    params: { id: param.ref() },
+    variables: (v) => v.id,
     result: (data) => found(data.group, 'Group'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/groups/:id/subgroups',
     operation: 'GroupSubgroups',
     paginated: true,
-    variables: (p) => ({ ...p.ref('id'), search: p.string('search') }),
-    result: (data) => found(data.group, 'Group').descendantGroups,
-  },
-  {
+    params: { id: param.ref(), search: param.string() },
+    variables: (v) => ({ ...v.id, search: v.search }),
+    result: (data) => page(found(data.group, 'Group').descendantGroups),
+  }),
+  route({
     method: 'POST',
     path: '/groups',
     operation: 'GroupCreate',
     status: 201,
-    variables: (p) => ({
-      name: p.string('name', { required: true }),
-      path: p.string('path', { required: true }),
-      parentId: p.int('parent_id'),
-      visibility: p.oneOf('visibility', VISIBILITY),
-      description: p.string('description'),
-      requestAccessEnabled: p.bool('request_access_enabled'),
+    params: {
+      name: param.string({ required: true }),
+      path: param.string({ required: true }),
+      parent_id: param.int(),
+      visibility: param.oneOf(VISIBILITY),
+      description: param.string(),
+      request_access_enabled: param.bool(),
+    },
+    variables: (v) => ({
+      name: v.name,
+      path: v.path,
+      parentId: v.parent_id,
+      visibility: v.visibility,
+      description: v.description,
+      requestAccessEnabled: v.request_access_enabled,
     }),
-    result: (data) => data.groupCreate.group,
-  },
-  {
+    result: (data) => expected(data.groupCreate?.group, 'group'),
+  }),
+  route({
     method: 'DELETE',
     path: '/groups/:id',
     operation: 'GroupDelete',
     status: 202,
-    variables: (p) => p.ref('id'),
+    params: { id: param.ref() },
+    variables: (v) => v.id,
     result: () => ({ message: '202 Accepted' }),
-  },
+  }),
 ]);

@@ -17,7 +17,7 @@ export const GroupRef = builder.prismaObject('Namespace', {
     visibility: t.expose('visibility', { type: VisibilityEnum }),
     parentId: t.exposeInt('parentId', { nullable: true }),
     requestAccessEnabled: t.exposeBoolean('requestAccessEnabled'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'Time' }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
   }),

@@ -1,9 +1,10 @@
+import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
 import type { Namespace, Prisma, Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Context } from '../../graphql/context.ts';
-import type { Listing } from '../../graphql/connections.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import type { Listing } from '../../core/listing.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { exceedsVisibility, joinPath, pathFromName, pathProblems } from '../namespaces/paths.ts';
 
 export type GroupRef = { id?: number | null; fullPath?: string | null };
@@ -14,7 +15,7 @@ export async function findGroup(ctx: Context, ref: GroupRef): Promise<Namespace 
     ref.id != null
       ? await ctx.loaders.namespace.load(ref.id)
       : ref.fullPath
-        ? await ctx.db.namespace.findFirst({ where: { fullPath: { equals: ref.fullPath, mode: 'insensitive' } } })
+        ? await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(ref.fullPath) } })
         : null;
   if (!group || group.kind !== 'group') return null;
   return (await ctx.policy.canReadNamespace(group)) ? group : null;
@@ -44,7 +45,7 @@ export async function listGroups(ctx: Context, filter: GroupFilter): Promise<Lis
     AND: [
       readable,
       ...(mineOnly || filter.owned ? [await ctx.policy.memberGroupsWhere(filter.owned ? AccessLevel.OWNER : AccessLevel.MINIMAL_ACCESS)] : []),
-      ...(filter.search ? [{ OR: [{ name: { contains: filter.search, mode: 'insensitive' as const } }, { path: { contains: filter.search, mode: 'insensitive' as const } }] }] : []),
+      ...(filter.search ? [{ OR: [{ name: containsIgnoringCase(filter.search) }, { path: containsIgnoringCase(filter.search) }] }] : []),
       ...(filter.topLevelOnly ? [{ parentId: null }] : []),
       ...(filter.parentId != null ? [{ parentId: filter.parentId }] : []),
       ...(filter.descendantsOf != null ? [{ traversalIds: { has: filter.descendantsOf } }, { NOT: { id: filter.descendantsOf } }] : []),
@@ -85,7 +86,7 @@ export async function createGroup(ctx: Context, input: GroupInput): Promise<Name
   if (Object.keys(errors).length) throw new ValidationError(errors);
 
   const fullPath = joinPath(parent?.fullPath, path);
-  const taken = await ctx.db.namespace.findFirst({ where: { fullPath: { equals: fullPath, mode: 'insensitive' } } });
+  const taken = await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(fullPath) } });
   if (taken) throw new ValidationError({ path: ['has already been taken'] });
 
   return ctx.db

@@ -1,12 +1,13 @@
 import { builder } from '../../graphql/builder.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
-import { projectFromInput, projectInputFields } from '../projects/input.ts';
+import { resolveProject } from '../namespaces/parent.ts';
+import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { createJobToken, type JobTokenGrant } from './service.ts';
 
 const JobTokenRef = builder.objectRef<JobTokenGrant>('JobToken').implement({
   fields: (t) => ({
     token: t.exposeString('token', { description: 'Shown once; only its digest is stored.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'Time' }),
     projectId: t.exposeInt('projectId'),
     userId: t.exposeInt('userId'),
   }),
@@ -26,7 +27,7 @@ builder.mutationFields((t) => ({
     description: 'Administrators only: a CI job token bound to a project and a user.',
     args: { input: t.arg({ type: JobTokenCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const project = await projectFromInput(ctx, input);
+      const project = await resolveProject(ctx, input);
       return asPayload(ctx, 'jobToken', () => createJobToken(ctx, project, input.userId, input.expiresInMinutes));
     },
   }),

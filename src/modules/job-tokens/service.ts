@@ -1,7 +1,8 @@
 import { issueJobToken } from '../../auth/job-tokens.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import type { Context } from '../../graphql/context.ts';
-import { NotFoundError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
 
 export type JobTokenGrant = { token: string; expiresAt: Date; projectId: number; userId: number };
 
@@ -11,6 +12,7 @@ export type JobTokenGrant = { token: string; expiresAt: Date; projectId: number;
  */
 export async function createJobToken(ctx: Context, project: ProjectWithNamespace, userId: number, minutes?: number | null): Promise<JobTokenGrant> {
   ctx.policy.requireAdmin();
+  checkInput(rules.values({ expiresInMinutes: minutes }, { expiresInMinutes: 'expires_in_minutes' }, (m: number) => m >= 1));
   const user = await ctx.loaders.user.load(userId);
   if (!user) throw new NotFoundError('User');
   const { token, expiresAt } = await issueJobToken(ctx.db, ctx.deps.secrets.tokenDigestKey, { projectId: project.id, userId, minutes: minutes ?? undefined });

@@ -1,9 +1,11 @@
-import { defineRoutes, type RouteDef } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
+import type { LabelEntityFragment } from '../../generated/operations.ts';
+import { param } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 
 /** Issue and merge request counters: forgegate has neither, so they are zero. */
-const entity = (label: Record<string, unknown>) => ({
+const entity = (label: LabelEntityFragment) => ({
   ...label,
   description_html: label.description ?? '',
   open_issues_count: 0,
@@ -13,31 +15,30 @@ const entity = (label: Record<string, unknown>) => ({
 });
 
 export const routes = defineRoutes(
-  REST_SOURCES.flatMap(({ prefix, kind, resource }): RouteDef[] => [
-    {
+  REST_SOURCES.flatMap(({ prefix, kind, resource }) => [
+    route({
       method: 'GET',
       path: `/${prefix}/:id/labels`,
       operation: `${kind}Labels`,
       paginated: true,
-      variables: (p) => ({ ...p.ref('id'), includeAncestorGroups: p.bool('include_ancestor_groups'), search: p.string('search') }),
-      result: (data) => {
-        const labels = found(data.source, resource).labels;
-        return { ...labels, nodes: labels.nodes.map(entity) };
-      },
-    },
-    {
+      params: { id: param.ref(), include_ancestor_groups: param.bool(), search: param.string() },
+      variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups, search: v.search }),
+      result: (data) => page(found(data.source, resource).labels, entity),
+    }),
+    route({
       method: 'POST',
       path: `/${prefix}/:id/labels`,
       operation: 'LabelCreate',
       status: 201,
-      variables: (p) => ({
-        source: sourceInput(kind, p.ref('id')),
-        title: p.string('name', { required: true, allowBlank: false }),
-        color: p.string('color', { required: true, allowBlank: false }),
-        description: p.string('description'),
-        priority: p.int('priority'),
-      }),
-      result: (data) => entity(data.labelCreate.label),
-    },
+      params: {
+        id: param.ref(),
+        name: param.string({ required: true, allowBlank: false }),
+        color: param.string({ required: true, allowBlank: false }),
+        description: param.string(),
+        priority: param.int(),
+      },
+      variables: (v) => ({ source: sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority }),
+      result: (data) => entity(expected(data.labelCreate?.label, 'label')),
+    }),
   ]),
 );

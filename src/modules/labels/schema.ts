@@ -1,11 +1,8 @@
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
-import type { Context } from '../../graphql/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { groupSource, projectSource, resolveSource, SourceInputRef, type Source } from '../namespaces/source.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { parentOf, resolveParent } from '../namespaces/parent.ts';
+import { parentFields, SourceInputRef } from '../namespaces/parent-fields.ts';
 import { createLabel, listLabels, textColor } from './service.ts';
 
 export const LabelRef = builder.prismaObject('Label', {
@@ -18,24 +15,19 @@ export const LabelRef = builder.prismaObject('Label', {
     description: t.exposeString('description', { nullable: true }),
     priority: t.exposeInt('priority', { nullable: true }),
     isProjectLabel: t.boolean({ resolve: (l) => l.projectId != null }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'Time' }),
+    updatedAt: t.expose('updatedAt', { type: 'Time' }),
   }),
 });
 
-function labelFields(toSource: (parent: any) => Source) {
-  return (t: any) => ({
-    labels: t.connection({
-      type: LabelRef,
-      args: { includeAncestorGroups: t.arg.boolean({ defaultValue: true }), searchTerm: t.arg.string() },
-      resolve: (parent: unknown, args: any, ctx: Context) =>
-        pagedConnection(args, listLabels(ctx, toSource(parent), { includeAncestorGroups: args.includeAncestorGroups, search: args.searchTerm })),
-    }),
-  });
-}
-
-builder.objectFields(ProjectRef, labelFields((p) => projectSource(p as ProjectWithNamespace)));
-builder.objectFields(GroupRef, labelFields(groupSource));
+parentFields((t) => ({
+  labels: t.connection({
+    type: LabelRef,
+    args: { includeAncestorGroups: t.arg.boolean({ defaultValue: true }), searchTerm: t.arg.string() },
+    resolve: (row, args, ctx) =>
+      pagedConnection(args, listLabels(ctx, parentOf(row), { includeAncestorGroups: args.includeAncestorGroups, search: args.searchTerm })),
+  }),
+}));
 
 builder.mutationFields((t) => ({
   labelCreate: t.field({
@@ -48,6 +40,6 @@ builder.mutationFields((t) => ({
       priority: t.arg.int(),
     },
     resolve: (_r, { source, title, ...rest }, ctx) =>
-      asPayload(ctx, 'label', async () => createLabel(ctx, await resolveSource(ctx, source), { name: title, ...rest })),
+      asPayload(ctx, 'label', async () => createLabel(ctx, await resolveParent(ctx, source), { name: title, ...rest })),
   }),
 }));

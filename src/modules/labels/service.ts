@@ -1,10 +1,11 @@
+import { containsIgnoringCase } from '../../core/input.ts';
 import type { Label, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Context } from '../../graphql/context.ts';
-import type { Listing } from '../../graphql/connections.ts';
-import { ConflictError, ValidationError } from '../../graphql/errors.ts';
-import { requireSourceAccess, type Source } from '../namespaces/source.ts';
+import type { Context } from '../../core/context.ts';
+import type { Listing } from '../../core/listing.ts';
+import { ConflictError, ValidationError } from '../../core/errors.ts';
+import { ancestorGroupIds, parentColumn, requireParentAccess, type Parent } from '../namespaces/parent.ts';
 
 const NAMED_COLORS: Record<string, string> = {
   black: '#000000', white: '#FFFFFF', red: '#FF0000', green: '#008000', blue: '#0000FF', yellow: '#FFFF00',
@@ -28,18 +29,16 @@ export function textColor(color: string): string {
   return r + g + b > 500 ? '#333333' : '#FFFFFF';
 }
 
+function availableLabelsWhere(parent: Parent, includeAncestorGroups: boolean): Prisma.LabelWhereInput {
+  const ancestors = includeAncestorGroups ? ancestorGroupIds(parent) : [];
+  return { OR: [parentColumn(parent), ...(ancestors.length ? [{ groupId: { in: ancestors } }] : [])] };
+}
+
 /** Project labels include those of the project's ancestor groups, as GitLab's list does by default. */
-export function listLabels(ctx: Context, source: Source, opts: { includeAncestorGroups?: boolean | null; search?: string | null }): Listing<Label> {
-  const ancestors =
-    opts.includeAncestorGroups === false
-      ? []
-      : source.kind === 'project'
-        ? source.project.namespace.kind === 'group' ? source.project.namespace.traversalIds : []
-        : source.group.traversalIds.slice(0, -1);
-  const own = source.kind === 'project' ? { projectId: source.project.id } : { groupId: source.group.id };
+export function listLabels(ctx: Context, parent: Parent, opts: { includeAncestorGroups?: boolean | null; search?: string | null }): Listing<Label> {
   const where: Prisma.LabelWhereInput = {
-    OR: [own, ...(ancestors.length ? [{ groupId: { in: ancestors } }] : [])],
-    ...(opts.search && { name: { contains: opts.search, mode: 'insensitive' as const } }),
+    ...availableLabelsWhere(parent, opts.includeAncestorGroups !== false),
+    ...(opts.search && { name: containsIgnoringCase(opts.search) }),
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.label.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
@@ -47,10 +46,25 @@ export function listLabels(ctx: Context, source: Source, opts: { includeAncestor
   };
 }
 
+/**
+ * The labels a parent may use (its own and its ancestor groups') with these names, one per name;
+ * where an ancestor has a label of the same name, the closest one wins.
+ */
+export async function availableLabelsNamed(ctx: Context, parent: Parent, names: string[]): Promise<Label[]> {
+  if (!names.length) return [];
+  const found = await ctx.db.label.findMany({ where: { ...availableLabelsWhere(parent, true), name: { in: names } } });
+  // Own labels (not among the ancestors) rank -1, then the ancestors from the closest up.
+  const order = [...ancestorGroupIds(parent)].reverse();
+  const distance = (l: Label) => order.indexOf(l.groupId ?? -1);
+  const byName = new Map<string, Label>();
+  for (const label of found.sort((a, b) => distance(a) - distance(b))) if (!byName.has(label.name)) byName.set(label.name, label);
+  return names.flatMap((n) => byName.get(n) ?? []);
+}
+
 export type LabelInput = { name: string; color: string; description?: string | null; priority?: number | null };
 
-export async function createLabel(ctx: Context, source: Source, input: LabelInput): Promise<Label> {
-  await requireSourceAccess(ctx, source, AccessLevel.REPORTER);
+export async function createLabel(ctx: Context, parent: Parent, input: LabelInput): Promise<Label> {
+  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
   const errors: Record<string, string[]> = {};
   const color = normalizeColor(input.color);
   if (!color) errors.color = ['must be a valid color code'];
@@ -58,11 +72,32 @@ export async function createLabel(ctx: Context, source: Source, input: LabelInpu
   if (input.name.length > 255) errors.title = ['is too long (maximum is 255 characters)'];
   if (input.priority != null && input.priority < 0) errors.priority = ['must be greater than or equal to 0'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  const own = source.kind === 'project' ? { projectId: source.project.id } : { groupId: source.group.id };
   return ctx.db.label
-    .create({ data: { ...own, name: input.name, color: color!, description: input.description ?? null, priority: input.priority ?? null } })
+    .create({ data: { ...parentColumn(parent), name: input.name, color: color!, description: input.description ?? null, priority: input.priority ?? null } })
     .catch((error) => {
       if (isUniqueViolation(error)) throw new ConflictError('Label already exists');
       throw error;
     });
+}
+
+/** GitLab's colour for labels created on the fly from a name. */
+const DEFAULT_LABEL_COLOR = '#6699CC';
+
+/**
+ * Labels by name as issuables take them: an available one where it exists, otherwise a new label
+ * of the parent (for those who may create labels, as GitLab's find-or-create does).
+ */
+export async function findOrCreateLabels(ctx: Context, parent: Parent, names: string[]): Promise<Label[]> {
+  const wanted = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
+  const found = await availableLabelsNamed(ctx, parent, wanted);
+  const missing = wanted.filter((name) => !found.some((l) => l.name === name));
+  for (const name of missing) {
+    try {
+      await createLabel(ctx, parent, { name, color: DEFAULT_LABEL_COLOR });
+    } catch (error) {
+      // Another request created it meanwhile: the lookup below finds theirs.
+      if (!(error instanceof ConflictError)) throw error;
+    }
+  }
+  return missing.length ? availableLabelsNamed(ctx, parent, wanted) : found;
 }

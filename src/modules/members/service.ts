@@ -1,27 +1,24 @@
+import { containsIgnoringCase } from '../../core/input.ts';
 import type { Member, User } from '../../generated/prisma/client.ts';
 import { AccessLevel, MEMBER_ACCESS_LEVELS } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Context } from '../../graphql/context.ts';
-import type { Listing } from '../../graphql/connections.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ParamError } from '../../graphql/errors.ts';
-import { requireSourceAccess, sourceAccessLevel, type Source } from '../namespaces/source.ts';
+import type { Context } from '../../core/context.ts';
+import type { Listing } from '../../core/listing.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
+import { ancestorGroupIds, parentAccessLevel, requireParentAccess, type Parent } from '../namespaces/parent.ts';
 
 export type MemberWithUser = Member & { user: User };
 export type MemberRelation = 'direct' | 'inherited';
 
 const today = () => new Date(new Date().toISOString().slice(0, 10));
 
-/** Where memberships of the source (and, for `inherited`, of its ancestor groups) live. */
-function membershipScopes(source: Source, relations: MemberRelation[]) {
+/** Where memberships of the parent (and, for `inherited`, of its ancestor groups) live. */
+function membershipScopes(parent: Parent, relations: MemberRelation[]) {
   const scopes: ({ projectId: number } | { namespaceId: { in: number[] } })[] = [];
-  const ancestors =
-    source.kind === 'group'
-      ? source.group.traversalIds.slice(0, -1)
-      : source.project.namespace.kind === 'group'
-        ? source.project.namespace.traversalIds
-        : [];
+  const ancestors = ancestorGroupIds(parent);
   if (relations.includes('direct')) {
-    scopes.push(source.kind === 'project' ? { projectId: source.project.id } : { namespaceId: { in: [source.group.id] } });
+    scopes.push(parent.kind === 'project' ? { projectId: parent.project.id } : { namespaceId: { in: [parent.group.id] } });
   }
   if (relations.includes('inherited') && ancestors.length) scopes.push({ namespaceId: { in: ancestors } });
   return scopes;
@@ -31,13 +28,13 @@ function membershipScopes(source: Source, relations: MemberRelation[]) {
  * Members of a project or group. With inherited relations a user who belongs at several levels
  * appears once, with the highest access level, as GitLab's `/members/all` does.
  */
-export function listMembers(ctx: Context, source: Source, opts: { relations: MemberRelation[]; search?: string | null; userIds?: number[] }): Listing<MemberWithUser> {
+export function listMembers(ctx: Context, parent: Parent, opts: { relations: MemberRelation[]; search?: string | null; userIds?: number[] }): Listing<MemberWithUser> {
   const where = {
-    OR: membershipScopes(source, opts.relations),
+    OR: membershipScopes(parent, opts.relations),
     AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] }],
     ...(opts.userIds && { userId: { in: opts.userIds } }),
     ...(opts.search && {
-      user: { OR: [{ username: { contains: opts.search, mode: 'insensitive' as const } }, { name: { contains: opts.search, mode: 'insensitive' as const } }] },
+      user: { OR: [{ username: containsIgnoringCase(opts.search) }, { name: containsIgnoringCase(opts.search) }] },
     }),
   };
   if (!opts.relations.includes('inherited')) {
@@ -59,39 +56,44 @@ export function listMembers(ctx: Context, source: Source, opts: { relations: Mem
   };
 }
 
-export async function findMember(ctx: Context, source: Source, userId: number, inherited = false): Promise<MemberWithUser | null> {
-  const [member] = await listMembers(ctx, source, { relations: inherited ? ['direct', 'inherited'] : ['direct'], userIds: [userId] }).fetch({ offset: 0, limit: 1 });
+export async function findMember(ctx: Context, parent: Parent, userId: number, inherited = false): Promise<MemberWithUser | null> {
+  const [member] = await listMembers(ctx, parent, { relations: inherited ? ['direct', 'inherited'] : ['direct'], userIds: [userId] }).fetch({ offset: 0, limit: 1 });
   return member ?? null;
 }
 
-const manageLevel = (source: Source) => (source.kind === 'project' ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
+const manageLevel = (parent: Parent) => (parent.kind === 'project' ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
 
-/** Managers may not hand out more than they hold (CVE-2023-6396); administrators may. */
-async function assertCanGrant(ctx: Context, source: Source, level: number) {
-  if (!(MEMBER_ACCESS_LEVELS as readonly number[]).includes(level) || (level === AccessLevel.MINIMAL_ACCESS && source.kind === 'project')) {
-    throw new ParamError('access_level does not have a valid value');
-  }
-  await requireSourceAccess(ctx, source, manageLevel(source));
-  if (level > (await sourceAccessLevel(ctx, source))) throw new ForbiddenError();
+/** GitLab's access levels for a membership; Minimal Access exists for groups only. */
+const grantable = (parent: Parent) => (level: number) =>
+  (MEMBER_ACCESS_LEVELS as readonly number[]).includes(level) && !(level === AccessLevel.MINIMAL_ACCESS && parent.kind === 'project');
+
+/**
+ * Managers (at least `managerLevel` in the parent) may not hand out more than they hold
+ * (CVE-2023-6396); administrators may. Shared by member changes and access request approvals.
+ */
+export async function assertCanGrant(ctx: Context, parent: Parent, level: number, managerLevel = manageLevel(parent)) {
+  checkInput(rules.values({ accessLevel: level }, { accessLevel: 'access_level' }, grantable(parent)));
+  await requireParentAccess(ctx, parent, managerLevel);
+  if (level > (await parentAccessLevel(ctx, parent))) throw new ForbiddenError();
 }
 
-const directScope = (source: Source) => (source.kind === 'project' ? { projectId: source.project.id } : { namespaceId: source.group.id });
+const directScope = (parent: Parent) => (parent.kind === 'project' ? { projectId: parent.project.id } : { namespaceId: parent.group.id });
 
-async function assertNotLastOwner(ctx: Context, source: Source, member: Member) {
-  if (source.kind !== 'group' || member.accessLevel !== AccessLevel.OWNER) return;
-  const owners = await ctx.db.member.count({ where: { namespaceId: source.group.id, accessLevel: AccessLevel.OWNER } });
+async function assertNotLastOwner(ctx: Context, parent: Parent, member: Member) {
+  if (parent.kind !== 'group' || member.accessLevel !== AccessLevel.OWNER) return;
+  const owners = await ctx.db.member.count({ where: { namespaceId: parent.group.id, accessLevel: AccessLevel.OWNER } });
   if (owners <= 1) throw new ForbiddenError('A group must keep at least one owner');
 }
 
 export type MemberInput = { userId: number; accessLevel: number; expiresAt?: Date | null };
 
-export async function addMember(ctx: Context, source: Source, input: MemberInput): Promise<MemberWithUser> {
-  await assertCanGrant(ctx, source, input.accessLevel);
+export async function addMember(ctx: Context, parent: Parent, input: MemberInput): Promise<MemberWithUser> {
+  await assertCanGrant(ctx, parent, input.accessLevel);
   const user = await ctx.loaders.user.load(input.userId);
   if (!user) throw new NotFoundError('User');
   return ctx.db.member
     .create({
-      data: { ...directScope(source), userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdById: ctx.viewer.userId },
+      data: { ...directScope(parent), userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdById: ctx.viewer.userId },
       include: { user: true },
     })
     .catch((error) => {
@@ -100,12 +102,12 @@ export async function addMember(ctx: Context, source: Source, input: MemberInput
     });
 }
 
-export async function updateMember(ctx: Context, source: Source, input: MemberInput): Promise<MemberWithUser> {
-  await assertCanGrant(ctx, source, input.accessLevel);
-  const member = await ctx.db.member.findFirst({ where: { ...directScope(source), userId: input.userId } });
+export async function updateMember(ctx: Context, parent: Parent, input: MemberInput): Promise<MemberWithUser> {
+  await assertCanGrant(ctx, parent, input.accessLevel);
+  const member = await ctx.db.member.findFirst({ where: { ...directScope(parent), userId: input.userId } });
   if (!member) throw new NotFoundError('Member');
-  if (member.accessLevel > (await sourceAccessLevel(ctx, source))) throw new ForbiddenError();
-  if (input.accessLevel < AccessLevel.OWNER) await assertNotLastOwner(ctx, source, member);
+  if (member.accessLevel > (await parentAccessLevel(ctx, parent))) throw new ForbiddenError();
+  if (input.accessLevel < AccessLevel.OWNER) await assertNotLastOwner(ctx, parent, member);
   return ctx.db.member.update({
     where: { id: member.id },
     data: { accessLevel: input.accessLevel, ...(input.expiresAt !== undefined && { expiresAt: input.expiresAt }) },
@@ -114,12 +116,12 @@ export async function updateMember(ctx: Context, source: Source, input: MemberIn
 }
 
 /** Members may always leave; removing others needs the manager role. */
-export async function removeMember(ctx: Context, source: Source, userId: number): Promise<MemberWithUser> {
-  const member = await ctx.db.member.findFirst({ where: { ...directScope(source), userId }, include: { user: true } });
-  if (userId !== ctx.viewer.userId) await requireSourceAccess(ctx, source, manageLevel(source));
+export async function removeMember(ctx: Context, parent: Parent, userId: number): Promise<MemberWithUser> {
+  const member = await ctx.db.member.findFirst({ where: { ...directScope(parent), userId }, include: { user: true } });
+  if (userId !== ctx.viewer.userId) await requireParentAccess(ctx, parent, manageLevel(parent));
   if (!member) throw new NotFoundError('Member');
-  if (userId !== ctx.viewer.userId && member.accessLevel > (await sourceAccessLevel(ctx, source))) throw new ForbiddenError();
-  await assertNotLastOwner(ctx, source, member);
+  if (userId !== ctx.viewer.userId && member.accessLevel > (await parentAccessLevel(ctx, parent))) throw new ForbiddenError();
+  await assertNotLastOwner(ctx, parent, member);
   await ctx.db.member.delete({ where: { id: member.id } });
   return member;
 }

@@ -1,8 +1,8 @@
-import { UnauthorizedError } from '../../graphql/errors.ts';
-import { defineRoutes } from '../../rest/route.ts';
+import { UnauthorizedError } from '../../core/errors.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/version',
     operation: 'Version',
@@ -10,5 +10,5 @@ export const routes = defineRoutes([
       if (!data.metadata) throw new UnauthorizedError();
       return data.metadata;
     },
-  },
+  }),
 ]);

@@ -2,6 +2,7 @@ import { builder, scopes } from '../../graphql/builder.ts';
 import { APP_REVISION, APP_VERSION } from '../../version.ts';
 
 const MetadataRef = builder.objectRef<{ version: string; revision: string }>('Metadata').implement({
+  extensions: scopes('api', 'read_api', 'read_user', 'read_repository'),
   fields: (t) => ({
     version: t.exposeString('version'),
     revision: t.exposeString('revision'),

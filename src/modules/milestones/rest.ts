@@ -1,72 +1,70 @@
-import type { Params } from '../../rest/params.ts';
-import { defineRoutes, type RouteDef } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
+import type { MilestoneEntityFragment } from '../../generated/operations.ts';
+import { param, type Values } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 
-const attributes = (p: Params) => ({
-  description: p.string('description'),
-  dueDate: p.date('due_date'),
-  startDate: p.date('start_date'),
-});
+const ATTRIBUTES = { description: param.string(), due_date: param.date(), start_date: param.date() };
+
+const attributes = (v: Values<typeof ATTRIBUTES>) => ({ description: v.description, dueDate: v.due_date, startDate: v.start_date });
 
 /** GitLab leaves project_id out of group milestones and group_id out of project milestones. */
-export const milestoneEntity = ({ project_id, group_id, ...rest }: Record<string, unknown>) => ({
+export const milestoneEntity = ({ project_id, group_id, ...rest }: MilestoneEntityFragment) => ({
   ...(project_id != null ? { project_id } : { group_id }),
   ...rest,
 });
 
 export const routes = defineRoutes(
-  REST_SOURCES.flatMap(({ prefix, kind, resource }): RouteDef[] => [
-    {
+  REST_SOURCES.flatMap(({ prefix, kind, resource }) => [
+    route({
       method: 'GET',
       path: `/${prefix}/:id/milestones`,
       operation: `${kind}Milestones`,
       paginated: true,
-      variables: (p) => ({
-        ...p.ref('id'),
-        state: p.oneOf('state', ['active', 'closed'] as const),
-        title: p.string('title'),
-        search: p.string('search'),
-        iids: p.intArray('iids'),
-      }),
-      result: (data) => {
-        const milestones = found(data.source, resource).milestones;
-        return { ...milestones, nodes: milestones.nodes.map(milestoneEntity) };
+      params: {
+        id: param.ref(),
+        state: param.oneOf(['active', 'closed']),
+        title: param.string(),
+        search: param.string(),
+        iids: param.intArray(),
       },
-    },
-    {
+      variables: (v) => ({ ...v.id, state: v.state, title: v.title, search: v.search, iids: v.iids }),
+      result: (data) => page(found(data.source, resource).milestones, milestoneEntity),
+    }),
+    route({
       method: 'GET',
       path: `/${prefix}/:id/milestones/:milestone_id`,
       operation: `${kind}Milestone`,
-      variables: (p) => ({ ...p.ref('id'), milestoneId: p.int('milestone_id', { required: true }) }),
+      params: { id: param.ref(), milestone_id: param.int({ required: true }) },
+      variables: (v) => ({ ...v.id, milestoneId: v.milestone_id }),
       result: (data) => milestoneEntity(found(found(data.source, resource).milestone, 'Milestone')),
-    },
-    {
+    }),
+    route({
       method: 'POST',
       path: `/${prefix}/:id/milestones`,
       operation: 'MilestoneCreate',
       status: 201,
-      variables: (p) => ({
-        source: sourceInput(kind, p.ref('id')),
-        title: p.string('title', { required: true, allowBlank: false }),
-        attributes: attributes(p),
-      }),
-      result: (data) => milestoneEntity(data.milestoneCreate.milestone),
-    },
-    {
+      params: { id: param.ref(), title: param.string({ required: true, allowBlank: false }), ...ATTRIBUTES },
+      variables: (v) => ({ source: sourceInput(kind, v.id), title: v.title, attributes: attributes(v) }),
+      result: (data) => milestoneEntity(expected(data.milestoneCreate?.milestone, 'milestone')),
+    }),
+    route({
       method: 'PUT',
       path: `/${prefix}/:id/milestones/:milestone_id`,
       operation: 'MilestoneUpdate',
-      variables: (p) => ({
-        source: sourceInput(kind, p.ref('id')),
-        milestoneId: p.int('milestone_id', { required: true }),
-        attributes: {
-          ...attributes(p),
-          title: p.string('title', { allowBlank: false }),
-          stateEvent: p.oneOf('state_event', ['close', 'activate'] as const),
-        },
+      params: {
+        id: param.ref(),
+        milestone_id: param.int({ required: true }),
+        ...ATTRIBUTES,
+        title: param.string({ allowBlank: false }),
+        state_event: param.oneOf(['close', 'activate']),
+      },
+      variables: (v) => ({
+        source: sourceInput(kind, v.id),
+        milestoneId: v.milestone_id,
+        attributes: { ...attributes(v), title: v.title, stateEvent: v.state_event },
       }),
-      result: (data) => milestoneEntity(data.milestoneUpdate.milestone),
-    },
+      result: (data) => milestoneEntity(expected(data.milestoneUpdate?.milestone, 'milestone')),
+    }),
   ]),
 );

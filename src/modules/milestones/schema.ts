@@ -1,12 +1,10 @@
 import type { Milestone } from '../../generated/prisma/client.ts';
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
-import type { Context } from '../../graphql/context.ts';
+import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { groupSource, projectSource, resolveSource, SourceInputRef, type Source } from '../namespaces/source.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { parentOf, resolveParent } from '../namespaces/parent.ts';
+import { parentFields, SourceInputRef } from '../namespaces/parent-fields.ts';
 import { createMilestone, findMilestone, listMilestones, updateMilestone } from './service.ts';
 
 const MilestoneStateEnum = builder.enumType('MilestoneStateEnum', { values: ['active', 'closed'] as const });
@@ -29,8 +27,8 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
     title: t.exposeString('title'),
     description: t.exposeString('description'),
     state: t.expose('state', { type: MilestoneStateEnum }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'Time' }),
+    updatedAt: t.expose('updatedAt', { type: 'Time' }),
     dueDate: t.expose('dueDate', { type: 'Date', nullable: true }),
     startDate: t.expose('startDate', { type: 'Date', nullable: true }),
     expired: t.boolean({ resolve: (m) => Boolean(m.dueDate && m.dueDate < new Date(new Date().toISOString().slice(0, 10))) }),
@@ -38,30 +36,24 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
   }),
 });
 
-function milestoneFields(toSource: (parent: any) => Source) {
-  return (t: any) => ({
-    milestones: t.connection({
-      type: MilestoneRef,
-      args: {
-        state: t.arg({ type: MilestoneStateEnum }),
-        title: t.arg.string(),
-        searchTitle: t.arg.string(),
-        iids: t.arg.intList(),
-      },
-      resolve: (parent: unknown, args: any, ctx: Context) =>
-        pagedConnection(args, listMilestones(ctx, toSource(parent), { ...args, search: args.searchTitle })),
-    }),
-    milestone: t.field({
-      type: MilestoneRef,
-      nullable: true,
-      args: { id: t.arg.int({ required: true }) },
-      resolve: (parent: unknown, args: { id: number }, ctx: Context) => findMilestone(ctx, toSource(parent), args.id),
-    }),
-  });
-}
-
-builder.objectFields(ProjectRef, milestoneFields((p) => projectSource(p as ProjectWithNamespace)));
-builder.objectFields(GroupRef, milestoneFields(groupSource));
+parentFields((t) => ({
+  milestones: t.connection({
+    type: MilestoneRef,
+    args: {
+      state: t.arg({ type: MilestoneStateEnum }),
+      title: t.arg.string(),
+      searchTitle: t.arg.string(),
+      iids: t.arg.intList(),
+    },
+    resolve: (row, args, ctx) => pagedConnection(args, listMilestones(ctx, parentOf(row), { ...args, search: args.searchTitle })),
+  }),
+  milestone: t.field({
+    type: MilestoneRef,
+    nullable: true,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (row, args, ctx) => findMilestone(ctx, parentOf(row), args.id),
+  }),
+}));
 
 const MilestoneAttributes = builder.inputType('MilestoneAttributesInput', {
   fields: (t) => ({
@@ -82,7 +74,7 @@ builder.mutationFields((t) => ({
       attributes: t.arg({ type: MilestoneAttributes }),
     },
     resolve: (_r, { source, title, attributes }, ctx) =>
-      asPayload(ctx, 'milestone', async () => createMilestone(ctx, await resolveSource(ctx, source), { ...attributes, title })),
+      asPayload(ctx, 'milestone', async () => createMilestone(ctx, await resolveParent(ctx, source), { ...attributes, title })),
   }),
   milestoneUpdate: t.field({
     type: payloadType('MilestoneUpdatePayload', 'milestone', MilestoneRef),
@@ -92,6 +84,6 @@ builder.mutationFields((t) => ({
       attributes: t.arg({ type: MilestoneAttributes, required: true }),
     },
     resolve: (_r, { source, id, attributes }, ctx) =>
-      asPayload(ctx, 'milestone', async () => updateMilestone(ctx, await resolveSource(ctx, source), id, attributes)),
+      asPayload(ctx, 'milestone', async () => updateMilestone(ctx, await resolveParent(ctx, source), id, attributes)),
   }),
 }));

@@ -1,24 +1,23 @@
+import { containsIgnoringCase } from '../../core/input.ts';
 import type { Milestone, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Db } from '../../db/client.ts';
-import type { Context } from '../../graphql/context.ts';
-import type { Listing } from '../../graphql/connections.ts';
-import { NotFoundError, ValidationError } from '../../graphql/errors.ts';
-import { requireSourceAccess, sourceId, type Source } from '../namespaces/source.ts';
-
-const ownerColumn = (source: Source) => (source.kind === 'project' ? { projectId: source.project.id } : { groupId: source.group.id });
+import type { Context } from '../../core/context.ts';
+import type { Listing } from '../../core/listing.ts';
+import { NotFoundError, ValidationError } from '../../core/errors.ts';
+import { parentColumn, parentId, requireParentAccess, type Parent } from '../namespaces/parent.ts';
+import { nextIid } from '../../core/iids.ts';
 
 export type MilestoneFilter = { state?: 'active' | 'closed' | null; title?: string | null; search?: string | null; iids?: number[] | null };
 
-export function listMilestones(ctx: Context, source: Source, filter: MilestoneFilter): Listing<Milestone> {
+export function listMilestones(ctx: Context, parent: Parent, filter: MilestoneFilter): Listing<Milestone> {
   const where: Prisma.MilestoneWhereInput = {
-    ...ownerColumn(source),
+    ...parentColumn(parent),
     ...(filter.state && { state: filter.state }),
     ...(filter.title && { title: filter.title }),
     ...(filter.iids?.length && { iid: { in: filter.iids } }),
     ...(filter.search && {
-      OR: [{ title: { contains: filter.search, mode: 'insensitive' as const } }, { description: { contains: filter.search, mode: 'insensitive' as const } }],
+      OR: [{ title: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }],
     }),
   };
   return {
@@ -28,17 +27,8 @@ export function listMilestones(ctx: Context, source: Source, filter: MilestoneFi
 }
 
 /** A milestone by its id, only within its own project or group. */
-export async function findMilestone(ctx: Context, source: Source, id: number): Promise<Milestone | null> {
-  return ctx.db.milestone.findFirst({ where: { id, ...ownerColumn(source) } });
-}
-
-/** Next per-parent iid, incremented atomically so concurrent creates never share one. */
-export async function nextIid(db: Pick<Db, '$queryRaw'>, scope: string, ownerId: number): Promise<number> {
-  const [row] = await db.$queryRaw<{ last: number }[]>`
-    INSERT INTO internal_ids (scope, owner_id, last) VALUES (${scope}, ${ownerId}, 1)
-    ON CONFLICT (scope, owner_id) DO UPDATE SET last = internal_ids.last + 1
-    RETURNING last`;
-  return row.last;
+export async function findMilestone(ctx: Context, parent: Parent, id: number): Promise<Milestone | null> {
+  return ctx.db.milestone.findFirst({ where: { id, ...parentColumn(parent) } });
 }
 
 export type MilestoneInput = {
@@ -61,15 +51,15 @@ function validate(input: MilestoneInput, existing?: Milestone) {
 
 const titleTaken = () => new ValidationError({ title: ['has already been taken'] });
 
-export async function createMilestone(ctx: Context, source: Source, input: MilestoneInput & { title: string }): Promise<Milestone> {
-  await requireSourceAccess(ctx, source, AccessLevel.REPORTER);
+export async function createMilestone(ctx: Context, parent: Parent, input: MilestoneInput & { title: string }): Promise<Milestone> {
+  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
   validate(input);
   return ctx.db
     .$transaction(async (tx) =>
       tx.milestone.create({
         data: {
-          ...ownerColumn(source),
-          iid: await nextIid(tx, `milestones:${source.kind}`, sourceId(source)),
+          ...parentColumn(parent),
+          iid: await nextIid(tx, `milestones:${parent.kind}`, parentId(parent)),
           title: input.title,
           description: input.description ?? '',
           dueDate: input.dueDate ?? null,
@@ -83,10 +73,10 @@ export async function createMilestone(ctx: Context, source: Source, input: Miles
     });
 }
 
-export async function updateMilestone(ctx: Context, source: Source, id: number, input: MilestoneInput): Promise<Milestone> {
-  const milestone = await findMilestone(ctx, source, id);
+export async function updateMilestone(ctx: Context, parent: Parent, id: number, input: MilestoneInput): Promise<Milestone> {
+  const milestone = await findMilestone(ctx, parent, id);
   if (!milestone) throw new NotFoundError('Milestone');
-  await requireSourceAccess(ctx, source, AccessLevel.REPORTER);
+  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
   validate(input, milestone);
   const state = input.stateEvent === 'close' ? 'closed' : input.stateEvent === 'activate' ? 'active' : undefined;
   return ctx.db.milestone

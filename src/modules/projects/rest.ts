@@ -1,80 +1,84 @@
-import type { Params } from '../../rest/params.ts';
-import { defineRoutes } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
+import { param, type Values } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 
 const VISIBILITY = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
 
-const attributes = (p: Params) => ({
-  name: p.string('name'),
-  path: p.string('path'),
-  description: p.string('description'),
-  visibility: p.oneOf('visibility', VISIBILITY),
-  defaultBranch: p.string('default_branch'),
+const ATTRIBUTES = {
+  name: param.string(),
+  path: param.string(),
+  description: param.string(),
+  visibility: param.oneOf(VISIBILITY),
+  default_branch: param.string(),
+};
+
+const attributes = (v: Values<typeof ATTRIBUTES>) => ({
+  name: v.name,
+  path: v.path,
+  description: v.description,
+  visibility: v.visibility,
+  defaultBranch: v.default_branch,
 });
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/projects',
     operation: 'ProjectList',
     paginated: true,
-    variables: (p) => ({
-      search: p.string('search'),
-      membership: p.bool('membership'),
-      owned: p.bool('owned'),
-      visibility: p.oneOf('visibility', VISIBILITY),
-      orderBy: p.oneOf('order_by', ORDER_BY),
-      sort: p.oneOf('sort', ['asc', 'desc'] as const),
-    }),
-    result: (data) => data.projects,
-  },
-  {
+    params: {
+      search: param.string(),
+      membership: param.bool(),
+      owned: param.bool(),
+      visibility: param.oneOf(VISIBILITY),
+      order_by: param.oneOf(ORDER_BY),
+      sort: param.oneOf(['asc', 'desc']),
+    },
+    variables: (v) => ({ search: v.search, membership: v.membership, owned: v.owned, visibility: v.visibility, orderBy: v.order_by, sort: v.sort }),
+    result: (data) => page(data.projects),
+  }),
+  route({
     method: 'GET',
     path: '/projects/:id',
     operation: 'ProjectGet',
-    variables: (p) => p.ref('id'),
+    params: { id: param.ref() },
+    variables: (v) => v.id,
     result: (data) => found(data.project, 'Project'),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/groups/:id/projects',
     operation: 'GroupProjects',
     paginated: true,
-    variables: (p) => ({ ...p.ref('id'), includeSubgroups: p.bool('include_subgroups'), search: p.string('search') }),
-    result: (data) => found(data.group, 'Group').projects,
-  },
-  {
+    params: { id: param.ref(), include_subgroups: param.bool(), search: param.string() },
+    variables: (v) => ({ ...v.id, includeSubgroups: v.include_subgroups, search: v.search }),
+    result: (data) => page(found(data.group, 'Group').projects),
+  }),
+  route({
     method: 'POST',
     path: '/projects',
     operation: 'ProjectCreate',
     status: 201,
-    variables: (p) => {
-      p.atLeastOneOf('name', 'path');
-      return {
-        namespaceId: p.int('namespace_id'),
-        initializeWithReadme: p.bool('initialize_with_readme'),
-        attributes: attributes(p),
-      };
-    },
-    result: (data) => data.projectCreate.project,
-  },
-  {
+    params: { namespace_id: param.int(), initialize_with_readme: param.bool(), ...ATTRIBUTES },
+    variables: (v) => ({ namespaceId: v.namespace_id, initializeWithReadme: v.initialize_with_readme, attributes: attributes(v) }),
+    result: (data) => expected(data.projectCreate?.project, 'project'),
+  }),
+  route({
     method: 'PUT',
     path: '/projects/:id',
     operation: 'ProjectUpdate',
-    variables: (p) => {
-      p.atLeastOneOf('name', 'path', 'description', 'visibility', 'default_branch');
-      return { ...p.ref('id'), attributes: attributes(p) };
-    },
-    result: (data) => data.projectUpdate.project,
-  },
-  {
+    params: { id: param.ref(), ...ATTRIBUTES },
+    variables: (v) => ({ ...v.id, attributes: attributes(v) }),
+    result: (data) => expected(data.projectUpdate?.project, 'project'),
+  }),
+  route({
     method: 'DELETE',
     path: '/projects/:id',
     operation: 'ProjectDelete',
     status: 202,
-    variables: (p) => p.ref('id'),
+    params: { id: param.ref() },
+    variables: (v) => v.id,
     result: () => ({ message: '202 Accepted' }),
-  },
+  }),
 ]);

@@ -1,4 +1,5 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
@@ -18,7 +19,8 @@ const withNamespace = (p: object) => p as ProjectWithNamespace;
 export const ProjectRef = builder.prismaObject('Project', {
   fields: (t) => ({
     id: t.id({ resolve: (p) => gid('Project', p.id) }),
-    databaseId: t.exposeInt('id'),
+    // Identity: what a repository-file read also needs (read_repository tokens).
+    databaseId: t.exposeInt('id', { extensions: scopes(...REPOSITORY_READ_SCOPES) }),
     name: t.exposeString('name'),
     path: t.exposeString('path'),
     fullPath: t.string({ resolve: (p) => projectFullPath(withNamespace(p)) }),
@@ -30,9 +32,9 @@ export const ProjectRef = builder.prismaObject('Project', {
     defaultBranch: t.exposeString('defaultBranch'),
     archived: t.exposeBoolean('archived'),
     creatorId: t.exposeInt('creatorId', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    lastActivityAt: t.expose('lastActivityAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'Time' }),
+    updatedAt: t.expose('updatedAt', { type: 'Time' }),
+    lastActivityAt: t.expose('lastActivityAt', { type: 'Time' }),
     topics: t.stringList({ resolve: () => [] }),
     starCount: t.int({ resolve: () => 0 }),
     forksCount: t.int({ resolve: () => 0 }),
@@ -72,7 +74,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'A project by full path or id; null when it does not exist or is not visible.',
     // Repository reads (files, blobs, blame, trees) are open to read_repository tokens too.
-    extensions: scopes('api', 'read_api', 'read_repository'),
+    extensions: scopes(...REPOSITORY_READ_SCOPES),
     args: projectRefArgs(t),
     resolve: (_r, args, ctx) => findProject(ctx, toRef(args)),
   }),

@@ -1,13 +1,15 @@
+import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
 import type { Prisma, Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Context } from '../../graphql/context.ts';
-import type { Listing } from '../../graphql/connections.ts';
-import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import type { Listing } from '../../core/listing.ts';
+import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
 import { isValidBranchName } from '../../git/refs.ts';
+import { REGULAR_FILE_MODE } from '../../git/repository.ts';
 import { exceedsVisibility, pathFromName, pathProblems } from '../namespaces/paths.ts';
-import { requireGroup } from '../groups/service.ts';
 
 export type ProjectRef = { id?: number | null; fullPath?: string | null };
 
@@ -19,12 +21,18 @@ async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespa
   if (!ref.fullPath || slash < 1) return null;
   return ctx.db.project.findFirst({
     where: {
-      path: { equals: ref.fullPath.slice(slash + 1), mode: 'insensitive' },
-      namespace: { fullPath: { equals: ref.fullPath.slice(0, slash), mode: 'insensitive' } },
+      path: equalsIgnoringCase(ref.fullPath.slice(slash + 1)),
+      namespace: { fullPath: equalsIgnoringCase(ref.fullPath.slice(0, slash)) },
     },
     include: { namespace: true },
   });
 }
+
+/**
+ * A project by full path whatever the viewer: for callers that authorise by a key of the project
+ * (alert endpoints), not by a user.
+ */
+export const projectByFullPath = (ctx: Context, fullPath: string) => lookup(ctx, { fullPath });
 
 /** A project the viewer may read, by id or full path; null otherwise (REST answers 404). */
 export async function findProject(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
@@ -36,6 +44,17 @@ export async function findProject(ctx: Context, ref: ProjectRef): Promise<Projec
 export async function requireProject(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace> {
   const project = await findProject(ctx, ref);
   if (!project) throw new NotFoundError('Project');
+  return project;
+}
+
+/**
+ * A project by id whose code the viewer may read: for bytes served after the operation that found
+ * them (raw files, archives), which check the viewer again so that no caller reaches content by id.
+ */
+export async function requireCodeOfProject(ctx: Context, projectId: number): Promise<ProjectWithNamespace> {
+  const project = await ctx.loaders.project.load(projectId);
+  if (!project) throw new NotFoundError('Project');
+  await ctx.policy.requireReadCode(project);
   return project;
 }
 
@@ -67,7 +86,7 @@ export async function listProjects(ctx: Context, filter: ProjectFilter): Promise
       ...(filter.owned ? [{ namespace: { ownerId: ctx.viewer.userId ?? -1 } }] : []),
       ...(filter.visibility ? [{ visibility: filter.visibility }] : []),
       ...(filter.search
-        ? [{ OR: [{ name: { contains: filter.search, mode: 'insensitive' as const } }, { path: { contains: filter.search, mode: 'insensitive' as const } }, { description: { contains: filter.search, mode: 'insensitive' as const } }] }]
+        ? [{ OR: [{ name: containsIgnoringCase(filter.search) }, { path: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }] }]
         : []),
       ...(filter.namespaceId != null
         ? [filter.includeSubgroups ? { namespace: { traversalIds: { has: filter.namespaceId } } } : { namespaceId: filter.namespaceId }]
@@ -128,7 +147,7 @@ async function assertFree(ctx: Context, namespaceId: number, name: string, path:
     where: {
       namespaceId,
       ...(exceptId && { NOT: { id: exceptId } }),
-      OR: [{ path: { equals: path, mode: 'insensitive' } }, { name: { equals: name, mode: 'insensitive' } }],
+      OR: [{ path: equalsIgnoringCase(path) }, { name: equalsIgnoringCase(name) }],
     },
     select: { name: true, path: true },
   });
@@ -145,8 +164,9 @@ async function assertFree(ctx: Context, namespaceId: number, name: string, path:
 export async function createProject(ctx: Context, input: ProjectInput): Promise<ProjectWithNamespace> {
   const user = ctx.viewer.user;
   if (!user) throw new UnauthorizedError();
+  checkInput(rules.atLeastOneOf(input, { name: 'name', path: 'path' }));
   const namespace = await targetNamespace(ctx, input.namespaceId);
-  const name = input.name ?? input.path!;
+  const name = (input.name ?? input.path)!;
   const path = input.path ?? pathFromName(name);
   const visibility = input.visibility ?? 'private';
   const defaultBranch = input.defaultBranch ?? 'main';
@@ -172,11 +192,17 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
   try {
     await ctx.deps.git.init(project.id, defaultBranch);
     if (input.initializeWithReadme) {
-      await ctx.deps.git.createInitialCommit(project.id, {
+      const readme = `# ${name}\n\n${input.description ?? ''}\n`.replace(/\n\n\n$/, '\n');
+      const author = { name: user.name, email: user.email, date: new Date() };
+      // The branch must not exist yet, so the first commit never overwrites a concurrent first push.
+      await (await ctx.loaders.repository.load(project.id)).writeCommit({
         branch: defaultBranch,
-        files: [{ name: 'README.md', content: `# ${name}\n\n${input.description ?? ''}\n`.replace(/\n\n\n$/, '\n') }],
+        parent: null,
+        expectedTip: null,
+        changes: [{ path: 'README.md', content: Buffer.from(readme), mode: REGULAR_FILE_MODE }],
         message: 'Initial commit',
-        author: { name: user.name, email: user.email },
+        author,
+        committer: author,
       });
     }
   } catch (error) {
@@ -187,8 +213,11 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
   return project;
 }
 
+const UPDATABLE = { name: 'name', path: 'path', description: 'description', visibility: 'visibility', defaultBranch: 'default_branch' } as const;
+
 /** Maintainers edit settings; only Owners change visibility. */
 export async function updateProject(ctx: Context, ref: ProjectRef, input: ProjectInput): Promise<ProjectWithNamespace> {
+  checkInput(rules.atLeastOneOf(input, UPDATABLE));
   const project = await requireProject(ctx, ref);
   await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? AccessLevel.OWNER : AccessLevel.MAINTAINER);
   validate(input, project.namespace.visibility, project.namespace.kind === 'group');
@@ -196,11 +225,12 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
     await assertFree(ctx, project.namespaceId, input.name ?? project.name, input.path ?? project.path, project.id);
   }
   if (input.defaultBranch != null && input.defaultBranch !== project.defaultBranch) {
-    const branches = await ctx.deps.git.branchNames(project.id);
-    if (branches.length > 0 && !branches.includes(input.defaultBranch)) {
+    const repository = await ctx.loaders.repository.load(project.id);
+    // An empty repository may name any default branch; its first push creates it.
+    if (repository.hasBranches() && !repository.branchTip(input.defaultBranch)) {
       throw new BadRequestError(`Could not change HEAD: branch '${input.defaultBranch}' does not exist`);
     }
-    await ctx.deps.git.setHead(project.id, input.defaultBranch);
+    await repository.setHead(input.defaultBranch);
   }
   return ctx.db.project.update({
     where: { id: project.id },

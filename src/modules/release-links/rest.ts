@@ -1,89 +1,80 @@
-import { RecordNotFoundError } from '../../graphql/errors.ts';
-import type { Params } from '../../rest/params.ts';
-import { defineRoutes } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
-import { projectInput } from '../projects/input.ts';
-import { linkEntity, linkTypeParam } from '../releases/rest.ts';
+import { RecordNotFoundError } from '../../core/errors.ts';
+import { param, type Values } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page } from '../../rest/shape.ts';
+import { projectInput } from '../../rest/sources.ts';
+import { LINK_TYPE, linkEntity, linkType } from '../releases/rest.ts';
 
 const PATH = '/projects/:id/releases/:tag_name/assets/links';
 
-const tagName = (p: Params) => p.string('tag_name', { required: true, allowBlank: false });
+const RELEASE = { id: param.ref(), tag_name: param.string({ required: true, allowBlank: false }) };
 
-/** The release of the path, or GitLab's RecordNotFound for an unknown tag. */
-const releaseOf = (data: any) => {
-  const release = found(data.project, 'Project').release;
-  if (!release) throw new RecordNotFoundError();
-  return release;
-};
+/** The assets of the path's release, or GitLab's RecordNotFound for an unknown tag. */
+function assetsOf<A>(project: { releaseAssets: A | null } | null): A {
+  const assets = found(project, 'Project').releaseAssets;
+  if (!assets) throw new RecordNotFoundError();
+  return assets;
+}
 
-const linkAttributes = (p: Params) => ({
-  directAssetPath: p.string('direct_asset_path') ?? p.string('filepath'),
-  linkType: linkTypeParam(p),
-});
+const LINK_ATTRIBUTES = { direct_asset_path: param.string(), filepath: param.string(), link_type: LINK_TYPE };
+
+const linkAttributes = (v: Values<typeof LINK_ATTRIBUTES>) => ({ directAssetPath: v.direct_asset_path ?? v.filepath, linkType: linkType(v.link_type) });
 
 /** The link of an update or delete, scoped to the project and tag of the path. */
-const scope = (p: Params) => ({ ...projectInput(p.ref('id')), tagName: tagName(p), id: String(p.int('link_id', { required: true })) });
+const LINK = { ...RELEASE, link_id: param.int({ required: true }) };
+const scope = (v: Values<typeof LINK>) => ({ ...projectInput(v.id), tagName: v.tag_name, id: String(v.link_id) });
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: PATH,
     operation: 'ReleaseLinks',
     jobToken: true,
     paginated: true,
-    variables: (p) => ({ ...p.ref('id'), tagName: tagName(p) }),
-    result: (data) => {
-      const links = releaseOf(data).assets.links;
-      return { ...links, nodes: links.nodes.map(linkEntity) };
-    },
-  },
-  {
+    params: RELEASE,
+    variables: (v) => ({ ...v.id, tagName: v.tag_name }),
+    result: (data) => page(assetsOf(data.project).links, linkEntity),
+  }),
+  route({
     method: 'GET',
     path: `${PATH}/:link_id`,
     operation: 'ReleaseLink',
     jobToken: true,
-    variables: (p) => ({ ...p.ref('id'), tagName: tagName(p), linkId: p.int('link_id', { required: true }) }),
+    params: LINK,
+    variables: (v) => ({ ...v.id, tagName: v.tag_name, linkId: v.link_id }),
     result: (data) => {
-      const link = releaseOf(data).assets.link;
+      const link = assetsOf(data.project).link;
       if (!link) throw new RecordNotFoundError();
       return linkEntity(link);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: PATH,
     operation: 'ReleaseAssetLinkCreate',
     jobToken: true,
     status: 201,
-    variables: (p) => ({
-      input: {
-        ...projectInput(p.ref('id')),
-        tagName: tagName(p),
-        name: p.string('name', { required: true }),
-        url: p.string('url', { required: true }),
-        ...linkAttributes(p),
-      },
-    }),
-    result: (data) => linkEntity(data.releaseAssetLinkCreate.link),
-  },
-  {
+    params: { ...RELEASE, name: param.string({ required: true }), url: param.string({ required: true }), ...LINK_ATTRIBUTES },
+    variables: (v) => ({ input: { ...projectInput(v.id), tagName: v.tag_name, name: v.name, url: v.url, ...linkAttributes(v) } }),
+    result: (data) => linkEntity(expected(data.releaseAssetLinkCreate?.link, 'link')),
+  }),
+  route({
     method: 'PUT',
     path: `${PATH}/:link_id`,
     operation: 'ReleaseAssetLinkUpdate',
     jobToken: true,
-    variables: (p) => {
-      p.atLeastOneOf('name', 'url');
-      return { input: { ...scope(p), name: p.string('name'), url: p.string('url'), ...linkAttributes(p) } };
-    },
-    result: (data) => linkEntity(data.releaseAssetLinkUpdate.link),
-  },
-  {
+    params: { ...LINK, name: param.string(), url: param.string(), ...LINK_ATTRIBUTES },
+    variables: (v) => ({ input: { ...scope(v), name: v.name, url: v.url, ...linkAttributes(v) } }),
+    result: (data) => linkEntity(expected(data.releaseAssetLinkUpdate?.link, 'link')),
+  }),
+  route({
     method: 'DELETE',
     path: `${PATH}/:link_id`,
     operation: 'ReleaseAssetLinkDelete',
     jobToken: true,
     status: 200,
-    variables: (p) => ({ input: scope(p) }),
-    result: (data) => linkEntity(data.releaseAssetLinkDelete.link),
-  },
+    params: LINK,
+    variables: (v) => ({ input: scope(v) }),
+    result: (data) => linkEntity(expected(data.releaseAssetLinkDelete?.link, 'link')),
+  }),
 ]);

@@ -1,11 +1,14 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder } from '../../graphql/builder.ts';
-import type { Context } from '../../graphql/context.ts';
-import { ParamError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import { ParamError } from '../../core/errors.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
-import { projectFromInput, projectInputFields } from '../projects/input.ts';
+import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
+import { projectInputFields } from '../namespaces/parent-fields.ts';
+import { ProjectRef } from '../projects/schema.ts';
+import { findRelease } from '../releases/service.ts';
 import { ReleaseAssetLinkRef, ReleaseAssetLinkTypeEnum, ReleaseAssetsRef, withRelease } from '../releases/schema.ts';
-import { createLink, deleteLink, findLink, locateLink, updateLink, type LinkWithRelease } from './service.ts';
+import { createLink, deleteLink, findLink, updateLink, type LinkTarget, type LinkWithRelease } from './service.ts';
 
 builder.objectField(ReleaseAssetsRef, 'link', (t) =>
   t.field({
@@ -16,6 +19,18 @@ builder.objectField(ReleaseAssetsRef, 'link', (t) =>
       const link = await findLink(ctx, release, id);
       return link && withRelease(release)(link);
     },
+  }),
+);
+
+builder.objectField(ProjectRef, 'releaseAssets', (t) =>
+  t.field({
+    type: ReleaseAssetsRef,
+    nullable: true,
+    description:
+      "The assets of the release of a tag, null without one. Like GitLab's release-links API they are open to every viewer " +
+      'of the releases, whose code-only parts stay null (`project.release` answers REST readers without code with 403).',
+    args: { tagName: t.arg.string({ required: true }) },
+    resolve: (project, { tagName }, ctx) => findRelease(ctx, project as ProjectWithNamespace, tagName),
   }),
 );
 
@@ -46,12 +61,12 @@ const linkScopeFields = (t: any) => ({
 const LinkUpdateInput = builder.inputType('ReleaseAssetLinkUpdateInput', { fields: (t) => ({ ...linkScopeFields(t), ...linkFields(t, false) }) });
 const LinkDeleteInput = builder.inputType('ReleaseAssetLinkDeleteInput', { fields: (t) => linkScopeFields(t) });
 
-type ScopeInput = { id: string | number; projectPath?: unknown; projectId?: unknown; tagName?: string | null };
+type ScopeInput = ParentInput & { id: string | number; tagName?: string | null };
 
-async function located(ctx: Context, input: ScopeInput) {
+async function target(ctx: Context, input: ScopeInput): Promise<LinkTarget> {
   const scoped = input.tagName != null && (input.projectPath != null || input.projectId != null);
-  const scope = scoped ? { project: (await projectFromInput(ctx, input)) as ProjectWithNamespace, tag: input.tagName! } : undefined;
-  return locateLink(ctx, linkId(input.id), scope);
+  const scope = scoped ? { project: await resolveProject(ctx, input), tag: input.tagName! } : undefined;
+  return { id: linkId(input.id), scope };
 }
 
 const asParent = ({ link, release }: LinkWithRelease) => withRelease(release)(link);
@@ -62,7 +77,7 @@ builder.mutationFields((t) => ({
     type: LinkPayload('ReleaseAssetLinkCreatePayload'),
     args: { input: t.arg({ type: LinkCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const project = await projectFromInput(ctx, input);
+      const project = await resolveProject(ctx, input);
       return asPayload(ctx, 'link', async () => asParent(await createLink(ctx, project, input.tagName, input as never)));
     },
   }),
@@ -70,16 +85,16 @@ builder.mutationFields((t) => ({
     type: LinkPayload('ReleaseAssetLinkUpdatePayload'),
     args: { input: t.arg({ type: LinkUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const target = await located(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(await updateLink(ctx, target, input as never)));
+      const link = await target(ctx, input as ScopeInput);
+      return asPayload(ctx, 'link', async () => asParent(await updateLink(ctx, link, input as never)));
     },
   }),
   releaseAssetLinkDelete: t.field({
     type: LinkPayload('ReleaseAssetLinkDeletePayload'),
     args: { input: t.arg({ type: LinkDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const target = await located(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(await deleteLink(ctx, target)));
+      const link = await target(ctx, input as ScopeInput);
+      return asPayload(ctx, 'link', async () => asParent(await deleteLink(ctx, link)));
     },
   }),
 }));

@@ -2,9 +2,9 @@ import type { Release, ReleaseLink, ReleaseLinkType } from '../../generated/pris
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Context } from '../../graphql/context.ts';
-import { FullMessagesError, NotFoundError, RecordNotFoundError } from '../../graphql/errors.ts';
-import { releaseLoaders } from '../releases/loaders.ts';
+import type { Context } from '../../core/context.ts';
+import { FullMessagesError, NotFoundError, RecordNotFoundError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
 import { findRelease } from '../releases/service.ts';
 import { linkProblems, normalizeFilepath, type LinkInput } from './validation.ts';
 
@@ -18,11 +18,13 @@ export async function releaseOfTag(ctx: Context, project: ProjectWithNamespace, 
 }
 
 export async function findLink(ctx: Context, release: Release, id: number): Promise<ReleaseLink | null> {
-  return (await releaseLoaders(ctx).links.load(release.id)).find((l) => l.id === id) ?? null;
+  return (await ctx.loaders.releases.links.load(release.id)).find((l) => l.id === id) ?? null;
 }
 
-/** A link by id within a project's release, or (GraphQL, by id only) wherever it is visible. */
-export async function locateLink(ctx: Context, id: number, scope?: { project: ProjectWithNamespace; tag: string }): Promise<LinkWithRelease & { project: ProjectWithNamespace }> {
+/** A link by id, within a project's release (REST's path) or, by id only, wherever it is visible. */
+export type LinkTarget = { id: number; scope?: { project: ProjectWithNamespace; tag: string } };
+
+async function locateLink(ctx: Context, { id, scope }: LinkTarget): Promise<LinkWithRelease & { project: ProjectWithNamespace }> {
   if (scope) {
     const release = await releaseOfTag(ctx, scope.project, scope.tag);
     const link = await findLink(ctx, release, id);
@@ -50,15 +52,17 @@ export async function createLink(ctx: Context, project: ProjectWithNamespace, ta
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   const release = await releaseOfTag(ctx, project, tag);
   const row = { name: input.name, url: input.url, filepath: normalizeFilepath(input.directAssetPath) ?? null, linkType: (input.linkType ?? 'other') as ReleaseLinkType };
-  check(row, await releaseLoaders(ctx).links.load(release.id));
+  check(row, await ctx.loaders.releases.links.load(release.id));
   const link = await ctx.db.releaseLink.create({ data: { ...row, releaseId: release.id } }).catch(taken);
-  releaseLoaders(ctx).links.clear(release.id);
+  ctx.loaders.releases.links.clear(release.id);
   return { link, release };
 }
 
-export async function updateLink(ctx: Context, located: LinkWithRelease & { project: ProjectWithNamespace }, input: LinkInput): Promise<LinkWithRelease> {
-  await ctx.policy.requireProjectAccess(located.project, AccessLevel.DEVELOPER);
-  const { link, release } = located;
+/** Only given fields change; a name or a URL must be among them (GitLab's `at_least_one_of`). */
+export async function updateLink(ctx: Context, target: LinkTarget, input: LinkInput): Promise<LinkWithRelease> {
+  checkInput(rules.atLeastOneOf(input, { name: 'name', url: 'url' }));
+  const { link, release, project } = await locateLink(ctx, target);
+  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   const row = {
     id: link.id,
     name: input.name ?? link.name,
@@ -66,16 +70,17 @@ export async function updateLink(ctx: Context, located: LinkWithRelease & { proj
     filepath: input.directAssetPath === undefined ? link.filepath : (normalizeFilepath(input.directAssetPath) ?? null),
     linkType: (input.linkType ?? link.linkType) as ReleaseLinkType,
   };
-  check(row, await releaseLoaders(ctx).links.load(release.id));
+  check(row, await ctx.loaders.releases.links.load(release.id));
   const { id, ...data } = row;
   const updated = await ctx.db.releaseLink.update({ where: { id }, data }).catch(taken);
-  releaseLoaders(ctx).links.clear(release.id);
+  ctx.loaders.releases.links.clear(release.id);
   return { link: updated, release };
 }
 
-export async function deleteLink(ctx: Context, located: LinkWithRelease & { project: ProjectWithNamespace }): Promise<LinkWithRelease> {
+export async function deleteLink(ctx: Context, target: LinkTarget): Promise<LinkWithRelease> {
+  const located = await locateLink(ctx, target);
   await ctx.policy.requireProjectAccess(located.project, AccessLevel.DEVELOPER);
   await ctx.db.releaseLink.delete({ where: { id: located.link.id } });
-  releaseLoaders(ctx).links.clear(located.release.id);
+  ctx.loaders.releases.links.clear(located.release.id);
   return { link: located.link, release: located.release };
 }

@@ -3,8 +3,8 @@ import type { Milestone, Release, ReleaseEvidence, ReleaseLink } from '../../gen
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { projectFullPath } from '../projects/service.ts';
-import type { Context } from '../../graphql/context.ts';
-import { batchBy, batchGroupBy } from '../../graphql/loaders.ts';
+import type { Context } from '../../core/context.ts';
+import { batchBy, batchGroupBy } from '../../core/loaders.ts';
 
 const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
 
@@ -21,7 +21,8 @@ async function projectFacts(ctx: Context, projectId: number): Promise<ProjectFac
   };
 }
 
-function create(ctx: Context) {
+/** Per-request DataLoaders of the releases area: one query per tick for links, milestones, evidences. */
+export function createReleaseLoaders(ctx: Context) {
   const { db } = ctx;
   const byTag = batchBy<string, Release>(
     (keys) =>
@@ -57,11 +58,8 @@ function create(ctx: Context) {
   };
 }
 
-const cache = new WeakMap<Context, ReturnType<typeof create>>();
-
-/** Per-request DataLoaders of the releases area: one query per tick for links, milestones, evidences. */
-export function releaseLoaders(ctx: Context) {
-  let loaders = cache.get(ctx);
-  if (!loaders) cache.set(ctx, (loaders = create(ctx)));
-  return loaders;
+declare module '../../core/loaders.ts' {
+  interface ModuleLoaders {
+    releases: ReturnType<typeof createReleaseLoaders>;
+  }
 }

@@ -1,225 +1,247 @@
-import qs from 'qs';
-import { ForbiddenError, NotFoundError, RecordNotFoundError } from '../../graphql/errors.ts';
-import type { Params } from '../../rest/params.ts';
-import { defineRoutes, redirect, type RouteDef } from '../../rest/route.ts';
-import { found, withoutNull } from '../../rest/shape.ts';
+import { NotFoundError, RecordNotFoundError } from '../../core/errors.ts';
+import type { ReleaseBasicFragment, ReleaseDetailsFragment, ReleaseLinkEntityFragment } from '../../generated/operations.ts';
+import { param, type Values } from '../../rest/declare.ts';
+import { defineRoutes, redirect, route } from '../../rest/route.ts';
+import { enumValue, expected, found, nodesOf, page, withoutNull } from '../../rest/shape.ts';
 import { commitEntity } from '../commits/rest.ts';
 import { milestoneEntity } from '../milestones/rest.ts';
-import { projectInput } from '../projects/input.ts';
+import { projectInput } from '../../rest/sources.ts';
 import { LINK_TYPES } from '../release-links/validation.ts';
 
-type Node = Record<string, any>;
-
 /** GitLab's link entity: enum values in lower case. */
-export const linkEntity = (link: Node) => ({ ...link, link_type: String(link.link_type).toLowerCase() });
+export const linkEntity = (link: ReleaseLinkEntityFragment) => ({ ...link, link_type: link.link_type && link.link_type.toLowerCase() });
+
+/** A release as the operations select it; a group's `simple` list leaves the details out. */
+type ReleaseNode = ReleaseBasicFragment & Partial<ReleaseDetailsFragment> & { description_html?: string | null };
 
 /**
  * GraphQL's release as GitLab's entity: connections become arrays, and what the viewer may not
- * see (commit, paths, sources, evidences, edit_url) or what is empty (author, milestones) is left out.
+ * see (commit, paths, sources, evidences, edit_url) or what is empty (author, milestones) is left
+ * out (undefined: not serialized). Keys keep the operation's order.
  */
-export function releaseEntity(node: Node): Node {
-  const shapers: Record<string, (v: any) => unknown> = {
-    author: (v) => v ?? undefined,
-    commit: (v) => (v ? commitEntity(v) : undefined),
-    milestones: (v) => (v.nodes.length ? v.nodes.map(milestoneEntity) : undefined),
-    commit_path: (v) => v ?? undefined,
-    tag_path: (v) => v ?? undefined,
-    assets: (a) => ({ count: a.count, ...(a.sources && { sources: a.sources.nodes }), links: a.links.nodes.map(linkEntity) }),
-    evidences: (v) => v?.nodes,
-    _links: (v) => withoutNull(v, ['edit_url']),
+export function releaseEntity(node: ReleaseNode) {
+  const milestones = nodesOf(node.milestones);
+  return {
+    ...node,
+    author: node.author ?? undefined,
+    commit: node.commit ? commitEntity(node.commit) : undefined,
+    milestones: milestones.length ? milestones.map(milestoneEntity) : undefined,
+    commit_path: node.commit_path ?? undefined,
+    tag_path: node.tag_path ?? undefined,
+    assets: node.assets && {
+      count: node.assets.count,
+      ...(node.assets.sources && { sources: nodesOf(node.assets.sources) }),
+      links: nodesOf(node.assets.links).map(linkEntity),
+    },
+    evidences: node.evidences ? nodesOf(node.evidences) : undefined,
+    _links: node._links && withoutNull(node._links, ['edit_url']),
   };
-  const entity: Node = {};
-  for (const [key, value] of Object.entries(node)) {
-    const shaped = shapers[key] ? shapers[key](value) : value;
-    if (shaped !== undefined) entity[key] = shaped;
-  }
-  return entity;
 }
 
-const sortOf = (p: Params) => {
-  const column = p.oneOf('order_by', ['released_at', 'created_at'] as const) ?? 'released_at';
-  const direction = p.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc';
-  return `${column === 'created_at' ? 'CREATED' : 'RELEASED_AT'}_${direction.toUpperCase()}`;
-};
+const ORDER = { order_by: param.oneOf(['released_at', 'created_at'], { default: 'released_at' }), sort: param.oneOf(['asc', 'desc'], { default: 'desc' }) };
 
-/** `milestones` (titles) or `milestone_ids`, never both. */
-const milestoneParams = (p: Params) => {
-  p.mutuallyExclusive(['milestones', 'milestone_ids'], 'Cannot specify milestones and milestone_ids at the same time');
-  return { milestones: p.stringArray('milestones'), milestoneIds: p.intArray('milestone_ids') };
-};
+const sortOf = (v: Values<typeof ORDER>) => `${v.order_by === 'created_at' ? 'CREATED' : 'RELEASED_AT'}_${enumValue(v.sort)}` as const;
 
-const tagName = (p: Params) => p.string('tag_name', { required: true, allowBlank: false });
+const TAG_NAME = param.string({ required: true, allowBlank: false });
 
-/** `link_type` as the GraphQL enum value. */
-export const linkTypeParam = (p: Params) => p.oneOf('link_type', LINK_TYPES)?.toUpperCase();
+/** `link_type` of a link, and its GraphQL enum value. */
+export const LINK_TYPE = param.oneOf(LINK_TYPES);
+export const linkType = (value: (typeof LINK_TYPES)[number] | undefined) => value && enumValue(value);
 
-const linkInputs = (p: Params) =>
-  p.hashes('assets', 'links')?.map((l) => ({
-    name: l.string('name', { required: true }),
-    url: l.string('url', { required: true }),
-    directAssetPath: l.string('direct_asset_path') ?? l.string('filepath'),
-    linkType: linkTypeParam(l),
-  }));
+/** `milestones` (titles) or `milestone_ids`; the service refuses both together. */
+const MILESTONES = { milestones: param.stringArray(), milestone_ids: param.intArray() };
+
+const LINKS = param.hash({
+  links: param.hashes({
+    name: param.string({ required: true }),
+    url: param.string({ required: true }),
+    direct_asset_path: param.string(),
+    filepath: param.string(),
+    link_type: LINK_TYPE,
+  }),
+});
 
 /** 302 to the link whose direct asset path is exactly the requested one. */
-const downloadRoute = (path: string): RouteDef => ({
-  method: 'GET',
-  path,
-  operation: 'ReleaseAssetDownload',
-  variables: (p) => ({ ...p.projectRef(), tagName: tagName(p), path: `/${p.wildcardPath('direct_asset_path') ?? ''}` }),
-  result: (data) => {
-    const release = found(data.project, 'Project').release;
-    if (!release) throw new NotFoundError();
-    if (!release.assetDownloadUrl) throw new RecordNotFoundError();
-    return release.assetDownloadUrl;
-  },
-  respond: redirect,
-});
+const downloadRoute = (path: string) =>
+  route({
+    method: 'GET',
+    path,
+    operation: 'ReleaseAssetDownload',
+    params: { id: param.projectRef(), tag_name: TAG_NAME, direct_asset_path: param.wildcardPath() },
+    variables: (v) => ({ ...v.id, tagName: v.tag_name, path: `/${v.direct_asset_path ?? ''}` }),
+    result: (data) => {
+      const release = found(data.project, 'Project').release;
+      if (!release) throw new NotFoundError();
+      if (!release.assetDownloadUrl) throw new RecordNotFoundError();
+      return release.assetDownloadUrl;
+    },
+    respond: redirect,
+  });
 
 const PERMALINK = '/projects/:id/releases/permalink/latest';
 
-/** 302 to the same path under the latest release; the query is kept except `order_by`. */
-const permalinkRoute = (path: string): RouteDef => ({
-  method: 'GET',
-  path,
-  operation: 'ProjectLatestRelease',
-  jobToken: true,
-  variables: (p) => {
-    p.wildcardPath('suffix_path');
-    return p.ref('id');
-  },
-  result: (data, p) => {
-    const project = found(data.project, 'Project');
-    const latest = project.releases.nodes[0];
-    if (!latest) throw new NotFoundError();
-    const suffix = p.wildcardPath('suffix_path');
-    const { id: _id, suffix_path: _s, order_by: _o, private_token: _t, access_token: _a, ...query } = p.raw;
-    const search = qs.stringify(query, { arrayFormat: 'brackets' });
-    return `/api/v4/projects/${project.databaseId}/releases/${encodeURIComponent(latest.tagName)}${suffix ? `/${suffix}` : ''}${search ? `?${search}` : ''}`;
-  },
-  respond: redirect,
-});
+/** 302 to the same path under the latest release, as the releases service builds it from the query. */
+const permalinkRoute = (path: string) =>
+  route({
+    method: 'GET',
+    path,
+    operation: 'ProjectLatestRelease',
+    jobToken: true,
+    params: { id: param.ref(), suffix_path: param.wildcardPath() },
+    variables: (v, p) => {
+      const { id: _id, suffix_path: _suffix, ...query } = p.raw;
+      return { ...v.id, suffixPath: v.suffix_path, query };
+    },
+    result: (data) => {
+      const location = found(data.project, 'Project').latestReleasePath;
+      if (!location) throw new NotFoundError();
+      return location;
+    },
+    respond: redirect,
+  });
 
 export const routes = defineRoutes([
   permalinkRoute(PERMALINK),
   permalinkRoute(`${PERMALINK}/{*suffix_path}`),
-  {
+  route({
     method: 'GET',
     path: '/projects/:id/releases',
     operation: 'ProjectReleases',
     paginated: true,
-    variables: (p) => ({
-      ...p.ref('id'),
-      sort: sortOf(p),
-      updatedBefore: p.dateTime('updated_before'),
-      updatedAfter: p.dateTime('updated_after'),
-      html: p.bool('include_html_description') ?? false,
-    }),
-    result: (data) => {
-      const releases = found(data.project, 'Project').releases;
-      return { ...releases, nodes: releases.nodes.map(releaseEntity) };
+    params: {
+      id: param.ref(),
+      ...ORDER,
+      updated_before: param.dateTime(),
+      updated_after: param.dateTime(),
+      include_html_description: param.bool({ default: false }),
     },
-  },
-  {
+    variables: (v) => ({
+      ...v.id,
+      sort: sortOf(v),
+      updatedBefore: v.updated_before,
+      updatedAfter: v.updated_after,
+      html: v.include_html_description,
+    }),
+    result: (data) => page(found(data.project, 'Project').releases, releaseEntity),
+  }),
+  route({
     method: 'GET',
     path: '/groups/:id/releases',
     operation: 'GroupReleases',
     paginated: true,
-    variables: (p) => ({
-      ...p.ref('id'),
-      sort: `RELEASED_AT_${(p.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc').toUpperCase()}`,
-      simple: p.bool('simple') ?? false,
-      html: p.bool('include_html_description') ?? false,
-    }),
-    result: (data) => {
-      const releases = found(data.group, 'Group').releases;
-      return { ...releases, nodes: releases.nodes.map(releaseEntity) };
+    params: {
+      id: param.ref(),
+      sort: ORDER.sort,
+      simple: param.bool({ default: false }),
+      include_html_description: param.bool({ default: false }),
     },
-  },
-  {
+    variables: (v) => ({ ...v.id, sort: `RELEASED_AT_${enumValue(v.sort)}`, simple: v.simple, html: v.include_html_description }),
+    result: (data) => page(found(data.group, 'Group').releases, releaseEntity),
+  }),
+  route({
     method: 'GET',
     path: '/projects/:id/releases/:tag_name',
     operation: 'ProjectRelease',
-    variables: (p) => ({ ...p.ref('id'), tagName: tagName(p), html: p.bool('include_html_description') ?? false }),
+    params: { id: param.ref(), tag_name: TAG_NAME, include_html_description: param.bool({ default: false }) },
+    variables: (v) => ({ ...v.id, tagName: v.tag_name, html: v.include_html_description }),
     result: (data) => {
       const project = found(data.project, 'Project');
-      // GitLab authorizes reading code before it looks the release up.
-      if (!project.userPermissions.downloadCode) throw new ForbiddenError();
       if (!project.release) throw new NotFoundError();
       return releaseEntity(project.release);
     },
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/projects/:id/releases',
     operation: 'ReleaseCreate',
     status: 201,
-    variables: (p) => {
-      const links = linkInputs(p);
-      return {
-        input: {
-          ...projectInput(p.ref('id')),
-          tagName: tagName(p),
-          tagMessage: p.string('tag_message'),
-          ref: p.string('ref'),
-          name: p.string('name'),
-          description: p.string('description'),
-          releasedAt: p.dateTime('released_at'),
-          ...milestoneParams(p),
-          assets: links && { links },
-        },
-      };
+    params: {
+      id: param.ref(),
+      tag_name: TAG_NAME,
+      tag_message: param.string(),
+      ref: param.string(),
+      name: param.string(),
+      description: param.string(),
+      released_at: param.dateTime(),
+      ...MILESTONES,
+      assets: LINKS,
     },
-    result: (data) => releaseEntity(data.releaseCreate.release),
-  },
-  {
+    variables: (v) => ({
+      input: {
+        ...projectInput(v.id),
+        tagName: v.tag_name,
+        tagMessage: v.tag_message,
+        ref: v.ref,
+        name: v.name,
+        description: v.description,
+        releasedAt: v.released_at,
+        milestones: v.milestones,
+        milestoneIds: v.milestone_ids,
+        assets: v.assets?.links && {
+          links: v.assets.links.map((l) => ({
+            name: l.name,
+            url: l.url,
+            directAssetPath: l.direct_asset_path ?? l.filepath,
+            linkType: linkType(l.link_type),
+          })),
+        },
+      },
+    }),
+    result: (data) => releaseEntity(expected(data.releaseCreate?.release, 'release')),
+  }),
+  route({
     method: 'PUT',
     path: '/projects/:id/releases/:tag_name',
     operation: 'ReleaseUpdate',
     jobToken: true,
-    variables: (p) => ({
+    params: { id: param.ref(), tag_name: TAG_NAME, name: param.string(), description: param.string(), released_at: param.dateTime(), ...MILESTONES },
+    variables: (v) => ({
       input: {
-        ...projectInput(p.ref('id')),
-        tagName: tagName(p),
-        name: p.string('name'),
-        description: p.string('description'),
-        releasedAt: p.dateTime('released_at'),
-        ...milestoneParams(p),
+        ...projectInput(v.id),
+        tagName: v.tag_name,
+        name: v.name,
+        description: v.description,
+        releasedAt: v.released_at,
+        milestones: v.milestones,
+        milestoneIds: v.milestone_ids,
       },
     }),
-    result: (data) => releaseEntity(data.releaseUpdate.release),
-  },
-  {
+    result: (data) => releaseEntity(expected(data.releaseUpdate?.release, 'release')),
+  }),
+  route({
     method: 'DELETE',
     path: '/projects/:id/releases/:tag_name',
     operation: 'ReleaseDelete',
     status: 200,
-    variables: (p) => ({ input: { ...projectInput(p.ref('id')), tagName: tagName(p) } }),
-    result: (data) => releaseEntity(data.releaseDelete.release),
-  },
-  {
+    params: { id: param.ref(), tag_name: TAG_NAME },
+    variables: (v) => ({ input: { ...projectInput(v.id), tagName: v.tag_name } }),
+    result: (data) => releaseEntity(expected(data.releaseDelete?.release, 'release')),
+  }),
+  route({
     method: 'POST',
     path: '/projects/:id/releases/:tag_name/evidence',
     operation: 'CollectReleaseEvidence',
     status: 200,
-    variables: (p) => ({ input: { ...projectInput(p.ref('id')), tagName: tagName(p) } }),
+    params: { id: param.ref(), tag_name: TAG_NAME },
+    variables: (v) => ({ input: { ...projectInput(v.id), tagName: v.tag_name } }),
     // GitLab's body is the status code as a JSON number.
     result: () => 200,
-  },
+  }),
   downloadRoute('/projects/:id/releases/:tag_name/downloads/{*direct_asset_path}'),
 ]);
 
 /** Web paths under the project's address, as `assets` and `evidences` link to them. */
 export const webRoutes = defineRoutes([
   downloadRoute('/{*full_path}/-/releases/:tag_name/downloads/{*direct_asset_path}'),
-  {
+  route({
     method: 'GET',
     path: '/{*full_path}/-/releases/:tag_name/evidences/:evidence_file',
     operation: 'ReleaseEvidenceFile',
-    variables: (p) => ({
-      ...p.projectRef(),
-      tagName: tagName(p),
-      evidenceId: Number(/^(\d{1,15})\.json$/.exec(p.string('evidence_file') ?? '')?.[1] ?? 0),
+    params: { full_path: param.segments(), tag_name: TAG_NAME, evidence_file: param.string({ required: true }) },
+    variables: (v) => ({
+      fullPath: v.full_path.join('/'),
+      tagName: v.tag_name,
+      evidenceId: Number(/^(\d{1,15})\.json$/.exec(v.evidence_file)?.[1] ?? 0),
     }),
     result: (data) => {
       const evidence = found(found(data.project, 'Project').release, 'Release').evidence;
@@ -228,5 +250,5 @@ export const webRoutes = defineRoutes([
     respond: (res, summary) => {
       res.type('application/json').send(JSON.stringify(summary));
     },
-  },
+  }),
 ]);

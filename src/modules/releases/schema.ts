@@ -3,19 +3,19 @@ import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/pris
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { builder, gid } from '../../graphql/builder.ts';
-import type { Context } from '../../graphql/context.ts';
+import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/schema.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { MilestoneRef } from '../milestones/schema.ts';
-import { projectFromInput, projectInputFields } from '../projects/input.ts';
+import { resolveProject } from '../namespaces/parent.ts';
+import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/schema.ts';
 import { UserRef } from '../users/schema.ts';
-import { releaseLoaders } from './loaders.ts';
 import { renderMarkdown } from './markdown.ts';
 import {
   assetDownloadUrl,
@@ -23,9 +23,11 @@ import {
   createRelease,
   deleteRelease,
   findRelease,
+  latestReleasePath,
   listGroupReleases,
   listReleases,
   RELEASE_SORTS,
+  releaseByTag,
   updateRelease,
   type ReleaseCreateInput as CreateInput,
   type ReleaseUpdateInput as UpdateInput,
@@ -36,7 +38,7 @@ export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType',
   values: { OTHER: { value: 'other' }, RUNBOOK: { value: 'runbook' }, PACKAGE: { value: 'package' }, IMAGE: { value: 'image' } } as const,
 });
 
-const facts = (ctx: Context, r: { projectId: number }) => releaseLoaders(ctx).facts.load(r.projectId);
+const facts = (ctx: Context, r: { projectId: number }) => ctx.loaders.releases.facts.load(r.projectId);
 const project = async (ctx: Context, r: { projectId: number }) => (await facts(ctx, r)).project;
 const canReadCode = async (ctx: Context, r: Release) => (await facts(ctx, r)).canReadCode;
 const encodedTag = (tag: string) => encodeURIComponent(tag);
@@ -68,7 +70,7 @@ export const ReleaseEvidenceRef = builder.objectRef<ReleaseEvidence & { release:
     databaseId: t.exposeInt('id'),
     sha: t.exposeString('sha'),
     filepath: t.string({ resolve: async (e, _a, ctx) => `${await releaseWebUrl(ctx, e.release)}/evidences/${e.id}.json` }),
-    collectedAt: t.expose('createdAt', { type: 'DateTime' }),
+    collectedAt: t.expose('createdAt', { type: 'Time' }),
     summary: t.field({ type: 'JSON', description: 'The collected JSON document.', resolve: (e) => e.summary }),
   }),
 });
@@ -101,8 +103,8 @@ export const ReleaseRef = builder.prismaObject('Release', {
     name: t.string({ resolve: (r) => r.name ?? r.tag }),
     description: t.exposeString('description'),
     descriptionHtml: t.string({ resolve: (r) => renderMarkdown(r.description) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    releasedAt: t.expose('releasedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'Time' }),
+    releasedAt: t.expose('releasedAt', { type: 'Time' }),
     upcomingRelease: t.boolean({ resolve: (r) => r.releasedAt > new Date() }),
     historicalRelease: t.boolean({ resolve: (r) => r.releasedAt < r.createdAt }),
     author: t.field({ type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.authorId == null ? null : ctx.loaders.user.load(r.authorId)) }),
@@ -126,14 +128,14 @@ export const ReleaseRef = builder.prismaObject('Release', {
     }),
     milestones: t.connection({
       type: MilestoneRef,
-      resolve: async (r, args, ctx) => listConnection(args, await releaseLoaders(ctx).milestones.load(r.id)),
+      resolve: async (r, args, ctx) => listConnection(args, await ctx.loaders.releases.milestones.load(r.id)),
     }),
     evidences: t.connection({
       type: ReleaseEvidenceRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
       resolve: async (r, args, ctx) =>
-        (await canReadCode(ctx, r)) ? listConnection(args, (await releaseLoaders(ctx).evidences.load(r.id)).map((e) => ({ ...e, release: r }))) : null,
+        (await canReadCode(ctx, r)) ? listConnection(args, (await ctx.loaders.releases.evidences.load(r.id)).map((e) => ({ ...e, release: r }))) : null,
     }),
     evidence: t.field({
       type: ReleaseEvidenceRef,
@@ -141,14 +143,14 @@ export const ReleaseRef = builder.prismaObject('Release', {
       args: { id: t.arg.int({ required: true }) },
       resolve: async (r, { id }, ctx) => {
         if (!(await canReadCode(ctx, r))) return null;
-        const evidence = (await releaseLoaders(ctx).evidences.load(r.id)).find((e) => e.id === id);
+        const evidence = (await ctx.loaders.releases.evidences.load(r.id)).find((e) => e.id === id);
         return evidence ? { ...evidence, release: r } : null;
       },
     }),
     evidenceSha: t.string({
       nullable: true,
       description: 'SHA-256 of the newest evidence.',
-      resolve: async (r, _a, ctx) => ((await canReadCode(ctx, r)) ? ((await releaseLoaders(ctx).evidences.load(r.id))[0]?.sha ?? null) : null),
+      resolve: async (r, _a, ctx) => ((await canReadCode(ctx, r)) ? ((await ctx.loaders.releases.evidences.load(r.id))[0]?.sha ?? null) : null),
     }),
     assets: t.field({ type: ReleaseAssetsRef, resolve: (r) => r }),
     links: t.field({ type: ReleaseLinksRef, resolve: (r) => r }),
@@ -196,13 +198,13 @@ ReleaseAssetsRef.implement({
   fields: (t) => ({
     count: t.int({
       description: 'Links, plus the four source archives for those who may read the code.',
-      resolve: async (r, _a, ctx) => (await releaseLoaders(ctx).links.load(r.id)).length + ((await canReadCode(ctx, r)) ? ARCHIVE_FORMATS.length : 0),
+      resolve: async (r, _a, ctx) => (await ctx.loaders.releases.links.load(r.id)).length + ((await canReadCode(ctx, r)) ? ARCHIVE_FORMATS.length : 0),
     }),
     links: t.connection({
       type: ReleaseAssetLinkRef,
       args: { directAssetPath: t.arg.string() },
       resolve: async (r, args, ctx) => {
-        const links = (await releaseLoaders(ctx).links.load(r.id)).map(withRelease(r));
+        const links = (await ctx.loaders.releases.links.load(r.id)).map(withRelease(r));
         return listConnection(args, args.directAssetPath == null ? links : links.filter((l) => l.filepath === args.directAssetPath));
       },
     }),
@@ -220,8 +222,8 @@ builder.objectFields(ProjectRef, (t) => ({
     type: ReleaseRef,
     args: {
       sort: t.arg({ type: ReleaseSortEnum }),
-      updatedBefore: t.arg({ type: 'DateTime', description: 'Only releases updated before this time.' }),
-      updatedAfter: t.arg({ type: 'DateTime', description: 'Only releases updated after this time.' }),
+      updatedBefore: t.arg({ type: 'Time', description: 'Only releases updated before this time.' }),
+      updatedAfter: t.arg({ type: 'Time', description: 'Only releases updated after this time.' }),
     },
     resolve: (p, args, ctx) => pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args)),
   }),
@@ -229,7 +231,16 @@ builder.objectFields(ProjectRef, (t) => ({
     type: ReleaseRef,
     nullable: true,
     args: { tagName: t.arg.string({ required: true }) },
-    resolve: (p, { tagName }, ctx) => findRelease(ctx, p as ProjectWithNamespace, tagName),
+    resolve: (p, { tagName }, ctx) => releaseByTag(ctx, p as ProjectWithNamespace, tagName),
+  }),
+  latestReleasePath: t.string({
+    nullable: true,
+    description:
+      "Where GitLab's `releases/permalink/latest[/<suffix>]` leads: the API path of the release with the greatest releasedAt, " +
+      'with the suffix and the query kept (except order_by and credentials); null without releases.',
+    args: { suffixPath: t.arg.string(), query: t.arg({ type: 'JSON' }) },
+    resolve: (p, { suffixPath, query }, ctx) =>
+      latestReleasePath(ctx, p as ProjectWithNamespace, { suffixPath, query: query as Record<string, unknown> | null }),
   }),
 }));
 
@@ -261,7 +272,7 @@ const ReleaseAssetsInput = builder.inputType('ReleaseAssetsInput', {
 const releaseAttributes = (t: any) => ({
   name: t.string(),
   description: t.string(),
-  releasedAt: t.field({ type: 'DateTime' }),
+  releasedAt: t.field({ type: 'Time' }),
   milestones: t.stringList({ description: 'Milestone titles; [] removes all milestones on update.' }),
   milestoneIds: t.intList({ description: 'Milestone ids, instead of titles.' }),
 });
@@ -291,7 +302,7 @@ builder.mutationFields((t) => ({
     type: ReleasePayload('ReleaseCreatePayload'),
     args: { input: t.arg({ type: ReleaseCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const p = await projectFromInput(ctx, input);
+      const p = await resolveProject(ctx, input);
       return asPayload(ctx, 'release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
     },
   }),
@@ -299,7 +310,7 @@ builder.mutationFields((t) => ({
     type: ReleasePayload('ReleaseUpdatePayload'),
     args: { input: t.arg({ type: ReleaseUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const p = await projectFromInput(ctx, input);
+      const p = await resolveProject(ctx, input);
       return asPayload(ctx, 'release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
     },
   }),
@@ -307,7 +318,7 @@ builder.mutationFields((t) => ({
     type: ReleasePayload('ReleaseDeletePayload'),
     args: { input: t.arg({ type: ReleaseTagInput('ReleaseDeleteInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const p = await projectFromInput(ctx, input);
+      const p = await resolveProject(ctx, input);
       return asPayload(ctx, 'release', () => deleteRelease(ctx, p, input.tagName));
     },
   }),
@@ -315,7 +326,7 @@ builder.mutationFields((t) => ({
     type: payloadType('CollectReleaseEvidencePayload', 'evidence', ReleaseEvidenceRef),
     args: { input: t.arg({ type: ReleaseTagInput('CollectReleaseEvidenceInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const p = await projectFromInput(ctx, input);
+      const p = await resolveProject(ctx, input);
       return asPayload(ctx, 'evidence', async () => {
         const evidence = await collectEvidence(ctx, p, input.tagName);
         return { ...evidence, release: (await findRelease(ctx, p, input.tagName))! };

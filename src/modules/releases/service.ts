@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
+import qs from 'qs';
 import type { Milestone, Namespace, Prisma, Release, ReleaseEvidence, ReleaseLinkType } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import type { Context } from '../../graphql/context.ts';
-import type { Listing } from '../../graphql/connections.ts';
-import { BadRequestError, ConflictError, ForbiddenError, MissingError, NotFoundError, UnprocessableError } from '../../graphql/errors.ts';
+import type { Context } from '../../core/context.ts';
+import type { Listing } from '../../core/listing.ts';
+import { BadRequestError, ConflictError, ForbiddenError, MissingError, NotFoundError, ParamError, UnprocessableError } from '../../core/errors.ts';
+import { checkFilePath } from '../../git/paths.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
 import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from '../release-links/validation.ts';
 import { ensureTag, removeTag, tagExists } from '../tags/service.ts';
-import { releaseLoaders } from './loaders.ts';
 
 export const RELEASE_SORTS = ['CREATED_DESC', 'CREATED_ASC', 'RELEASED_AT_DESC', 'RELEASED_AT_ASC'] as const;
 export type ReleaseSort = (typeof RELEASE_SORTS)[number];
@@ -46,7 +48,49 @@ export async function listGroupReleases(ctx: Context, group: Namespace, sort?: R
 }
 
 export const findRelease = (ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> =>
-  releaseLoaders(ctx).byTag.load(project.id, tag);
+  ctx.loaders.releases.byTag.load(project.id, tag);
+
+/**
+ * The one release rule GitLab words differently per interface. Its REST endpoints that address one
+ * release (by tag, its asset downloads, the latest-release permalink) authorize reading code
+ * before they look for it, so a Guest of a private project gets 403 there, whether the release
+ * exists or not. Its GraphQL `project.release` gives the same Guest the release with the code
+ * fields null, as do its REST release lists and release-links API. Both answers are GitLab's.
+ */
+async function readCodeFirstOverRest(ctx: Context, project: ProjectWithNamespace) {
+  if (ctx.via === 'rest') await ctx.policy.requireReadCode(project);
+}
+
+/** One release by its tag, as the viewer may read it (see `readCodeFirstOverRest`). */
+export async function releaseByTag(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> {
+  await readCodeFirstOverRest(ctx, project);
+  return findRelease(ctx, project, tag);
+}
+
+/** Query parameters a permalink does not carry on: GitLab's `order_by`, and credentials, never echoed into a Location. */
+const NOT_CARRIED = ['order_by', 'private_token', 'access_token', 'job_token'];
+
+/**
+ * Where GitLab's `releases/permalink/latest[/<suffix>]` leads: the API path of the release with the
+ * greatest released_at (upcoming ones included), by numeric project id and encoded tag, with the
+ * suffix and the query kept. Null when the project has no release.
+ */
+export async function latestReleasePath(
+  ctx: Context,
+  project: ProjectWithNamespace,
+  opts: { suffixPath?: string | null; query?: Record<string, unknown> | null } = {},
+): Promise<string | null> {
+  await readCodeFirstOverRest(ctx, project);
+  if (opts.suffixPath && checkFilePath(opts.suffixPath) === null) {
+    throw new ParamError('suffix_path should be a valid file path', 'suffixPath should be a valid file path');
+  }
+  const [latest] = await listReleases(ctx, project, { sort: 'RELEASED_AT_DESC' }).fetch({ offset: 0, limit: 1 });
+  if (!latest) return null;
+  const kept = Object.fromEntries(Object.entries(opts.query ?? {}).filter(([key]) => !NOT_CARRIED.includes(key)));
+  const search = qs.stringify(kept, { arrayFormat: 'brackets' });
+  const suffix = opts.suffixPath ? `/${opts.suffixPath}` : '';
+  return `/api/v4/projects/${project.id}/releases/${encodeURIComponent(latest.tag)}${suffix}${search ? `?${search}` : ''}`;
+}
 
 /** Milestones a release may carry: the project's own, and those of the group it directly belongs to. */
 function milestoneOwners(project: ProjectWithNamespace): Prisma.MilestoneWhereInput[] {
@@ -71,9 +115,14 @@ async function milestonesById(ctx: Context, project: ProjectWithNamespace, ids: 
   return found;
 }
 
+type MilestoneChoice = { milestones?: string[] | null; milestoneIds?: number[] | null };
+
+/** Milestones are named by title or by id, never both (GitLab's `mutually_exclusive` with its own words). */
+const milestonesOneWay = (input: MilestoneChoice) =>
+  rules.mutuallyExclusive(input, { milestones: 'milestones', milestoneIds: 'milestone_ids' }, ([a, b]) => `Cannot specify ${a} and ${b} at the same time`);
+
 /** The milestones an input names by title or by id; null when it names none (nothing to change). */
-function milestonesOf(ctx: Context, project: ProjectWithNamespace, input: { milestones?: string[] | null; milestoneIds?: number[] | null }) {
-  if (input.milestones && input.milestoneIds) throw new BadRequestError('Cannot specify milestones and milestone_ids at the same time');
+function milestonesOf(ctx: Context, project: ProjectWithNamespace, input: MilestoneChoice) {
   if (input.milestoneIds) return milestonesById(ctx, project, input.milestoneIds);
   if (input.milestones) return milestonesByTitle(ctx, project, input.milestones);
   return null;
@@ -139,7 +188,18 @@ const alreadyExists = () => new ConflictError('Release already exists');
  * concurrent creations exactly one wins and the others get 409; a tag written for a creation
  * that failed otherwise is removed again.
  */
+declare module '../../core/events.ts' {
+  interface DomainEvents {
+    /** A release was created, changed or deleted through the API (after its write committed). */
+    release: { projectId: number; userId: number | null; tagName: string; name: string | null; action: 'create' | 'update' | 'delete' };
+  }
+}
+
+const publishRelease = (ctx: Context, release: Release, action: 'create' | 'update' | 'delete') =>
+  ctx.deps.events.publish('release', { projectId: release.projectId, userId: ctx.viewer.userId, tagName: release.tag, name: release.name, action });
+
 export async function createRelease(ctx: Context, project: ProjectWithNamespace, input: ReleaseCreateInput): Promise<Release> {
+  checkInput(milestonesOneWay(input));
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   if (await findRelease(ctx, project, input.tagName)) throw alreadyExists();
   const milestones = (await milestonesOf(ctx, project, input)) ?? [];
@@ -164,7 +224,8 @@ export async function createRelease(ctx: Context, project: ProjectWithNamespace,
       await writeEvidence(tx, created, project);
       return created;
     });
-    releaseLoaders(ctx).byTag.clear(project.id, input.tagName);
+    ctx.loaders.releases.byTag.clear(project.id, input.tagName);
+    await publishRelease(ctx, release, 'create');
     return release;
   } catch (error) {
     // The winner of a concurrent creation uses the tag, whoever wrote it; only a failed save cleans up.
@@ -192,6 +253,7 @@ async function releaseToChange(ctx: Context, project: ProjectWithNamespace, tag:
 
 /** Only given fields change; `milestones: []` removes all milestones. */
 export async function updateRelease(ctx: Context, project: ProjectWithNamespace, tag: string, input: ReleaseUpdateInput): Promise<Release> {
+  checkInput(milestonesOneWay(input));
   const release = await releaseToChange(ctx, project, tag);
   if (!(await tagExists(ctx, project, tag))) throw new MissingError('Tag does not exist');
   const given = (['name', 'description', 'releasedAt', 'milestones', 'milestoneIds'] as const).filter((k) => input[k] !== undefined && input[k] !== null);
@@ -206,17 +268,19 @@ export async function updateRelease(ctx: Context, project: ProjectWithNamespace,
       ...(milestones && { milestones: { deleteMany: {}, create: milestones.map((m) => ({ milestoneId: m.id })) } }),
     },
   });
-  releaseLoaders(ctx).milestones.clear(release.id);
+  ctx.loaders.releases.milestones.clear(release.id);
+  await publishRelease(ctx, updated, 'update');
   return updated;
 }
 
 /** Deletes the release (the git tag stays) and returns it as it was, links and milestones included. */
 export async function deleteRelease(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release> {
   const release = await releaseToChange(ctx, project, tag);
-  const loaders = releaseLoaders(ctx);
+  const loaders = ctx.loaders.releases;
   // Loaded before the rows go, so the response can still show them.
   await Promise.all([loaders.links.load(release.id), loaders.milestones.load(release.id), loaders.evidences.load(release.id)]);
   await ctx.db.release.delete({ where: { id: release.id } });
+  await publishRelease(ctx, release, 'delete');
   return release;
 }
 
@@ -226,7 +290,7 @@ export async function collectEvidence(ctx: Context, project: ProjectWithNamespac
   const release = await findRelease(ctx, project, tag);
   if (!release) throw new NotFoundError();
   const evidence = await ctx.db.$transaction((tx) => writeEvidence(tx, release, project));
-  releaseLoaders(ctx).evidences.clear(release.id);
+  ctx.loaders.releases.evidences.clear(release.id);
   return evidence;
 }
 
@@ -238,6 +302,6 @@ export async function assetDownloadUrl(ctx: Context, release: Release, path: str
   const project = await ctx.loaders.project.load(release.projectId);
   if (!project) throw new NotFoundError('Project');
   await ctx.policy.requireReadCode(project);
-  const links = await releaseLoaders(ctx).links.load(release.id);
+  const links = await ctx.loaders.releases.links.load(release.id);
   return links.find((l) => l.filepath === normalizeFilepath(path))?.url ?? null;
 }

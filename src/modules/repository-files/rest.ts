@@ -1,40 +1,25 @@
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import type { Context } from '../../graphql/context.ts';
-import { NotFoundError } from '../../graphql/errors.ts';
-import type { Params } from '../../rest/params.ts';
-import { defineRoutes, type RouteDef } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
-import { rawBlob, rawLfsObject } from './service.ts';
+import type { Context } from '../../core/context.ts';
+import type { CommitAction, RepositoryFileMetaFragment } from '../../generated/operations.ts';
+import { param, type Rule, type Values } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { enumValue, expected, found, nodesOf } from '../../rest/shape.ts';
+import { rawFile, type RawSource } from './service.ts';
 
 const FILE = '/projects/:id/repository/files/:file_path';
 
-type FileMeta = {
-  file_name: string;
-  file_path: string;
-  size: number;
-  content_sha256: string;
-  ref: string;
-  blob_id: string;
-  commit_id: string;
-  last_commit: { sha: string } | null;
-  execute_filemode: boolean;
-  content?: string;
-  lfs_oid?: string | null;
+type FileMeta = RepositoryFileMetaFragment & { content?: string | null; lfs_oid?: string | null };
+
+type FileQuery<T> = {
+  project: { repository: { commit: { sha: string | null } | null; blobs: { nodes: (T | null)[] | null } | null } | null } | null;
 };
 
-const readVariables = (p: Params) => ({
-  ...p.ref('id'),
-  path: p.string('file_path', { required: true }),
-  ref: p.string('ref', { required: true, allowBlank: false }),
-});
-
 /** The one file a read operation found: unknown ref → 404 Commit, missing file → 404 File. */
-function foundFile<T = FileMeta>(data: any): T {
+function foundFile<T>(data: FileQuery<T>): T {
   const repository = found(data.project, 'Project').repository;
-  found(repository.commit, 'Commit');
-  return found(repository.blobs.nodes[0], 'File');
+  found(repository?.commit, 'Commit');
+  return found(nodesOf(repository?.blobs)[0], 'File');
 }
 
 /** GitLab's blob_data, in its key order; `content` only where the route returns it. */
@@ -63,12 +48,11 @@ const headersOnly = (res: Response, meta: FileMeta) => {
   res.end();
 };
 
-const contentType = (head: Buffer) => (head.subarray(0, 8000).includes(0) ? 'application/octet-stream' : 'text/plain; charset=utf-8');
-
 function setRawHeaders(res: Response, meta: FileMeta, size: number) {
   setFileHeaders(res, meta);
-  const ascii = meta.file_name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  res.setHeader('Content-Disposition', `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(meta.file_name)}`);
+  const name = meta.file_name ?? '';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  res.setHeader('Content-Disposition', `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`);
   res.setHeader('Cache-Control', 'max-age=0, private, must-revalidate, no-store, no-cache');
   res.setHeader('Pragma', 'no-cache');
   res.setHeader('Expires', 'Fri, 01 Jan 1990 00:00:00 GMT');
@@ -76,119 +60,167 @@ function setRawHeaders(res: Response, meta: FileMeta, size: number) {
   res.setHeader('Content-Length', String(size));
 }
 
-/** Streams a body; the content type is decided on the first chunk, as workhorse does. */
-async function sendStream(res: Response, stream: Readable) {
-  let typed = false;
-  await pipeline(
-    stream,
-    async function* (source) {
-      for await (const chunk of source) {
-        if (!typed) res.setHeader('Content-Type', contentType(chunk as Buffer));
-        typed = true;
-        yield chunk;
-      }
-      if (!typed) res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    },
-    res,
-  );
+type RawRequest = { meta: FileMeta; source: RawSource; lfs: boolean };
+
+/** The bytes the service chose (LFS object or blob), typed by their first bytes. */
+async function sendRaw(res: Response, { meta, source, lfs }: RawRequest, ctx: Context) {
+  const raw = await rawFile(ctx, source, { lfs });
+  setRawHeaders(res, meta, raw.size);
+  res.setHeader('Content-Type', raw.contentType);
+  if (Buffer.isBuffer(raw.body)) res.end(raw.body);
+  else await pipeline(raw.body, res);
 }
 
-async function sendRaw(res: Response, { meta, projectId, lfs }: { meta: FileMeta; projectId: number; lfs: boolean }, ctx: Context) {
-  if (lfs && meta.lfs_oid) {
-    const object = await rawLfsObject(ctx, projectId, meta.lfs_oid);
-    if (!object) throw new NotFoundError();
-    setRawHeaders(res, meta, object.size);
-    return sendStream(res, object.stream);
-  }
-  setRawHeaders(res, meta, meta.size);
-  const body = await rawBlob(ctx, projectId, meta.blob_id, meta.size);
-  if (!Buffer.isBuffer(body)) return sendStream(res, body);
-  res.setHeader('Content-Type', contentType(body));
-  res.end(body);
-}
+const READ = { id: param.ref(), file_path: param.string({ required: true }), ref: param.string({ required: true, allowBlank: false }) };
+
+const readVariables = (v: Values<typeof READ>) => ({ ...v.id, path: v.file_path, ref: v.ref });
 
 /**
  * GitLab's raw route accepts a leading slash (`allow_initial_path_separator`), and its `ref` is
  * optional: the default branch, which is what the repository's HEAD points to.
  */
-const rawVariables = (p: Params) => ({
-  ...p.ref('id'),
-  path: p.string('file_path', { required: true })?.replace(/^\/+/, ''),
-  ref: p.string('ref', { allowBlank: false }) ?? 'HEAD',
+const RAW = { id: param.ref(), file_path: param.string({ required: true }), ref: param.string({ allowBlank: false, default: 'HEAD' }), lfs: param.bool({ default: false }) };
+
+const rawVariables = (v: Values<typeof RAW>) => ({ ...v.id, path: v.file_path.replace(/^\/+/, ''), ref: v.ref });
+
+/** `range[start]`/`range[end]`: both required once `range` is given (the service checks the values). */
+const RANGE = param.hash({
+  start: param.int({ required: true, allowBlank: false, documented: { minimum: 1 } }),
+  end: param.int({ required: true, allowBlank: false, documented: { minimum: 1 } }),
 });
 
-const rawResult = (data: any, p: Params) => ({ meta: foundFile(data), projectId: data.project.id as number, lfs: p.bool('lfs') ?? false });
+const COMMIT = {
+  id: param.ref(),
+  file_path: param.string({ required: true }),
+  branch: param.string({ required: true, allowBlank: false }),
+  start_branch: param.string({ allowBlank: false }),
+  commit_message: param.string({ required: true, allowBlank: false }),
+  author_name: param.string(),
+  author_email: param.string(),
+  last_commit_id: param.string(),
+};
 
-/** `range[start]`/`range[end]`: both required once `range` is given, positive integers. */
-function blameRange(p: Params) {
-  if (!p.has('range')) return {};
-  const bound = (name: string) => p.int(name, { required: true, allowBlank: false, min: 1 });
-  return { from: bound('range[start]'), to: bound('range[end]') };
-}
+const CHANGE = {
+  ...COMMIT,
+  encoding: param.oneOf(['text', 'base64']),
+  content: param.string(),
+  execute_filemode: param.bool(),
+};
 
-function writeVariables(action: 'create' | 'update' | 'delete') {
-  return (p: Params) => {
-    const encoding = action === 'delete' ? undefined : p.oneOf('encoding', ['text', 'base64'] as const);
-    const content = action === 'delete' ? undefined : encoding === 'base64' && p.raw.content === null ? '' : p.string('content', { required: true });
-    return {
-      ...p.ref('id'),
-      branch: p.string('branch', { required: true, allowBlank: false }),
-      startBranch: p.string('start_branch', { allowBlank: false }),
-      message: p.string('commit_message', { required: true, allowBlank: false }),
-      authorName: p.string('author_name'),
-      authorEmail: p.string('author_email'),
-      actions: [
-        {
-          action: action.toUpperCase(),
-          filePath: p.string('file_path', { required: true }),
-          content,
-          encoding: encoding?.toUpperCase(),
-          executeFilemode: action === 'delete' ? undefined : p.bool('execute_filemode'),
-          lastCommitId: p.string('last_commit_id'),
-        },
-      ],
-    };
+/** `content` is required, except JSON null with `encoding: base64`: an empty file. */
+const contentRequired: Rule = {
+  description: 'content is required; null is an empty file when encoding is base64.',
+  check: (p) => {
+    if (p.value('content') === null && p.value('encoding') === 'base64') return;
+    if (p.value('content') == null) p.problem('content', 'is missing');
+  },
+};
+
+/** The one-action commit a file write makes. */
+function commitVariables(v: Values<typeof COMMIT>, action: CommitAction) {
+  return {
+    ...v.id,
+    branch: v.branch,
+    startBranch: v.start_branch,
+    message: v.commit_message,
+    authorName: v.author_name,
+    authorEmail: v.author_email,
+    actions: [{ ...action, filePath: v.file_path, lastCommitId: v.last_commit_id }],
   };
 }
 
-const writeResult = (_data: unknown, p: Params) => ({ file_path: p.string('file_path'), branch: p.string('branch') });
+const changeVariables = (action: 'CREATE' | 'UPDATE') => (v: Values<typeof CHANGE>) =>
+  commitVariables(v, {
+    action,
+    filePath: v.file_path,
+    content: v.content ?? '',
+    encoding: v.encoding && enumValue(v.encoding),
+    executeFilemode: v.execute_filemode,
+  });
 
-const headRoute = (path: string, operation: string, variables: RouteDef['variables']): RouteDef => ({
-  method: 'HEAD',
-  path,
-  operation,
-  variables,
-  result: (data) => foundFile(data),
-  respond: headersOnly,
-});
+const writeResult = (_data: unknown, v: Values<typeof COMMIT>) => ({ file_path: v.file_path, branch: v.branch });
+
+const headRoute = (path: string) =>
+  route({
+    method: 'HEAD',
+    path,
+    operation: 'RepositoryFileHead',
+    params: READ,
+    variables: readVariables,
+    result: (data) => foundFile(data),
+    respond: headersOnly,
+  });
 
 export const routes = defineRoutes([
-  headRoute(FILE, 'RepositoryFileHead', (p) => readVariables(p)),
-  headRoute(`${FILE}/blame`, 'RepositoryFileHead', (p) => readVariables(p)),
-  headRoute(`${FILE}/raw`, 'RepositoryFileHead', rawVariables),
-  {
+  headRoute(FILE),
+  headRoute(`${FILE}/blame`),
+  route({
+    method: 'HEAD',
+    path: `${FILE}/raw`,
+    operation: 'RepositoryFileHead',
+    params: RAW,
+    variables: rawVariables,
+    result: (data) => foundFile(data),
+    respond: headersOnly,
+  }),
+  route({
     method: 'GET',
     path: `${FILE}/raw`,
     operation: 'RepositoryFileRaw',
+    params: RAW,
     variables: rawVariables,
-    result: rawResult,
+    result: (data, v): RawRequest => {
+      const meta = foundFile(data);
+      const source = {
+        projectId: expected(data.project?.id, 'project id'),
+        oid: expected(meta.blob_id, 'blob id'),
+        size: expected(meta.size, 'blob size'),
+        lfsOid: meta.lfs_oid ?? null,
+      };
+      return { meta, source, lfs: v.lfs };
+    },
     respond: sendRaw,
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: `${FILE}/blame`,
     operation: 'RepositoryFileBlame',
-    variables: (p) => ({ ...readVariables(p), ...blameRange(p) }),
-    result: (data) => foundFile<{ blame: { groups: unknown[] } }>(data).blame.groups,
-  },
-  {
+    params: { ...READ, range: RANGE },
+    variables: (v) => ({ ...readVariables(v), from: v.range?.start, to: v.range?.end }),
+    result: (data) => foundFile(data).blame?.groups ?? [],
+  }),
+  route({
     method: 'GET',
     path: FILE,
     operation: 'RepositoryFile',
-    variables: (p) => readVariables(p),
+    params: READ,
+    variables: readVariables,
     result: (data) => fileEntity(foundFile(data)),
-  },
-  { method: 'POST', path: FILE, operation: 'RepositoryFileCommit', status: 201, variables: writeVariables('create'), result: writeResult },
-  { method: 'PUT', path: FILE, operation: 'RepositoryFileCommit', variables: writeVariables('update'), result: writeResult },
-  { method: 'DELETE', path: FILE, operation: 'RepositoryFileCommit', variables: writeVariables('delete'), result: () => undefined },
+  }),
+  route({
+    method: 'POST',
+    path: FILE,
+    operation: 'RepositoryFileCommit',
+    status: 201,
+    params: CHANGE,
+    rules: [contentRequired],
+    variables: changeVariables('CREATE'),
+    result: writeResult,
+  }),
+  route({
+    method: 'PUT',
+    path: FILE,
+    operation: 'RepositoryFileCommit',
+    params: CHANGE,
+    rules: [contentRequired],
+    variables: changeVariables('UPDATE'),
+    result: writeResult,
+  }),
+  route({
+    method: 'DELETE',
+    path: FILE,
+    operation: 'RepositoryFileCommit',
+    params: COMMIT,
+    variables: (v) => commitVariables(v, { action: 'DELETE', filePath: v.file_path }),
+  }),
 ]);

@@ -1,35 +1,30 @@
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { blobInfo, rememberBlob, type TreeEntryInfo } from '../../git/blobs.ts';
-import type { BlameRange } from '../../git/blame.ts';
-import { lfsPointerOid } from '../../git/lfs.ts';
+import type { BlameRange, TreeEntryInfo } from '../../git/repository.ts';
+import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
-import { projectFullPath, requireProject } from '../projects/service.ts';
+import { resolveProject } from '../namespaces/parent.ts';
+import { projectFullPath } from '../projects/service.ts';
 import {
   blameBlob,
   blobBytes,
+  blobInfo,
+  blobText,
   createCommit,
   findBlobs,
   findTree,
   isExecutable,
   lastCommitOf,
+  lfsOidOf,
   type BlobAt,
 } from './service.ts';
 
 const withProject = <T extends object>(project: ProjectWithNamespace, value: T | null) => value && { ...value, project };
 
-/** Content of a blob, recorded so size and SHA-256 come from the same read. */
-function content(blob: BlobAt) {
-  const bytes = blobBytes(blob);
-  rememberBlob(blob.entry.oid, bytes);
-  return bytes;
-}
-
-const isText = (bytes: Buffer) => !bytes.subarray(0, 8000).includes(0);
-
 const BlameGroupRef = builder.objectRef<BlameRange & { project: ProjectWithNamespace }>('BlameGroup').implement({
+  extensions: scopes(...REPOSITORY_READ_SCOPES),
   description: 'Consecutive lines last changed by one commit.',
   fields: (t) => ({
     commit: t.field({ type: CommitRef, resolve: (g) => ({ ...g.commit, project: g.project }) }),
@@ -40,6 +35,7 @@ const BlameGroupRef = builder.objectRef<BlameRange & { project: ProjectWithNames
 });
 
 const BlameRef = builder.objectRef<{ project: ProjectWithNamespace; groups: BlameRange[] }>('Blame').implement({
+  extensions: scopes(...REPOSITORY_READ_SCOPES),
   fields: (t) => ({
     firstLine: t.string({ nullable: true, resolve: (b) => b.groups[0]?.lines[0] ?? null }),
     groups: t.field({ type: [BlameGroupRef], resolve: (b) => b.groups.map((g) => ({ ...g, project: b.project })) }),
@@ -47,6 +43,7 @@ const BlameRef = builder.objectRef<{ project: ProjectWithNamespace; groups: Blam
 });
 
 export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').implement({
+  extensions: scopes(...REPOSITORY_READ_SCOPES),
   description: 'A file at a path in the commit a ref resolves to.',
   fields: (t) => ({
     id: t.id({ resolve: (b) => `gid://gitlab/Blob/${b.entry.oid}` }),
@@ -57,24 +54,21 @@ export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').imp
     ref: t.exposeString('ref', { description: 'The ref as requested.' }),
     commitSha: t.exposeString('commitSha', { description: 'The commit the ref resolved to.' }),
     executeFilemode: t.boolean({ resolve: (b) => isExecutable(b.entry.mode) }),
-    size: t.float({ resolve: async (b) => (await blobInfo(b.reader, b.entry.oid)).size }),
-    rawSize: t.float({ resolve: async (b) => (await blobInfo(b.reader, b.entry.oid)).size }),
-    contentSha256: t.string({ resolve: async (b) => (await blobInfo(b.reader, b.entry.oid)).sha256 }),
-    rawBlob: t.string({ resolve: (b) => content(b).toString('utf8') }),
-    rawTextBlob: t.string({ nullable: true, description: 'Content, or null for binary files.', resolve: (b) => {
-      const bytes = content(b);
-      return isText(bytes) ? bytes.toString('utf8') : null;
-    } }),
-    base64EncodedBlob: t.string({ resolve: (b) => content(b).toString('base64') }),
-    lfsOid: t.string({ nullable: true, description: 'Object id when the file is a Git LFS pointer.', resolve: (b) => lfsPointerOid(b.reader, b.entry.oid) }),
-    storedExternally: t.boolean({ resolve: (b) => lfsPointerOid(b.reader, b.entry.oid) !== null }),
+    size: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
+    rawSize: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
+    contentSha256: t.string({ resolve: async (b) => (await blobInfo(b)).sha256 }),
+    rawBlob: t.string({ resolve: (b) => blobBytes(b).toString('utf8') }),
+    rawTextBlob: t.string({ nullable: true, description: 'Content, or null for binary files.', resolve: (b) => blobText(b) }),
+    base64EncodedBlob: t.string({ resolve: (b) => blobBytes(b).toString('base64') }),
+    lfsOid: t.string({ nullable: true, description: 'Object id when the file is a Git LFS pointer.', resolve: (b) => lfsOidOf(b) }),
+    storedExternally: t.boolean({ resolve: async (b) => (await lfsOidOf(b)) !== null }),
     lastCommit: t.field({ type: CommitRef, nullable: true, resolve: (b) => withProject(b.project, lastCommitOf(b)) }),
     webPath: t.string({ resolve: (b) => `/${projectFullPath(b.project)}/-/blob/${b.ref}/${b.path}` }),
     rawPath: t.string({ resolve: (b) => `/${projectFullPath(b.project)}/-/raw/${b.ref}/${b.path}` }),
     blame: t.field({
       type: BlameRef,
       args: { fromLine: t.arg.int(), toLine: t.arg.int() },
-      resolve: (b, { fromLine, toLine }) => ({ project: b.project, groups: blameBlob(b, { from: fromLine, to: toLine }) }),
+      resolve: (b, range) => ({ project: b.project, groups: blameBlob(b, range) }),
     }),
   }),
 });
@@ -113,6 +107,7 @@ const TreeRef = builder.objectRef<{ entries: TreeEntryInfo[] }>('Tree').implemen
 
 builder.objectFields(RepositoryRef, (t) => ({
   blobs: t.connection({
+    extensions: scopes(...REPOSITORY_READ_SCOPES),
     type: RepositoryBlobRef,
     description: 'Files at the given paths; paths that are missing or directories are left out.',
     args: { paths: t.arg.stringList({ required: true }), ref: t.arg.string() },
@@ -164,7 +159,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, { projectPath, projectId, ...input }, ctx) =>
       asPayload(ctx, 'commit', async () => {
-        const project = await requireProject(ctx, { id: projectId, fullPath: projectPath == null ? null : String(projectPath) });
+        const project = await resolveProject(ctx, { projectId, projectPath });
         return { ...(await createCommit(ctx, project, input)), project };
       }),
   }),

@@ -1,33 +1,32 @@
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import {
-  blobContent,
-  entryAt,
-  EXECUTABLE_MODE,
-  lastCommitFor,
-  listTree,
-  SMALL_BLOB_BYTES,
-  streamBlob,
-  type TreeEntryInfo,
-} from '../../git/blobs.ts';
-import { blameRanges, type BlameRange } from '../../git/blame.ts';
-import { hasNoBranches } from '../../git/branches.ts';
+import type { Context } from '../../core/context.ts';
+import { BadRequestError, DomainError, NotFoundError, ParamError, UnauthorizedError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
 import { lfsObject } from '../../git/lfs.ts';
 import { checkFilePath, isStorablePath } from '../../git/paths.ts';
-import type { CommitInfo, RepositoryReader } from '../../git/reader.ts';
 import { isValidBranchName } from '../../git/refs.ts';
-import { commitChanges, EmptyCommitError, RefMovedError, type IndexChange } from '../../git/writer.ts';
-import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, DomainError, NotFoundError, ParamError, UnauthorizedError } from '../../graphql/errors.ts';
-
-const REGULAR_MODE = 0o100644;
+import {
+  EXECUTABLE_MODE,
+  isBinary,
+  REGULAR_FILE_MODE,
+  Repository,
+  SMALL_BLOB_BYTES,
+  type BlameRange,
+  type BlobInfo,
+  type CommitInfo,
+  type TreeEntryInfo,
+} from '../../git/repository.ts';
+import { EmptyCommitError, RefMovedError, ZERO_OID, type IndexChange } from '../../git/writer.ts';
+import { readableRepository } from '../commits/service.ts';
+import { requireCodeOfProject } from '../projects/service.ts';
 
 /** A file at a path in the commit a ref resolved to: what RepositoryBlob resolves from. */
 export type BlobAt = {
   project: ProjectWithNamespace;
-  reader: RepositoryReader;
+  repository: Repository;
   ref: string;
   commitSha: string;
   path: string;
@@ -44,37 +43,27 @@ export class PushForbiddenError extends DomainError {
   }
 }
 
-/** Decoded once by the router, validated once here, before any git call. */
-export function requireFilePath(path: string): string {
+/** Decoded once by the router, validated once here, before any git call; `field` is GraphQL's name for it. */
+export function requireFilePath(path: string, field = 'filePath'): string {
   const checked = checkFilePath(path);
-  if (checked === null) throw new ParamError('file_path should be a valid file path');
+  if (checked === null) throw new ParamError('file_path should be a valid file path', `${field} should be a valid file path`);
   return checked;
 }
 
-async function readableRepository(ctx: Context, project: ProjectWithNamespace) {
-  await ctx.policy.requireReadCode(project);
-  return ctx.loaders.repository.load(project.id);
-}
-
-/** Refs resolved by a request's reader: one request sees one commit per ref, resolved once. */
-const resolvedRefs = new WeakMap<RepositoryReader, Map<string, string | null>>();
-
+/** The commit a ref names for a viewer who may read the code, resolved once per request (see loaders.ts). */
 async function resolve(ctx: Context, project: ProjectWithNamespace, ref: string) {
-  const reader = await readableRepository(ctx, project);
-  let refs = resolvedRefs.get(reader);
-  if (!refs) resolvedRefs.set(reader, (refs = new Map()));
-  if (!refs.has(ref)) refs.set(ref, reader.resolveCommit(ref));
-  const commitSha = refs.get(ref);
-  return commitSha ? { reader, commitSha } : null;
+  const repository = await readableRepository(ctx, project);
+  const commitSha = await ctx.loaders.repositoryFiles.commitOfRef.load(project.id, ref);
+  return commitSha ? { repository, commitSha } : null;
 }
 
 /** The files (blobs) at `paths`; missing paths and paths that are directories are left out. */
 export async function findBlobs(ctx: Context, project: ProjectWithNamespace, paths: string[], ref: string): Promise<BlobAt[]> {
-  const checked = paths.map(requireFilePath);
+  const checked = paths.map((path) => requireFilePath(path, 'paths'));
   const at = await resolve(ctx, project, ref);
   if (!at) return [];
   return checked.flatMap((path) => {
-    const entry = entryAt(at.reader, at.commitSha, path);
+    const entry = at.repository.entryAt(at.commitSha, path);
     return entry?.type === 'blob' ? [{ project, ...at, ref, path, entry }] : [];
   });
 }
@@ -82,29 +71,47 @@ export async function findBlobs(ctx: Context, project: ProjectWithNamespace, pat
 /** One directory level at a ref; null when the ref or the directory does not exist. */
 export async function findTree(ctx: Context, project: ProjectWithNamespace, path: string, ref: string): Promise<TreeAt | null> {
   const dir = path.replace(/\/+$/, '');
-  if (dir !== '') requireFilePath(dir);
+  if (dir !== '') requireFilePath(dir, 'path');
   const at = await resolve(ctx, project, ref);
-  const entries = at && listTree(at.reader, at.commitSha, dir);
+  const entries = at && at.repository.listTree(at.commitSha, dir);
   return at && entries ? { project, ...at, ref, path: dir, entries } : null;
 }
 
-export const blobBytes = (blob: BlobAt) => blobContent(blob.reader, blob.entry.oid);
+/** The whole content of a file; its size and SHA-256 are recorded from the same read. */
+export function blobBytes(blob: BlobAt): Buffer {
+  const bytes = blob.repository.blobContent(blob.entry.oid);
+  Repository.rememberBlob(blob.entry.oid, bytes);
+  return bytes;
+}
+
+/** The content as text, or null for binary files (git's own test, as raw reads type them). */
+export function blobText(blob: BlobAt): string | null {
+  const bytes = blobBytes(blob);
+  return isBinary(bytes) ? null : bytes.toString('utf8');
+}
+
+export const blobInfo = (blob: BlobAt): Promise<BlobInfo> => blob.repository.blobInfo(blob.entry.oid);
+export const lfsOidOf = (blob: BlobAt): Promise<string | null> => blob.repository.lfsOid(blob.entry.oid);
 export const isExecutable = (mode: number) => mode === EXECUTABLE_MODE;
 
 export function lastCommitOf(blob: BlobAt): CommitInfo | null {
-  const sha = lastCommitFor(blob.reader, blob.commitSha, blob.path);
-  return sha ? blob.reader.commit(sha) : null;
+  const sha = blob.repository.lastCommitFor(blob.commitSha, blob.path);
+  return sha ? blob.repository.commit(sha) : null;
 }
 
-/** Blame of lines `from`..`to` (1-based, inclusive, clipped to the file). */
-export function blameBlob(blob: BlobAt, range: { from?: number | null; to?: number | null }): BlameRange[] {
-  const { from, to } = range;
-  if ((from == null) !== (to == null)) throw new BadRequestError('range[start] and range[end] must be given together');
-  if (from != null && to != null) {
-    if (from < 1 || to < 1) throw new BadRequestError('range[start] and range[end] must be positive');
-    if (from > to) throw new BadRequestError('range[start] must be less than or equal to range[end]');
+export type LineRange = { fromLine?: number | null; toLine?: number | null };
+
+/** REST's `range[start]`/`range[end]`, GraphQL's `fromLine`/`toLine`. */
+const RANGE_NAMES = { fromLine: 'range[start]', toLine: 'range[end]' };
+
+/** Blame of lines `fromLine`..`toLine` (1-based, inclusive, both or neither, clipped to the file). */
+export function blameBlob(blob: BlobAt, range: LineRange): BlameRange[] {
+  checkInput(rules.allOrNoneOf(range, RANGE_NAMES), rules.values(range, RANGE_NAMES, (line: number) => line > 0));
+  const { fromLine, toLine } = range;
+  if (fromLine != null && toLine != null && fromLine > toLine) {
+    throw new BadRequestError('fromLine must be less than or equal to toLine', 'BAD_REQUEST', { message: 'range[start] must be less than or equal to range[end]' });
   }
-  return blameRanges(blob.reader, blob.commitSha, blob.path, blobBytes(blob), from ?? undefined, to ?? undefined);
+  return blob.repository.blame(blob.commitSha, blob.path, blobBytes(blob), fromLine ?? undefined, toLine ?? undefined);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,17 +138,17 @@ export type CommitInput = {
 const notOnBranch = () => new BadRequestError('You can only create or edit files when you are on a branch');
 
 /** Where the commit starts and what the branch must still point at when it lands. */
-async function commitBase(reader: RepositoryReader, input: CommitInput) {
-  const tip = reader.resolveCommit(`refs/heads/${input.branch}`);
+function commitBase(repository: Repository, input: CommitInput) {
+  const tip = repository.branchTip(input.branch);
   const start = input.startBranch ?? input.branch;
   if (start !== input.branch) {
-    const startSha = isValidBranchName(start) ? reader.resolveCommit(`refs/heads/${start}`) : null;
+    const startSha = repository.branchTip(start);
     if (!startSha) throw notOnBranch();
     if (tip) throw new BadRequestError(`A branch called '${input.branch}' already exists. Switch to that branch in order to make changes`);
     return { parent: startSha, expectedTip: null };
   }
   if (tip) return { parent: tip, expectedTip: tip };
-  if (await hasNoBranches(reader)) return { parent: null, expectedTip: null };
+  if (!repository.hasBranches()) return { parent: null, expectedTip: null };
   throw notOnBranch();
 }
 
@@ -151,17 +158,17 @@ function decodeContent(action: FileAction): Buffer {
 }
 
 /** The index change an action makes, after GitLab's (Gitaly's) checks against the parent tree. */
-function toChange(reader: RepositoryReader, parent: string | null, action: FileAction): IndexChange {
+function toChange(repository: Repository, parent: string | null, action: FileAction): IndexChange {
   const path = requireFilePath(action.filePath);
   if (!isStorablePath(path)) throw new BadRequestError('Path cannot include directory traversal');
-  const existing = parent ? entryAt(reader, parent, path) : null;
+  const existing = parent ? repository.entryAt(parent, path) : null;
   if (action.action === 'create') {
     if (existing?.type === 'tree') throw new BadRequestError('A directory with this name already exists');
-    if (existing || (parent && blobAbove(reader, parent, path))) throw new BadRequestError('A file with this name already exists');
+    if (existing || (parent && blobAbove(repository, parent, path))) throw new BadRequestError('A file with this name already exists');
   } else if (existing?.type !== 'blob') {
     throw new BadRequestError("A file with this name doesn't exist");
   }
-  if (action.lastCommitId && parent && lastCommitFor(reader, parent, path) !== action.lastCommitId) {
+  if (action.lastCommitId && parent && repository.lastCommitFor(parent, path) !== action.lastCommitId) {
     throw new BadRequestError(
       action.action === 'delete'
         ? 'You are attempting to delete a file that has been previously updated.'
@@ -169,22 +176,20 @@ function toChange(reader: RepositoryReader, parent: string | null, action: FileA
     );
   }
   if (action.action === 'delete') return { path, remove: true };
-  const mode = action.executeFilemode == null ? (existing?.mode ?? REGULAR_MODE) : action.executeFilemode ? EXECUTABLE_MODE : REGULAR_MODE;
+  const mode = action.executeFilemode == null ? (existing?.mode ?? REGULAR_FILE_MODE) : action.executeFilemode ? EXECUTABLE_MODE : REGULAR_FILE_MODE;
   return { path, content: decodeContent(action), mode };
 }
 
 /** A file where a parent directory of `path` would have to be. */
-function blobAbove(reader: RepositoryReader, commit: string, path: string) {
+function blobAbove(repository: Repository, commit: string, path: string) {
   const parts = path.split('/');
-  return parts.slice(1).some((_, i) => entryAt(reader, commit, parts.slice(0, i + 1).join('/'))?.type === 'blob');
+  return parts.slice(1).some((_, i) => repository.entryAt(commit, parts.slice(0, i + 1).join('/'))?.type === 'blob');
 }
 
 async function requirePush(ctx: Context, project: ProjectWithNamespace, branch: string) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
-  // The default branch is protected as GitLab protects it by default: Maintainers push.
-  const protectedBranch = branch === (project.defaultBranch ?? 'main');
-  if (protectedBranch && (await ctx.policy.projectAccessLevel(project)) < AccessLevel.MAINTAINER) throw new PushForbiddenError();
+  if (!(await ctx.policy.canPushToBranch(project, branch))) throw new PushForbiddenError();
 }
 
 /** One commit with every action of `input`, on `branch`; never overwrites a concurrent push. */
@@ -194,46 +199,74 @@ export async function createCommit(ctx: Context, project: ProjectWithNamespace, 
   if (!isValidBranchName(input.branch)) {
     throw new BadRequestError(`Something went wrong when we tried to create '${input.branch}' for you: Branch name is invalid`);
   }
-  const reader = await ctx.loaders.repository.load(project.id);
-  const base = await commitBase(reader, input);
-  const changes = input.actions.map((action) => toChange(reader, base.parent, action));
+  const repository = await ctx.loaders.repository.load(project.id);
+  const base = commitBase(repository, input);
+  const changes = input.actions.map((action) => toChange(repository, base.parent, action));
   const user = ctx.viewer.user!;
   const date = new Date();
   const committer = { name: user.name, email: user.email, date };
   const author = { name: input.authorName || user.name, email: input.authorEmail || user.email, date };
+  let sha: string;
   try {
-    const sha = await commitChanges(reader.native.path(), { branch: input.branch, ...base, changes, message: input.message, author, committer });
-    return reader.commit(sha)!;
+    sha = await repository.writeCommit({ branch: input.branch, ...base, changes, message: input.message, author, committer });
+    // Refs this request resolved before the write may have moved.
+    ctx.loaders.repositoryFiles.commitOfRef.clear();
   } catch (error) {
     if (error instanceof RefMovedError) throw new BadRequestError(`Could not update refs/heads/${input.branch}. Please refresh and try again.`);
     if (error instanceof EmptyCommitError) throw new BadRequestError('No changes were made: the new content is the same as the current content');
     throw error;
   }
+  // An API commit is a push of one branch, announced like a git push.
+  await ctx.deps.events.publish('push', {
+    projectId: project.id,
+    userId: user.id,
+    ref: `refs/heads/${input.branch}`,
+    before: base.expectedTip ?? ZERO_OID,
+    after: sha,
+    via: 'api',
+  });
+  return repository.commit(sha)!;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Raw bodies. The operation that found the blob has checked the viewer's right to read it.
+// Raw bodies
 
-/** Small blobs as one buffer from libgit2, bigger ones as a stream from git. */
+/** A file as the read operation found it, named by ids only. */
+export type RawSource = { projectId: number; oid: string; size: number; lfsOid: string | null };
+
+/** The bytes of a raw read, with the type to serve them as. */
+export type RawFile = { size: number; contentType: string; body: Buffer | Readable };
+
+const contentTypeOf = (head: Buffer) => (isBinary(head) ? 'application/octet-stream' : 'text/plain; charset=utf-8');
+
+/** A stream typed by its first chunk, as workhorse decides; the chunk is served again. */
+async function typedStream(stream: Readable): Promise<{ contentType: string; body: Readable }> {
+  const chunks = stream[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  const head: Buffer = first.done ? Buffer.alloc(0) : first.value;
+  async function* replay() {
+    yield head;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value as Buffer;
+  }
+  return { contentType: contentTypeOf(head), body: Readable.from(replay(), { objectMode: false }) };
+}
+
 /**
- * Raw bodies are streamed after the read operation, outside GraphQL; they check the viewer again
- * so that no caller can reach content by blob or LFS id alone.
+ * What the raw route serves: with `lfs`, the Git LFS object a pointer names (404 when the store
+ * lacks it); otherwise, and for files that are no pointer, the blob itself — small blobs as one
+ * buffer from libgit2, bigger ones streamed by git. Raw bodies are read after the operation that
+ * found the file, outside GraphQL, so the viewer is checked again: no caller reaches content by
+ * blob or LFS id alone.
  */
-async function requireCodeOf(ctx: Context, projectId: number) {
-  const project = await ctx.loaders.project.load(projectId);
-  if (!project) throw new NotFoundError('Project');
-  await ctx.policy.requireReadCode(project);
-}
-
-export async function rawBlob(ctx: Context, projectId: number, oid: string, size: number): Promise<Buffer | Readable> {
-  await requireCodeOf(ctx, projectId);
-  const reader = await ctx.loaders.repository.load(projectId);
-  return size <= SMALL_BLOB_BYTES ? blobContent(reader, oid) : streamBlob(reader, oid);
-}
-
-/** The project's stored LFS object for a pointer, streamed; null when the store lacks it. */
-export async function rawLfsObject(ctx: Context, projectId: number, lfsOid: string) {
-  await requireCodeOf(ctx, projectId);
-  const object = await lfsObject(ctx.deps.config.dataDir, projectId, lfsOid);
-  return object && { size: object.size, stream: createReadStream(object.path) };
+export async function rawFile(ctx: Context, source: RawSource, opts: { lfs: boolean }): Promise<RawFile> {
+  const project = await requireCodeOfProject(ctx, source.projectId);
+  if (opts.lfs && source.lfsOid) {
+    const object = await lfsObject(ctx.deps.config.dataDir, project.id, source.lfsOid);
+    if (!object) throw new NotFoundError();
+    return { size: object.size, ...(await typedStream(createReadStream(object.path))) };
+  }
+  const repository = await ctx.loaders.repository.load(project.id);
+  if (source.size > SMALL_BLOB_BYTES) return { size: source.size, ...(await typedStream(repository.streamBlob(source.oid))) };
+  const body = repository.blobContent(source.oid);
+  return { size: body.length, contentType: contentTypeOf(body), body };
 }

@@ -1,54 +1,46 @@
-import { defineRoutes } from '../../rest/route.ts';
-import { found } from '../../rest/shape.ts';
+import type { TagEntityFragment } from '../../generated/operations.ts';
+import { param } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 import { commitEntity } from '../commits/rest.ts';
-import { projectInput } from '../projects/input.ts';
+import { projectInput } from '../../rest/sources.ts';
 
-const tagEntity = ({ commit, ...tag }: Record<string, any>) => ({ ...tag, commit: commit && commitEntity(commit) });
+const TAGS = '/projects/:id/repository/tags';
+
+const tagEntity = ({ commit, ...tag }: TagEntityFragment) => ({ ...tag, commit: commit && commitEntity(commit) });
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
-    path: '/projects/:id/repository/tags',
+    path: TAGS,
     operation: 'ProjectTags',
     paginated: true,
-    variables: (p) => ({
-      ...p.ref('id'),
-      search: p.string('search'),
-      orderBy: p.oneOf('order_by', ['name', 'updated'] as const),
-      sort: p.oneOf('sort', ['asc', 'desc'] as const),
-    }),
-    result: (data) => {
-      const tags = found(data.project, 'Project').repository.tags;
-      return { ...tags, nodes: tags.nodes.map(tagEntity) };
-    },
-  },
-  {
+    params: { id: param.ref(), search: param.string(), order_by: param.oneOf(['name', 'updated']), sort: param.oneOf(['asc', 'desc']) },
+    variables: (v) => ({ ...v.id, search: v.search, orderBy: v.order_by, sort: v.sort }),
+    result: (data) => page(found(data.project, 'Project').repository?.tags, tagEntity),
+  }),
+  route({
     method: 'GET',
-    path: '/projects/:id/repository/tags/:tag_name',
+    path: `${TAGS}/:tag_name`,
     operation: 'ProjectTag',
-    variables: (p) => ({ ...p.ref('id'), name: p.string('tag_name', { required: true }) }),
-    result: (data) => tagEntity(found(found(data.project, 'Project').repository.tag, 'Tag')),
-  },
-  {
+    params: { id: param.ref(), tag_name: param.string({ required: true }) },
+    variables: (v) => ({ ...v.id, name: v.tag_name }),
+    result: (data) => tagEntity(found(found(data.project, 'Project').repository?.tag, 'Tag')),
+  }),
+  route({
     method: 'POST',
-    path: '/projects/:id/repository/tags',
+    path: TAGS,
     operation: 'TagCreate',
     status: 201,
-    variables: (p) => ({
-      input: {
-        ...projectInput(p.ref('id')),
-        name: p.string('tag_name', { required: true }),
-        ref: p.string('ref', { required: true }),
-        message: p.string('message'),
-      },
-    }),
-    result: (data) => tagEntity(data.tagCreate.tag),
-  },
-  {
+    params: { id: param.ref(), tag_name: param.string({ required: true }), ref: param.string({ required: true }), message: param.string() },
+    variables: (v) => ({ input: { ...projectInput(v.id), name: v.tag_name, ref: v.ref, message: v.message } }),
+    result: (data) => tagEntity(expected(data.tagCreate?.tag, 'tag')),
+  }),
+  route({
     method: 'DELETE',
-    path: '/projects/:id/repository/tags/:tag_name',
+    path: `${TAGS}/:tag_name`,
     operation: 'TagDelete',
-    variables: (p) => ({ input: { ...projectInput(p.ref('id')), name: p.string('tag_name', { required: true }) } }),
-    result: () => undefined,
-  },
+    params: { id: param.ref(), tag_name: param.string({ required: true }) },
+    variables: (v) => ({ input: { ...projectInput(v.id), name: v.tag_name } }),
+  }),
 ]);

@@ -4,7 +4,8 @@ import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
-import { projectFromInput, projectInputFields } from '../projects/input.ts';
+import { resolveProject } from '../namespaces/parent.ts';
+import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { SortDirectionEnum } from '../projects/schema.ts';
 import { createTag, deleteTag, findTag, listTags } from './service.ts';
 
@@ -17,7 +18,7 @@ export const TagRef = builder.objectRef<TagParent>('Tag').implement({
     name: t.exposeString('name'),
     message: t.string({ nullable: true, resolve: (tag) => tag.message }),
     target: t.exposeString('objectId', { description: 'The tag object of an annotated tag, else the commit.' }),
-    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (tag) => (tag.message === null ? null : tag.createdAt) }),
+    createdAt: t.field({ type: 'Time', nullable: true, resolve: (tag) => (tag.message === null ? null : tag.createdAt) }),
     protected: t.boolean({ resolve: () => false }),
     commit: t.field({
       type: CommitRef,
@@ -67,7 +68,7 @@ builder.mutationFields((t) => ({
     type: payloadType('TagCreatePayload', 'tag', TagRef),
     args: { input: t.arg({ type: TagCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const project = await projectFromInput(ctx, input);
+      const project = await resolveProject(ctx, input);
       return asPayload(ctx, 'tag', async () => withProject(project)(await createTag(ctx, project, input))!);
     },
   }),
@@ -75,7 +76,7 @@ builder.mutationFields((t) => ({
     type: payloadType('TagDeletePayload', 'tag', TagRef),
     args: { input: t.arg({ type: TagDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const project = await projectFromInput(ctx, input);
+      const project = await resolveProject(ctx, input);
       return asPayload(ctx, 'tag', async () => withProject(project)(await deleteTag(ctx, project, input.name))!);
     },
   }),

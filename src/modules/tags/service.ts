@@ -1,13 +1,15 @@
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import type { Context } from '../../graphql/context.ts';
-import { BadRequestError, NotFoundError } from '../../graphql/errors.ts';
-import * as tags from '../../git/tags.ts';
-import type { TagInfo } from '../../git/tags.ts';
+import type { Context } from '../../core/context.ts';
+import { BadRequestError, NotFoundError } from '../../core/errors.ts';
+import type { Repository } from '../../git/repository.ts';
+import { isValidTagName, type TagInfo } from '../../git/tags.ts';
+import { readableRepository } from '../commits/service.ts';
 
 export type TagOrder = { orderBy?: 'name' | 'updated' | null; sort?: 'asc' | 'desc' | null; search?: string | null };
 
-const repoDir = (ctx: Context, project: ProjectWithNamespace) => ctx.deps.git.pathFor(project.id);
+/** The repository for a use case that already checked its own permission (a writer, or a release). */
+const repositoryOf = (ctx: Context, project: ProjectWithNamespace) => ctx.loaders.repository.load(project.id);
 
 /** GitLab's `search`: `^v` matches the start, `v$` the end, anything else a substring. */
 function matches(name: string, search: string) {
@@ -17,53 +19,41 @@ function matches(name: string, search: string) {
 }
 
 export async function listTags(ctx: Context, project: ProjectWithNamespace, order: TagOrder = {}): Promise<TagInfo[]> {
-  await ctx.policy.requireReadCode(project);
-  const all = (await tags.listTags(repoDir(ctx, project))).filter((t) => !order.search || matches(t.name, order.search));
+  const all = (await readableRepository(ctx, project)).tags().filter((t) => !order.search || matches(t.name, order.search));
   if (order.orderBy === 'name') all.sort((a, b) => a.name.localeCompare(b.name));
-  // for-each-ref already gives newest first; the default order is updated desc.
+  // The repository lists newest first; the default order is updated desc.
   const descending = (order.sort ?? 'desc') === 'desc';
   if (order.orderBy === 'name' ? descending : !descending) all.reverse();
   return all;
 }
 
 export async function findTag(ctx: Context, project: ProjectWithNamespace, name: string): Promise<TagInfo | null> {
-  await ctx.policy.requireReadCode(project);
-  return tags.findTag(repoDir(ctx, project), name);
+  return (await readableRepository(ctx, project)).tag(name);
 }
 
 export type TagInput = { name: string; ref: string; message?: string | null };
 
-/** The commit `ref` names, or GitLab's 400 for a target that does not resolve. */
-async function targetCommit(ctx: Context, project: ProjectWithNamespace, ref: string): Promise<string> {
-  const reader = await ctx.loaders.repository.load(project.id);
-  const sha = reader.resolveCommit(ref);
-  if (!sha) throw new BadRequestError(`Target ${ref} is invalid`);
-  return sha;
-}
-
 /**
- * Writes the tag; false when it already existed (a concurrent writer won). The tagger is the
- * viewer, so annotated tags record who made them.
+ * Writes the tag at the commit `ref` names (GitLab's 400 when it names none); false when it
+ * already existed (a concurrent writer won). The tagger is the viewer, so annotated tags record
+ * who made them.
  */
-async function writeTag(ctx: Context, project: ProjectWithNamespace, input: TagInput): Promise<{ created: boolean; commitId: string }> {
-  if (!tags.isValidTagName(input.name)) throw new BadRequestError('Tag name invalid');
-  const commitId = await targetCommit(ctx, project, input.ref);
+async function writeTag(ctx: Context, repository: Repository, input: TagInput): Promise<{ created: boolean; commitId: string }> {
+  if (!isValidTagName(input.name)) throw new BadRequestError('Tag name invalid');
+  const commitId = repository.resolveCommit(input.ref);
+  if (!commitId) throw new BadRequestError(`Target ${input.ref} is invalid`);
   const user = ctx.viewer.user!;
-  const created = await tags.createTag(repoDir(ctx, project), {
-    name: input.name,
-    commitId,
-    message: input.message || null,
-    tagger: { name: user.name, email: user.email },
-  });
+  const created = await repository.createTag({ name: input.name, commitId, message: input.message || null, tagger: { name: user.name, email: user.email } });
   return { created, commitId };
 }
 
 export async function createTag(ctx: Context, project: ProjectWithNamespace, input: TagInput): Promise<TagInfo> {
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
-  if (await tags.findTag(repoDir(ctx, project), input.name)) throw new BadRequestError(`Tag ${input.name} already exists`);
-  const { created } = await writeTag(ctx, project, input);
+  const repository = await repositoryOf(ctx, project);
+  if (repository.tag(input.name)) throw new BadRequestError(`Tag ${input.name} already exists`);
+  const { created } = await writeTag(ctx, repository, input);
   if (!created) throw new BadRequestError(`Tag ${input.name} already exists`);
-  return (await tags.findTag(repoDir(ctx, project), input.name))!;
+  return repository.tag(input.name)!;
 }
 
 /**
@@ -71,29 +61,31 @@ export async function createTag(ctx: Context, project: ProjectWithNamespace, inp
  * checked permissions; a tag created meanwhile by someone else is reused.
  */
 export async function ensureTag(ctx: Context, project: ProjectWithNamespace, input: { name: string; ref?: string | null; message?: string | null }) {
-  const existing = await tags.findTag(repoDir(ctx, project), input.name);
+  const repository = await repositoryOf(ctx, project);
+  const existing = repository.tag(input.name);
   if (existing) return { commitId: existing.commitId, created: false };
   if (!input.ref) return null;
-  const { created, commitId } = await writeTag(ctx, project, { name: input.name, ref: input.ref, message: input.message });
-  return { commitId, created };
+  return writeTag(ctx, repository, { name: input.name, ref: input.ref, message: input.message });
 }
 
 /** Whether the tag is still in the repository (a release outlives its deleted tag). */
 export async function tagExists(ctx: Context, project: ProjectWithNamespace, name: string): Promise<boolean> {
-  return (await tags.findTag(repoDir(ctx, project), name)) !== null;
+  return (await repositoryOf(ctx, project)).tag(name) !== null;
 }
 
 /** Removes a tag written for a release whose row could not be saved. */
 export async function removeTag(ctx: Context, project: ProjectWithNamespace, name: string) {
-  const tag = await tags.findTag(repoDir(ctx, project), name);
-  if (tag) await tags.deleteTag(repoDir(ctx, project), tag);
+  const repository = await repositoryOf(ctx, project);
+  const tag = repository.tag(name);
+  if (tag) await repository.deleteTag(tag);
 }
 
 /** Deletes the tag; its release, if any, is kept (GitLab does the same). */
 export async function deleteTag(ctx: Context, project: ProjectWithNamespace, name: string): Promise<TagInfo> {
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
-  const tag = await tags.findTag(repoDir(ctx, project), name);
+  const repository = await repositoryOf(ctx, project);
+  const tag = repository.tag(name);
   if (!tag) throw new NotFoundError('Tag');
-  await tags.deleteTag(repoDir(ctx, project), tag);
+  await repository.deleteTag(tag);
   return tag;
 }

@@ -1,5 +1,7 @@
 import { ROOT_TOKEN_SCOPES } from '../../auth/scopes.ts';
 import { issueToken } from '../../auth/tokens.ts';
+import { ConflictError } from '../../core/errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import { createUserRecord } from './service.ts';
 
@@ -9,7 +11,14 @@ import { createUserRecord } from './service.ts';
  */
 export async function ensureRootUser(deps: Pick<AppDeps, 'db' | 'config' | 'secrets' | 'log'>): Promise<void> {
   if ((await deps.db.user.count()) > 0) return;
-  const root = await createUserRecord(deps.db, { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true });
+  let root;
+  try {
+    root = await createUserRecord(deps.db, { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true });
+  } catch (error) {
+    // Several processes starting together on a new database: one creates root, the others stop here.
+    if ((error instanceof ConflictError || isUniqueViolation(error)) && (await deps.db.user.count({ where: { username: 'root' } })) > 0) return;
+    throw error;
+  }
   deps.log.info({ userId: root.id }, 'created administrator root');
   if (!deps.config.initialRootToken) return;
   await issueToken(deps.db, deps.secrets.tokenDigestKey, {

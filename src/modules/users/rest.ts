@@ -1,24 +1,32 @@
-import { UnauthorizedError } from '../../graphql/errors.ts';
-import type { Params } from '../../rest/params.ts';
-import { defineRoutes } from '../../rest/route.ts';
-import { found, withoutNull } from '../../rest/shape.ts';
+import { UnauthorizedError } from '../../core/errors.ts';
+import type { UserDetailFragment } from '../../generated/operations.ts';
+import { param, type Values } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found, page, withoutNull } from '../../rest/shape.ts';
 
 const GATED = ['email', 'is_admin', 'can_create_group', 'projects_limit', 'confirmed_at'] as const;
-const entity = (user: Record<string, unknown>) => withoutNull(user, [...GATED]);
+const entity = (user: UserDetailFragment) => withoutNull(user, [...GATED]);
 
-function attributes(p: Params) {
-  return {
-    password: p.string('password'),
-    admin: p.bool('admin'),
-    bio: p.string('bio'),
-    canCreateGroup: p.bool('can_create_group'),
-    projectsLimit: p.int('projects_limit'),
-    skipConfirmation: p.bool('skip_confirmation'),
-  };
-}
+const ATTRIBUTES = {
+  password: param.string(),
+  admin: param.bool(),
+  bio: param.string(),
+  can_create_group: param.bool(),
+  projects_limit: param.int(),
+  skip_confirmation: param.bool(),
+};
+
+const attributes = (v: Values<typeof ATTRIBUTES>) => ({
+  password: v.password,
+  admin: v.admin,
+  bio: v.bio,
+  canCreateGroup: v.can_create_group,
+  projectsLimit: v.projects_limit,
+  skipConfirmation: v.skip_confirmation,
+});
 
 export const routes = defineRoutes([
-  {
+  route({
     method: 'GET',
     path: '/user',
     operation: 'CurrentUser',
@@ -26,51 +34,61 @@ export const routes = defineRoutes([
       if (!data.currentUser) throw new UnauthorizedError();
       return entity(data.currentUser);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/users',
     operation: 'UserList',
     paginated: true,
-    variables: (p) => ({
-      usernames: p.has('username') ? [p.string('username')] : undefined,
-      search: p.string('search'),
-      active: p.bool('active'),
-      blocked: p.bool('blocked'),
+    params: { username: param.string(), search: param.string(), active: param.bool(), blocked: param.bool() },
+    variables: (v) => ({
+      usernames: v.username === undefined ? undefined : [v.username],
+      search: v.search,
+      active: v.active,
+      blocked: v.blocked,
     }),
-    result: (data) => ({ ...data.users, nodes: data.users.nodes.map(entity) }),
-  },
-  {
+    result: (data) => page(data.users, entity),
+  }),
+  route({
     method: 'GET',
     path: '/users/:user_id',
     operation: 'UserById',
-    variables: (p) => ({ id: p.int('user_id', { required: true }) }),
+    params: { user_id: param.int({ required: true }) },
+    variables: (v) => ({ id: v.user_id }),
     result: (data) => entity(found(data.user, 'User')),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/users',
     operation: 'UserCreate',
     status: 201,
-    variables: (p) => {
-      p.atLeastOneOf('password', 'reset_password', 'force_random_password');
-      return {
-        username: p.string('username', { required: true }),
-        name: p.string('name', { required: true }),
-        email: p.string('email', { required: true }),
-        attributes: attributes(p),
-      };
+    params: {
+      username: param.string({ required: true }),
+      name: param.string({ required: true }),
+      email: param.string({ required: true }),
+      ...ATTRIBUTES,
+      reset_password: param.bool(),
+      force_random_password: param.bool(),
     },
-    result: (data) => entity(data.userCreate.user),
-  },
-  {
+    variables: (v) => ({
+      username: v.username,
+      name: v.name,
+      email: v.email,
+      resetPassword: v.reset_password,
+      forceRandomPassword: v.force_random_password,
+      attributes: attributes(v),
+    }),
+    result: (data) => entity(expected(data.userCreate?.user, 'user')),
+  }),
+  route({
     method: 'PUT',
     path: '/users/:user_id',
     operation: 'UserUpdate',
-    variables: (p) => ({
-      id: p.int('user_id', { required: true }),
-      attributes: { ...attributes(p), username: p.string('username'), name: p.string('name'), email: p.string('email') },
+    params: { user_id: param.int({ required: true }), username: param.string(), name: param.string(), email: param.string(), ...ATTRIBUTES },
+    variables: (v) => ({
+      id: v.user_id,
+      attributes: { ...attributes(v), username: v.username, name: v.name, email: v.email },
     }),
-    result: (data) => entity(data.userUpdate.user),
-  },
+    result: (data) => entity(expected(data.userUpdate?.user, 'user')),
+  }),
 ]);

@@ -1,6 +1,7 @@
 import type { User } from '../../generated/prisma/client.ts';
+import { USER_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
-import type { Context } from '../../graphql/context.ts';
+import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { createUser, findUser, listUsers, updateUser } from './service.ts';
@@ -14,6 +15,7 @@ const selfOrAdmin = (user: User, ctx: Context) => ctx.viewer.isAdmin || ctx.view
 
 export const UserRef = builder.prismaObject('User', {
   name: 'UserCore',
+  extensions: scopes(...USER_READ_SCOPES),
   fields: (t) => ({
     id: t.id({ resolve: (u) => gid('User', u.id) }),
     databaseId: t.exposeInt('id'),
@@ -23,7 +25,7 @@ export const UserRef = builder.prismaObject('User', {
     locked: t.boolean({ resolve: () => false }),
     bot: t.boolean({ resolve: () => false }),
     bio: t.exposeString('bio'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'Time' }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
     publicEmail: t.string({ nullable: true, resolve: () => null }),
@@ -31,7 +33,7 @@ export const UserRef = builder.prismaObject('User', {
     isAdmin: t.boolean({ nullable: true, description: 'Visible to the user and administrators.', resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.isAdmin : null) }),
     canCreateGroup: t.boolean({ nullable: true, resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.canCreateGroup : null) }),
     projectsLimit: t.int({ nullable: true, resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.projectsLimit : null) }),
-    confirmedAt: t.field({ type: 'DateTime', nullable: true, resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.confirmedAt : null) }),
+    confirmedAt: t.field({ type: 'Time', nullable: true, resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.confirmedAt : null) }),
   }),
 });
 
@@ -40,19 +42,19 @@ builder.queryFields((t) => ({
     type: UserRef,
     nullable: true,
     description: 'The user behind the credential, null for anonymous requests.',
-    extensions: scopes('api', 'read_api', 'read_user'),
+    extensions: scopes(...USER_READ_SCOPES),
     resolve: (_r, _a, ctx) => ctx.viewer.user,
   }),
   user: t.field({
     type: UserRef,
     nullable: true,
-    extensions: scopes('api', 'read_api', 'read_user'),
+    extensions: scopes(...USER_READ_SCOPES),
     args: { id: t.arg.int(), username: t.arg.string() },
     resolve: (_r, args, ctx) => findUser(ctx, args),
   }),
   users: t.connection({
     type: UserRef,
-    extensions: scopes('api', 'read_api', 'read_user'),
+    extensions: scopes(...USER_READ_SCOPES),
     args: {
       usernames: t.arg.stringList(),
       search: t.arg.string(),
@@ -87,6 +89,8 @@ builder.mutationFields((t) => ({
       username: t.arg.string({ required: true }),
       name: t.arg.string({ required: true }),
       email: t.arg.string({ required: true }),
+      resetPassword: t.arg.boolean({ description: 'Start with a random password (GitLab would mail a reset link); alternative to password.' }),
+      forceRandomPassword: t.arg.boolean({ description: 'Start with a random password; alternative to password.' }),
       attributes: t.arg({ type: UserInputFields }),
     },
     resolve: (_r, { attributes, ...required }, ctx) => asPayload(ctx, 'user', () => createUser(ctx, { ...attributes, ...required })),

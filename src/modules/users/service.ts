@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
 import type { Prisma, User } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { hashPassword } from '../../auth/passwords.ts';
-import type { Context } from '../../graphql/context.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../graphql/errors.ts';
-import type { Listing } from '../../graphql/connections.ts';
+import type { Context } from '../../core/context.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
+import type { Listing } from '../../core/listing.ts';
 import { pathProblems } from '../namespaces/paths.ts';
 
 export type UserInput = {
@@ -25,20 +28,20 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Users are public profiles: any viewer may look one up (e-mails are gated on the type). */
 export async function findUser(ctx: Context, by: { id?: number | null; username?: string | null }): Promise<User | null> {
   if (by.id != null) return ctx.loaders.user.load(by.id);
-  if (by.username) return ctx.db.user.findFirst({ where: { username: { equals: by.username, mode: 'insensitive' } } });
+  if (by.username) return ctx.db.user.findFirst({ where: { username: equalsIgnoringCase(by.username) } });
   return null;
 }
 
 export function listUsers(ctx: Context, filter: { usernames?: string[] | null; search?: string | null; active?: boolean | null; blocked?: boolean | null }): Listing<User> {
   const where: Prisma.UserWhereInput = {
-    ...(filter.usernames?.length && { OR: filter.usernames.map((u) => ({ username: { equals: u, mode: 'insensitive' as const } })) }),
+    ...(filter.usernames?.length && { OR: filter.usernames.map((u) => ({ username: equalsIgnoringCase(u) })) }),
     ...(filter.search && {
       AND: [{
         OR: [
-          { username: { contains: filter.search, mode: 'insensitive' as const } },
-          { name: { contains: filter.search, mode: 'insensitive' as const } },
+          { username: containsIgnoringCase(filter.search) },
+          { name: containsIgnoringCase(filter.search) },
           // Searching by e-mail is for administrators only, so it cannot enumerate addresses.
-          ...(ctx.viewer.isAdmin ? [{ email: { equals: filter.search, mode: 'insensitive' as const } }] : []),
+          ...(ctx.viewer.isAdmin ? [{ email: equalsIgnoringCase(filter.search) }] : []),
         ],
       }],
     }),
@@ -64,21 +67,37 @@ async function validateUser(db: Db, input: UserInput, existing?: User) {
   const other = existing ? { id: { not: existing.id } } : {};
   if (input.username != null) {
     const taken =
-      (await db.user.findFirst({ where: { ...other, username: { equals: input.username, mode: 'insensitive' } } })) ||
+      (await db.user.findFirst({ where: { ...other, username: equalsIgnoringCase(input.username) } })) ||
       (await db.namespace.findFirst({
-        where: { parentId: null, path: { equals: input.username, mode: 'insensitive' }, ...(existing && { NOT: { ownerId: existing.id } }) },
+        where: { parentId: null, path: equalsIgnoringCase(input.username), ...(existing && { NOT: { ownerId: existing.id } }) },
       }));
     if (taken) throw new ConflictError('Username has already been taken');
   }
-  if (input.email != null && (await db.user.findFirst({ where: { ...other, email: { equals: input.email, mode: 'insensitive' } } }))) {
+  if (input.email != null && (await db.user.findFirst({ where: { ...other, email: equalsIgnoringCase(input.email) } }))) {
     throw new ConflictError('Email has already been taken');
   }
 }
 
-/** Creates a user with its personal namespace (administrators only). */
-export async function createUser(ctx: Context, input: UserInput & { username: string; name: string; email: string }): Promise<User> {
+export type UserCreateInput = UserInput & {
+  username: string;
+  name: string;
+  email: string;
+  /** GitLab mails a reset link; forgegate sends no mail, so the user starts with a random password. */
+  resetPassword?: boolean | null;
+  forceRandomPassword?: boolean | null;
+};
+
+/**
+ * Creates a user with its personal namespace (administrators only). The password is given, or
+ * asked to be random (`force_random_password`, `reset_password`): GitLab's `at_least_one_of`.
+ */
+export async function createUser(ctx: Context, input: UserCreateInput): Promise<User> {
   ctx.policy.requireAdmin();
-  return createUserRecord(ctx.db, input);
+  checkInput(rules.atLeastOneOf(input, { password: 'password', resetPassword: 'reset_password', forceRandomPassword: 'force_random_password' }));
+  const random = input.forceRandomPassword || input.resetPassword;
+  const password = input.password ?? (random ? randomBytes(24).toString('base64url') : null);
+  if (password === null) throw new ValidationError({ password: ["can't be blank"] });
+  return createUserRecord(ctx.db, { ...input, password });
 }
 
 export async function createUserRecord(db: Db, input: UserInput & { username: string; name: string; email: string }): Promise<User> {

@@ -1,0 +1,74 @@
+import DataLoader from 'dataloader';
+import type { Db } from '../db/client.ts';
+import type { GitStore } from '../git/store.ts';
+import type { Repository } from '../git/repository.ts';
+import type { Namespace, Project, User } from '../generated/prisma/client.ts';
+import type { Context } from './context.ts';
+
+/** Loads rows by a key column in one query per tick, in the order of the keys asked for. */
+export function batchBy<K, V>(load: (keys: readonly K[]) => Promise<V[]>, keyOf: (row: V) => K) {
+  return new DataLoader<K, V | null>(async (keys) => {
+    const rows = await load(keys);
+    const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+    return keys.map((k) => byKey.get(k) ?? null);
+  });
+}
+
+/** Groups rows by a key column: one query per tick for "all children of these parents". */
+export function batchGroupBy<K, V>(load: (keys: readonly K[]) => Promise<V[]>, keyOf: (row: V) => K) {
+  return new DataLoader<K, V[]>(async (keys) => {
+    const rows = await load(keys);
+    const groups = new Map<K, V[]>(keys.map((k) => [k, []]));
+    for (const row of rows) groups.get(keyOf(row))?.push(row);
+    return keys.map((k) => groups.get(k) ?? []);
+  });
+}
+
+/** The loaders every area shares: users, namespaces, projects and repository handles. */
+function coreLoaders(db: Db, git: GitStore) {
+  return {
+    user: batchBy<number, User>((ids) => db.user.findMany({ where: { id: { in: [...ids] } } }), (u) => u.id),
+    namespace: batchBy<number, Namespace>(
+      (ids) => db.namespace.findMany({ where: { id: { in: [...ids] } } }),
+      (n) => n.id,
+    ),
+    project: batchBy<number, Project & { namespace: Namespace }>(
+      (ids) => db.project.findMany({ where: { id: { in: [...ids] } }, include: { namespace: true } }),
+      (p) => p.id,
+    ),
+    /** One repository handle per project and request. */
+    repository: new DataLoader<number, Repository>((ids) => Promise.all(ids.map((id) => git.open(id)))),
+  };
+}
+
+/**
+ * Loaders an area adds. Each area declares its entry by augmenting this interface from its own
+ * folder (`declare module '../../core/loaders.ts' { interface ModuleLoaders { releases: … } }`)
+ * and registers the factory in the module manifest; the kernel never names an area.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ModuleLoaders {}
+
+export type LoaderFactories = { [K in keyof ModuleLoaders]?: (ctx: Context) => ModuleLoaders[K] };
+
+export type Loaders = ReturnType<typeof coreLoaders> & ModuleLoaders;
+
+/**
+ * Per-request loaders: the core ones at once, each area's on first use (most requests touch one
+ * or two areas), so nothing is shared between requests or viewers.
+ */
+export function createLoaders(ctx: Context, factories: LoaderFactories): Loaders {
+  const loaders = coreLoaders(ctx.db, ctx.deps.git) as Loaders;
+  for (const [name, factory] of Object.entries(factories) as [keyof ModuleLoaders, (ctx: Context) => unknown][]) {
+    Object.defineProperty(loaders, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const created = factory(ctx);
+        Object.defineProperty(loaders, name, { value: created, enumerable: true });
+        return created;
+      },
+    });
+  }
+  return loaders;
+}

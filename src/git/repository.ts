@@ -1,0 +1,379 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { lfsPointerOid } from './lfs.ts';
+import { native, type NativeCommit, type NativeRepository, type NativeTree } from './native.ts';
+import { isValidBranchName, isValidRefName } from './refs.ts';
+import { runGit, streamGit } from './run.ts';
+import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';
+import { commitChanges, deleteRef, RefMovedError, updateRef, type CommitRequest } from './writer.ts';
+
+export type CommitInfo = {
+  id: string;
+  shortId: string;
+  title: string;
+  message: string;
+  parentIds: string[];
+  authorName: string;
+  authorEmail: string;
+  authoredDate: Date;
+  committerName: string;
+  committerEmail: string;
+  committedDate: Date;
+};
+
+export type EntryType = 'blob' | 'tree' | 'commit';
+export type TreeEntryInfo = { oid: string; mode: number; type: EntryType; name: string; path: string };
+export type BlobInfo = { size: number; sha256: string };
+export type BranchTip = { name: string; sha: string };
+/** Consecutive lines last changed by one commit. */
+export type BlameRange = { commit: CommitInfo; lineno: number; lines: string[] };
+
+/** Blobs up to this size are read in-process through libgit2; bigger ones are streamed by git. */
+export const SMALL_BLOB_BYTES = 1024 * 1024;
+export const REGULAR_FILE_MODE = 0o100644;
+export const EXECUTABLE_MODE = 0o100755;
+
+/** git's own test for binary content (`buffer_is_binary`): a NUL byte among the first 8000. */
+export const isBinary = (head: Buffer) => head.subarray(0, 8000).includes(0);
+
+const SHA_PATTERN = /^[0-9a-f]{4,40}$/i;
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/** A ref a user may name: HEAD, a commit SHA (full or abbreviated), or a valid branch/tag name. */
+export const isAcceptableRef = (ref: string) => ref === 'HEAD' || SHA_PATTERN.test(ref) || isValidRefName(ref);
+
+/** Lines as git counts them: a final newline ends the last line, it does not start another. */
+export function splitLines(content: Buffer): string[] {
+  if (content.length === 0) return [];
+  const lines = content.toString('utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** A Map that forgets its oldest entries: commits and blobs are immutable, so entries never go stale. */
+class BoundedCache<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K) {
+    return this.map.get(key);
+  }
+  has(key: K) {
+    return this.map.has(key);
+  }
+  set(key: K, value: V) {
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as K);
+    this.map.set(key, value);
+    return value;
+  }
+}
+
+// Keyed by object ids, which name their content: shared by every repository of the process.
+const entries = new BoundedCache<string, TreeEntryInfo | null>(50_000);
+const lastCommits = new BoundedCache<string, string | null>(20_000);
+const blobInfos = new BoundedCache<string, BlobInfo>(50_000);
+
+const TYPES: Record<string, EntryType> = { Blob: 'blob', Tree: 'tree', Commit: 'commit' };
+
+/**
+ * One project's bare repository: the only way the product reads or writes git. Reads go through
+ * libgit2 (es-git) in-process; writes through git plumbing, each ref update a compare-and-swap.
+ * Users' ref strings are checked before they reach libgit2 and are only resolved as revisions;
+ * paths reach git on stdin or as tree lookups, never as options. One handle per project and
+ * request (`ctx.loaders.repository`): opening costs ~10 ms.
+ */
+export class Repository {
+  private constructor(
+    private readonly path: string,
+    private readonly repo: NativeRepository,
+  ) {}
+
+  static async open(path: string): Promise<Repository> {
+    return new Repository(path, await native.openRepository(path, { bare: true }));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Refs
+
+  private tryRevparse(spec: string): string | null {
+    try {
+      return this.repo.revparseSingle(spec);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The commit a branch, tag, SHA or HEAD points to; null when there is none. */
+  resolveCommit(ref: string): string | null {
+    if (!isAcceptableRef(ref)) return null;
+    const candidates = ref === 'HEAD' || SHA_PATTERN.test(ref) ? [ref] : [`refs/heads/${ref}`, `refs/tags/${ref}`, ref];
+    for (const spec of candidates) {
+      const oid = this.tryRevparse(spec);
+      if (!oid) continue;
+      try {
+        return this.repo.getObject(oid).peelToCommit().id();
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /** The commit a branch points to; null for a missing branch or a name no branch can have. */
+  branchTip(name: string): string | null {
+    return isValidBranchName(name) ? this.resolveCommit(`refs/heads/${name}`) : null;
+  }
+
+  /** Branches whose name matches a glob (`*` any run of characters), sorted by name. */
+  branches(pattern = '*'): BranchTip[] {
+    const glob = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    return [...this.repo.branches({ type: 'Local' })]
+      .map((b) => b.name)
+      .filter((name) => glob.test(name))
+      .sort()
+      .flatMap((name) => {
+        const sha = this.resolveCommit(`refs/heads/${name}`);
+        return sha ? [{ name, sha }] : [];
+      });
+  }
+
+  /** A repository without any branch (libgit2's isEmpty also depends on HEAD's name). */
+  hasBranches(): boolean {
+    for (const _branch of this.repo.branches({ type: 'Local' })) return true;
+    return false;
+  }
+
+  /** Points HEAD (the default branch) at a branch, which may not exist yet; the name was validated. */
+  async setHead(branch: string): Promise<void> {
+    await runGit(this.path, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+  }
+
+  /** Compare-and-swap of a ref (`expected` null: it must not exist yet); RefMovedError otherwise. */
+  updateRef(ref: string, value: string, expected: string | null): Promise<void> {
+    return updateRef(this.path, ref, value, expected);
+  }
+
+  /** Deletes a ref while it still points at `expected`; RefMovedError otherwise. */
+  deleteRef(ref: string, expected: string): Promise<void> {
+    return deleteRef(this.path, ref, expected);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Commits
+
+  /** Every parent of a commit, first parent first: the one parent walk. */
+  private parentIds(sha: string): string[] {
+    const parents: string[] = [];
+    for (let n = 1; ; n++) {
+      const parent = this.tryRevparse(`${sha}^${n}`);
+      if (!parent) return parents;
+      parents.push(parent);
+    }
+  }
+
+  commit(sha: string): CommitInfo | null {
+    let commit: NativeCommit;
+    try {
+      commit = this.repo.getCommit(sha);
+    } catch {
+      return null;
+    }
+    const author = commit.author();
+    const committer = commit.committer();
+    const message = commit.message();
+    const id = commit.id();
+    return {
+      id,
+      shortId: id.slice(0, 8),
+      title: commit.summary() ?? message.split('\n')[0],
+      message,
+      parentIds: this.parentIds(id),
+      authorName: author.name,
+      authorEmail: author.email,
+      authoredDate: new Date(author.timestamp * 1000),
+      committerName: committer.name,
+      committerEmail: committer.email,
+      committedDate: new Date(committer.timestamp * 1000),
+    };
+  }
+
+  /**
+   * The newest commit reachable from `commitSha` that changed `path` (git log -1 -- path): the first
+   * commit in the walk whose entry differs from every parent's. Cached per (commit, path).
+   */
+  lastCommitFor(commitSha: string, path: string): string | null {
+    const key = `${commitSha}\0${path}`;
+    if (lastCommits.has(key)) return lastCommits.get(key)!;
+    const walk = this.repo.revwalk();
+    walk.push(commitSha);
+    for (let sha = walk.next(); sha; sha = walk.next()) {
+      const oid = this.entryAt(sha, path)?.oid ?? null;
+      const unchanged = this.parentIds(sha).some((parent) => (this.entryAt(parent, path)?.oid ?? null) === oid);
+      if (oid !== null && !unchanged) return lastCommits.set(key, sha);
+    }
+    return lastCommits.set(key, null);
+  }
+
+  /** One commit through plumbing, landing with a compare-and-swap on its branch (see `commitChanges`). */
+  writeCommit(req: CommitRequest): Promise<string> {
+    return commitChanges(this.path, req);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Trees and blobs
+
+  private lookupEntry(commitSha: string, path: string): TreeEntryInfo | null {
+    try {
+      const entry = this.repo.getCommit(commitSha).tree().getPath(path);
+      const type = entry && TYPES[entry.type() ?? ''];
+      return entry && type ? { oid: entry.id(), mode: entry.filemode(), type, name: entry.name(), path } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The tree entry at `path` in a commit, cached per (commit, path). */
+  entryAt(commitSha: string, path: string): TreeEntryInfo | null {
+    const key = `${commitSha}\0${path}`;
+    if (entries.has(key)) return entries.get(key)!;
+    return entries.set(key, this.lookupEntry(commitSha, path));
+  }
+
+  /** One level of a directory: the entries of the tree at `path` ('' is the root); null when there is none. */
+  listTree(commitSha: string, path: string): TreeEntryInfo[] | null {
+    const tree = path === '' ? this.rootTree(commitSha) : this.treeAt(commitSha, path);
+    if (!tree) return null;
+    const prefix = path === '' ? '' : `${path}/`;
+    return [...tree.iter()].flatMap((e) => {
+      const type = TYPES[e.type() ?? ''];
+      return type ? [{ oid: e.id(), mode: e.filemode(), type, name: e.name(), path: prefix + e.name() }] : [];
+    });
+  }
+
+  private rootTree(commitSha: string): NativeTree | null {
+    try {
+      return this.repo.getCommit(commitSha).tree();
+    } catch {
+      return null;
+    }
+  }
+
+  private treeAt(commitSha: string, path: string): NativeTree | null {
+    const entry = this.entryAt(commitSha, path);
+    return entry?.type === 'tree' ? this.repo.getTree(entry.oid) : null;
+  }
+
+  /** Whole content of a blob, read through libgit2 (callers keep this to small blobs). */
+  blobContent(oid: string): Buffer {
+    return Buffer.from(this.repo.getObject(oid).peelToBlob().content());
+  }
+
+  /** `git cat-file blob <oid>` as a stream: big blobs never sit in memory. */
+  streamBlob(oid: string): Readable {
+    if (!FULL_SHA.test(oid)) throw new Error(`not an object id: ${oid}`);
+    return streamGit(this.path, ['cat-file', 'blob', oid]);
+  }
+
+  /** Records size and SHA-256 of content already in memory, so `blobInfo` need not read it again. */
+  static rememberBlob(oid: string, content: Buffer): BlobInfo {
+    return blobInfos.set(oid, { size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+  }
+
+  /**
+   * Size and SHA-256 of a blob without holding it in memory: small blobs are read once through
+   * libgit2, big ones hashed while git streams them. Cached per blob id.
+   */
+  async blobInfo(oid: string): Promise<BlobInfo> {
+    const cached = blobInfos.get(oid);
+    if (cached) return cached;
+    const size = Number((await runGit(this.path, ['cat-file', '-s', oid])).trim());
+    if (size <= SMALL_BLOB_BYTES) return Repository.rememberBlob(oid, this.blobContent(oid));
+    const hash = createHash('sha256');
+    for await (const chunk of this.streamBlob(oid)) hash.update(chunk as Buffer);
+    return blobInfos.set(oid, { size, sha256: hash.digest('hex') });
+  }
+
+  /** The LFS object id a blob points to, or null when the blob is not a Git LFS pointer. */
+  async lfsOid(oid: string): Promise<string | null> {
+    return lfsPointerOid((await this.blobInfo(oid)).size, () => this.blobContent(oid));
+  }
+
+  /**
+   * Blame of the file `path` (whose content is `content`) at `commitSha` for lines `from`..`to`
+   * (1-based, inclusive, clipped to the file), consecutive lines of one commit in one range.
+   */
+  blame(commitSha: string, path: string, content: Buffer, from = 1, to = Number.MAX_SAFE_INTEGER): BlameRange[] {
+    const lines = splitLines(content);
+    const last = Math.min(to, lines.length);
+    if (from > last) return [];
+    const blame = this.repo.blameFile(path, { newestCommit: commitSha, minLine: from, maxLine: last });
+    const ranges: BlameRange[] = [];
+    const commits = new Map<string, CommitInfo>();
+    for (const hunk of blame.iter()) {
+      const start = Math.max(hunk.finalStartLineNumber, from);
+      const end = Math.min(hunk.finalStartLineNumber + hunk.linesInHunk - 1, last);
+      if (start > end) continue;
+      const text = lines.slice(start - 1, end);
+      const previous = ranges[ranges.length - 1];
+      if (previous?.commit.id === hunk.finalCommitId && previous.lineno + previous.lines.length === start) {
+        previous.lines.push(...text);
+        continue;
+      }
+      if (!commits.has(hunk.finalCommitId)) commits.set(hunk.finalCommitId, this.commit(hunk.finalCommitId)!);
+      ranges.push({ commit: commits.get(hunk.finalCommitId)!, lineno: start, lines: text });
+    }
+    return ranges;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Tags
+
+  /** A tag by name, read in-process: annotated tags carry their message and tagger date. */
+  tag(name: string): TagInfo | null {
+    if (!isValidTagName(name)) return null;
+    const objectId = this.repo.findReference(`refs/tags/${name}`)?.target();
+    if (!objectId) return null;
+    const annotation = this.repo.findTag(objectId);
+    let commit: NativeCommit;
+    try {
+      commit = this.repo.getObject(objectId).peelToCommit();
+    } catch {
+      return null;
+    }
+    // Git's creatordate: the tagger's date for annotated tags, the commit's for lightweight ones.
+    const tagger = annotation?.tagger();
+    return {
+      name,
+      objectId,
+      commitId: commit.id(),
+      message: annotation ? (annotation.message() ?? '').replace(/\n$/, '') : null,
+      createdAt: new Date((tagger ?? commit.committer()).timestamp * 1000),
+    };
+  }
+
+  /** Every tag that points (at last) to a commit, newest first, ties by name. */
+  tags(): TagInfo[] {
+    const all = this.repo.tagNames().flatMap((name) => this.tag(name) ?? []);
+    return all.sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * Creates `refs/tags/<name>` at a commit: annotated (a tag object) when a message is given,
+   * lightweight otherwise. The ref must not exist yet, so an existing tag is never moved: false
+   * when a concurrent writer created it first.
+   */
+  async createTag(opts: Parameters<typeof tagTarget>[1]): Promise<boolean> {
+    const target = await tagTarget(this.path, opts);
+    try {
+      await this.updateRef(`refs/tags/${opts.name}`, target, null);
+      return true;
+    } catch (error) {
+      if (error instanceof RefMovedError && this.tag(opts.name)) return false;
+      throw error;
+    }
+  }
+
+  /** Deletes a tag if it still points where the caller saw it. */
+  deleteTag(tag: TagInfo): Promise<void> {
+    return this.deleteRef(`refs/tags/${tag.name}`, tag.objectId);
+  }
+}

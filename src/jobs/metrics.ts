@@ -1,0 +1,73 @@
+import type { Db } from '../db/client.ts';
+import { JOBS_SCHEMA } from './queue.ts';
+
+/** Per queue: jobs ready to run, and how long (whole seconds) the oldest of them has waited. */
+export type QueueMetric = { name: string; backlog: number; latency: number; latencySeconds: number };
+
+export type ProcessMetric = {
+  hostname: string;
+  pid: number;
+  tag: string;
+  startedAt: Date;
+  queues: string[];
+  labels: string[];
+  concurrency: number;
+  busy: number;
+};
+
+export type JobStats = { processed: number; failed: number; enqueued: number; dead: number };
+
+/**
+ * Sidekiq's numbers, read from the real queue tables: a queue's backlog is its jobs that are
+ * ready now (new, or a retry whose delay has passed; scheduled ones are not yet in the queue),
+ * its latency the age of the oldest of them counted from when it became ready.
+ */
+export async function queueMetrics(db: Db): Promise<QueueMetric[]> {
+  const rows = await db.$queryRawUnsafe<{ name: string; backlog: bigint; latency: number | null }[]>(`
+    SELECT q.name,
+           count(j.id) AS backlog,
+           EXTRACT(EPOCH FROM now() - min(j.start_after))::float8 AS latency
+      FROM ${JOBS_SCHEMA}.queue q
+      LEFT JOIN ${JOBS_SCHEMA}.job j
+        ON j.name = q.name AND j.state IN ('created', 'retry') AND j.start_after <= now()
+     GROUP BY q.name
+     ORDER BY q.name`);
+  return rows.map((r) => {
+    const latencySeconds = Math.max(0, r.latency ?? 0);
+    return { name: r.name, backlog: Number(r.backlog), latency: Math.trunc(latencySeconds), latencySeconds };
+  });
+}
+
+/** Worker processes whose heartbeat has not lapsed. */
+export async function processMetrics(db: Db): Promise<ProcessMetric[]> {
+  const rows = await db.jobProcess.findMany({ where: { expiresAt: { gt: new Date() } }, orderBy: [{ startedAt: 'asc' }, { id: 'asc' }] });
+  return rows.map(({ hostname, pid, tag, startedAt, queues, labels, concurrency, busy }) => ({ hostname, pid, tag, startedAt, queues, labels, concurrency, busy }));
+}
+
+/**
+ * processed and failed: lifetime run counters; enqueued: all backlogs together; dead: jobs
+ * failed for good (no retry left), still kept by the queue or its archive.
+ */
+export async function jobStats(db: Db): Promise<JobStats> {
+  const [row] = await db.$queryRawUnsafe<{ processed: bigint; failed: bigint; enqueued: bigint; dead: bigint }[]>(`
+    SELECT (SELECT coalesce(sum(processed), 0) FROM job_queue_stats)::bigint AS processed,
+           (SELECT coalesce(sum(failed), 0) FROM job_queue_stats)::bigint AS failed,
+           (SELECT count(*) FROM ${JOBS_SCHEMA}.job WHERE state IN ('created', 'retry') AND start_after <= now()) AS enqueued,
+           (SELECT count(*) FROM ${JOBS_SCHEMA}.job WHERE state = 'failed')
+             + (SELECT count(*) FROM ${JOBS_SCHEMA}.archive WHERE state = 'failed') AS dead`);
+  return { processed: Number(row!.processed), failed: Number(row!.failed), enqueued: Number(row!.enqueued), dead: Number(row!.dead) };
+}
+
+export type QueueStats = { queue: string; processed: number; failed: number; dead: number };
+
+/** Per queue: lifetime processed and failed runs, and jobs dead now (for Prometheus labels). */
+export async function statsByQueue(db: Db): Promise<QueueStats[]> {
+  const rows = await db.$queryRawUnsafe<{ queue: string; processed: bigint | null; failed: bigint | null; dead: bigint }[]>(`
+    SELECT q.name AS queue, s.processed, s.failed,
+           (SELECT count(*) FROM ${JOBS_SCHEMA}.job j WHERE j.name = q.name AND j.state = 'failed')
+             + (SELECT count(*) FROM ${JOBS_SCHEMA}.archive a WHERE a.name = q.name AND a.state = 'failed') AS dead
+      FROM ${JOBS_SCHEMA}.queue q
+      LEFT JOIN job_queue_stats s ON s.queue = q.name
+     ORDER BY q.name`);
+  return rows.map((r) => ({ queue: r.queue, processed: Number(r.processed ?? 0), failed: Number(r.failed ?? 0), dead: Number(r.dead) }));
+}

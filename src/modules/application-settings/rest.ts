@@ -1,0 +1,34 @@
+import type { ApplicationSettingsEntityFragment } from '../../generated/operations.ts';
+import { param } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected } from '../../rest/shape.ts';
+
+/** GitLab numbers the one settings row 1. */
+const settingsEntity = (settings: ApplicationSettingsEntityFragment) => ({ id: 1, ...settings });
+
+export const routes = defineRoutes([
+  route({
+    method: 'GET',
+    path: '/application/settings',
+    operation: 'ApplicationSettings',
+    result: (data) => settingsEntity(expected(data.applicationSettings, 'applicationSettings')),
+  }),
+  route({
+    method: 'PUT',
+    path: '/application/settings',
+    operation: 'ApplicationSettingsUpdate',
+    params: {
+      bulk_import_enabled: param.bool(),
+      allow_local_requests_from_web_hooks_and_services: param.bool(),
+      dns_rebinding_protection_enabled: param.bool(),
+    },
+    variables: (v) => ({
+      input: {
+        bulkImportEnabled: v.bulk_import_enabled,
+        allowLocalRequestsFromWebHooksAndServices: v.allow_local_requests_from_web_hooks_and_services,
+        dnsRebindingProtectionEnabled: v.dns_rebinding_protection_enabled,
+      },
+    }),
+    result: (data) => settingsEntity(expected(data.applicationSettingsUpdate?.applicationSettings, 'applicationSettings')),
+  }),
+]);

@@ -1,0 +1,11 @@
+import { defineModule } from '../module.ts';
+import { createEpicLoaders } from './loaders.ts';
+import { routes } from './rest.ts';
+import './schema.ts';
+
+export const epics = defineModule({
+  name: 'epics',
+  routes,
+  loaders: { epics: createEpicLoaders },
+  operations: new URL('./operations.graphql', import.meta.url),
+});

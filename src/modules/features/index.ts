@@ -1,0 +1,10 @@
+import { defineModule } from '../module.ts';
+import { routes } from './rest.ts';
+import './schema.ts';
+
+/** The administrator's feature flag switches (GitLab's Features API) over the flags in src/flags. */
+export const features = defineModule({
+  name: 'features',
+  routes,
+  operations: new URL('./operations.graphql', import.meta.url),
+});

@@ -1,0 +1,31 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+// Secret settings (tokens, passwords, webhook URLs) are kept as AES-256-GCM ciphertext. The key is
+// derived from the instance's token digest key (src/secrets.ts) with a label of its own, so no new
+// secret has to be provisioned and the two uses never share a key.
+const keys = new Map<string, Buffer>();
+
+function keyFor(tokenDigestKey: string): Buffer {
+  let key = keys.get(tokenDigestKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', tokenDigestKey, 'forgegate', 'integration-secrets-v1', 32));
+    keys.set(tokenDigestKey, key);
+  }
+  return key;
+}
+
+/** iv (12) | tag (16) | ciphertext. */
+export function encryptSecrets(tokenDigestKey: string, values: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(tokenDigestKey), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
+  return new Uint8Array(Buffer.concat([iv, cipher.getAuthTag(), body]));
+}
+
+export function decryptSecrets(tokenDigestKey: string, blob: Uint8Array | null): Record<string, unknown> {
+  if (!blob) return {};
+  const data = Buffer.from(blob);
+  const decipher = createDecipheriv('aes-256-gcm', keyFor(tokenDigestKey), data.subarray(0, 12));
+  decipher.setAuthTag(data.subarray(12, 28));
+  return JSON.parse(Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8'));
+}

@@ -1,0 +1,44 @@
+import type { FieldMap } from '@pothos/core';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import type { Namespace } from '../../generated/prisma/client.ts';
+import { builder } from '../../graphql/builder.ts';
+import type { InputFields } from '../../graphql/payloads.ts';
+import { GroupRef } from '../groups/schema.ts';
+import { ProjectRef } from '../projects/schema.ts';
+import type { ParentKind } from './parent.ts';
+
+type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/** What a field defined with `parentFields` receives: a Project or a Group row (`parentOf` makes it a Parent). */
+export type ParentRow = ProjectWithNamespace | Namespace;
+
+export type ParentFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, ParentRow>;
+
+/**
+ * Fields that Project and Group both have (members, milestones, labels, …), defined once. `define`
+ * runs for each type, with its kind for the fields GitLab names per type (`projectMembers` /
+ * `groupMembers`); resolvers turn the row into the parent with `parentOf`.
+ */
+export function parentFields(define: (t: ParentFieldBuilder, kind: ParentKind) => FieldMap) {
+  // A resolver written for either row serves both types; the cast only widens the parent type Pothos infers from.
+  builder.objectFields(ProjectRef, (t) => define(t as unknown as ParentFieldBuilder, 'project'));
+  builder.objectFields(GroupRef, (t) => define(t as unknown as ParentFieldBuilder, 'group'));
+}
+
+/** The input fields naming a project (see `ParentInput`): spread them into a mutation's input. */
+export const projectInputFields = (t: InputFields) => ({
+  projectPath: t.id({ description: 'Full path of the project.' }),
+  projectId: t.int({ description: 'Id of the project (alternative to projectPath).' }),
+});
+
+/** The input fields naming a project or a group (see `ParentInput`). */
+export const parentInputFields = (t: InputFields) => ({
+  ...projectInputFields(t),
+  groupPath: t.id({ description: 'Full path of the group.' }),
+  groupId: t.int({ description: 'Id of the group (alternative to groupPath).' }),
+});
+
+export const SourceInputRef = builder.inputType('SourceInput', {
+  description: 'The project or group a member, milestone or label belongs to: exactly one of the fields.',
+  fields: parentInputFields,
+});

@@ -1,0 +1,239 @@
+// The live alert view: a GraphQL subscription over server-sent events, in one process and across
+// two server processes sharing one database (LISTEN/NOTIFY).
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, EXTERNAL_URL, seedProject, type TestApp } from './helpers/app.ts';
+import { listen } from './helpers/gitbeaker.ts';
+
+let t: TestApp;
+let server: { url: string; close: () => Promise<void> };
+let project: { id: number; path_with_namespace: string };
+let integration: { token: string; path: string };
+
+const SUBSCRIPTION = `subscription($p: ID!) { alertManagementAlertUpdated(projectPath: $p) { iid title status eventCount } }`;
+
+type Event = {
+  data?: { alertManagementAlertUpdated: { iid: string; title: string; status: string; eventCount: number } | null };
+  errors?: { message: string; extensions?: { code?: string } }[];
+};
+
+/** An SSE subscription over real HTTP; resolves once the server has answered with its headers. */
+function subscribe(baseUrl: string, token: string, query = SUBSCRIPTION, variables: Record<string, unknown> = { p: project.path_with_namespace }) {
+  const events: Event[] = [];
+  const waiters: (() => void)[] = [];
+  let status = 0;
+  let contentType = '';
+  let req!: http.ClientRequest;
+  const started = new Promise<void>((resolve, reject) => {
+    req = http.request(`${baseUrl}/api/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...(token && { Authorization: `Bearer ${token}` }) },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      status = res.statusCode ?? 0;
+      contentType = String(res.headers['content-type']);
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          if (data) events.push(JSON.parse(data) as Event);
+          waiters.splice(0).forEach((w) => w());
+        }
+      });
+      res.on('error', () => {});
+      resolve();
+    });
+    req.end(JSON.stringify({ query, variables }));
+  });
+  return {
+    started,
+    events,
+    get status() {
+      return status;
+    },
+    get contentType() {
+      return contentType;
+    },
+    /** Waits (bounded by the test's timeout, not by a clock here) until `count` events arrived. */
+    async until(count: number) {
+      while (events.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+      return events;
+    },
+    close: () => req.destroy(),
+  };
+}
+
+const postAlert = (body: unknown) =>
+  request(t.app).post(integration.path).set('Authorization', `Bearer ${integration.token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
+
+async function member(level: number) {
+  const user = await t.user();
+  await t.api('post', `/projects/${project.id}/members`).send({ user_id: user.id, access_level: level }).expect(201);
+  return user;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ project } = await seedProject(t));
+  const res = await t.graphql(`mutation($p: ID!) { httpIntegrationCreate(input: { projectPath: $p, name: "Live", active: true }) { integration { token url } errors } }`, {
+    p: project.path_with_namespace,
+  });
+  const created = res.body.data.httpIntegrationCreate.integration;
+  integration = { token: created.token, path: new URL(created.url).pathname };
+  server = await listen(t.app);
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+});
+
+describe('alertManagementAlertUpdated (server-sent events)', () => {
+  it('a Developer subscribed over HTTP receives an alert posted after the subscription started, then its changes', async () => {
+    const dev = await member(30);
+    const sub = subscribe(server.url, dev.token);
+    await sub.started;
+    expect(sub.status).toBe(200);
+    expect(sub.contentType).toContain('text/event-stream');
+    try {
+      const [posted] = (await postAlert({ title: 'Live one', fingerprint: 'live-1' }).expect(200)).body;
+      await postAlert({ title: 'Live one', fingerprint: 'live-1' }).expect(200);
+      await t.api('put', `/projects/${project.id}/alert_management/alerts/${posted.iid}`).send({ status: 'acknowledged' }).expect(200);
+      const events = await sub.until(3);
+      expect(events.map((e) => e.data?.alertManagementAlertUpdated)).toEqual([
+        { iid: String(posted.iid), title: 'Live one', status: 'TRIGGERED', eventCount: 1 },
+        { iid: String(posted.iid), title: 'Live one', status: 'TRIGGERED', eventCount: 2 },
+        { iid: String(posted.iid), title: 'Live one', status: 'ACKNOWLEDGED', eventCount: 2 },
+      ]);
+    } finally {
+      sub.close();
+    }
+  });
+
+  it("streams only the subscribed project's alerts", async () => {
+    const other = (await t.api('post', '/projects').send({ name: 'Other', path: 'other-live' }).expect(201)).body;
+    const otherIntegration = (await t.api('post', `/projects/${other.id}/alert_management/http_integrations`).send({ name: 'o', active: true }).expect(201)).body;
+    const sub = subscribe(server.url, t.root.token);
+    await sub.started;
+    try {
+      await request(t.app).post(new URL(otherIntegration.url).pathname).set('Authorization', `Bearer ${otherIntegration.token}`).send({ title: 'elsewhere' }).expect(200);
+      await postAlert({ title: 'here' }).expect(200);
+      const [event] = await sub.until(1);
+      expect(event.data?.alertManagementAlertUpdated?.title).toBe('here');
+    } finally {
+      sub.close();
+    }
+  });
+
+  it('a Reporter is refused, an outsider does not see the project, anonymous must sign in', async () => {
+    const reporter = await member(20);
+    const refused = subscribe(server.url, reporter.token);
+    const [denied] = await refused.until(1);
+    expect(denied.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(denied.data?.alertManagementAlertUpdated ?? null).toBeNull();
+    refused.close();
+    const outsider = await t.user();
+    const hidden = subscribe(server.url, outsider.token);
+    expect((await hidden.until(1))[0].errors?.[0]).toMatchObject({ message: 'Project not found', extensions: { code: 'NOT_FOUND' } });
+    hidden.close();
+    // The Reporter reads nothing through the list either: one rule for both.
+    const list = await t.graphql(`query($p: ID!) { project(fullPath: $p) { alertManagementAlerts { nodes { iid } } } }`, { p: project.path_with_namespace }, reporter.token);
+    expect(list.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    // Positive control: a Developer on the same route is answered with the stream.
+    const dev = await member(30);
+    const allowed = subscribe(server.url, dev.token);
+    await allowed.started;
+    await postAlert({ title: 'for the developer' }).expect(200);
+    expect((await allowed.until(1))[0].data?.alertManagementAlertUpdated?.title).toBe('for the developer');
+    allowed.close();
+  });
+
+  it('anonymous must sign in; a read_api token may subscribe', async () => {
+    const anonymous = subscribe(server.url, '');
+    const [refused] = await anonymous.until(1);
+    expect(refused.errors?.[0].extensions?.code).toBe('UNAUTHORIZED');
+    anonymous.close();
+    const readOnly = await t.token(t.root.id, ['read_api']);
+    const sub = subscribe(server.url, readOnly);
+    await sub.started;
+    await postAlert({ title: 'read only' }).expect(200);
+    expect((await sub.until(1))[0].data?.alertManagementAlertUpdated?.title).toBe('read only');
+    sub.close();
+  });
+});
+
+/** A port nothing listens on now (the child binds it right after). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function waitHealthy(url: string, child: ChildProcess, output: () => string) {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`second server exited ${child.exitCode}: ${output()}`);
+    const ok = await fetch(`${url}/-/health`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('two server processes on one database', () => {
+  it('an alert posted to one process reaches a subscriber connected to the other', async () => {
+    const port = await freePort();
+    let output = '';
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: t.databaseUrl,
+        DATA_DIR: t.config.dataDir,
+        TOKEN_DIGEST_KEY: t.deps.secrets.tokenDigestKey,
+        EXTERNAL_URL,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        JOB_WORKERS_IN_SERVER: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const second = `http://127.0.0.1:${port}`;
+    try {
+      await waitHealthy(second, child, () => output);
+      // Subscribed to the second process; the alert goes to this (first) process.
+      const sub = subscribe(second, t.root.token);
+      await sub.started;
+      expect(sub.status).toBe(200);
+      const [posted] = (await postAlert({ title: 'Across processes' }).expect(200)).body;
+      const [event] = await sub.until(1);
+      expect(event.data?.alertManagementAlertUpdated).toMatchObject({ iid: String(posted.iid), title: 'Across processes', status: 'TRIGGERED' });
+      sub.close();
+      // And the other way round: posted to the second process, heard here.
+      const local = subscribe(server.url, t.root.token);
+      await local.started;
+      const res = await fetch(`${second}${integration.path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${integration.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'Back again' }),
+      });
+      expect(res.status).toBe(200);
+      const [back] = await local.until(1);
+      expect(back.data?.alertManagementAlertUpdated?.title).toBe('Back again');
+      local.close();
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    }
+  }, 60_000);
+});

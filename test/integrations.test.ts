@@ -209,10 +209,12 @@ describe('integration delivery', () => {
     try {
       const group = (await t.api('post', '/groups').send({ name: 'Deliver', path: 'deliver' }).expect(201)).body;
       const project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
+      // The tag exists before the integrations do, so the release is the only event they hear.
+      await t.api('post', `/projects/${project.id}/repository/tags`).query({ tag_name: 'v1.0', ref: 'main' }).expect(201);
       await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/hook`, tag_push_channel: 'releases', username: 'bot' }).expect(200);
       await t.api('put', `/groups/${group.id}/integrations/microsoft-teams`).send({ webhook: `${hook.url}/teams`, tag_push_events: false }).expect(200);
       await t.api('put', `/groups/${group.id}/integrations/emails-on-push`).send({ recipients: 'ops@example.com' }).expect(200);
-      await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v1.0', ref: 'main', name: 'One' }).expect(201);
+      await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v1.0', name: 'One' }).expect(201);
       const result = await t.deps.jobs.drain({ ignoreDelays: true });
       // Two failed attempts of the chat message, then it and the e-mail kind's record complete.
       expect(result).toEqual({ completed: 2, failed: 2 });
@@ -264,6 +266,52 @@ describe('integration delivery', () => {
       await t.deps.jobs.drain();
       expect(hook.bodies.at(-1)).toEqual({ url: '/chat', body: expect.objectContaining({ object_kind: 'push', data: expect.objectContaining({ ref: 'refs/heads/main', via: 'api' }) }) });
       expect(hook.bodies).toHaveLength(3);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('filters branch pushes by branches_to_be_notified and tells chats about members and access requests', async () => {
+    await t.api('put', '/application/settings').send({ allow_local_requests_from_web_hooks_and_services: true }).expect(200);
+    const hook = await receiver();
+    try {
+      const group = (await t.api('post', '/groups').send({ name: 'Filters', path: 'filters', visibility: 'public' }).expect(201)).body;
+      const project = (await t.api('post', '/projects').send({ name: 'Svc', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
+      await t.api('put', `/groups/${group.id}/integrations/discord`).send({ webhook: `${hook.url}/default` }).expect(200);
+      await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all' }).expect(200);
+      // A branch made through the branches API is a push of a new branch: only `all` hears it.
+      await t.api('post', `/projects/${project.id}/repository/branches`).query({ branch: 'feature', ref: 'main' }).expect(201);
+      await t.api('post', `/projects/${project.id}/repository/files/a.txt`).send({ branch: 'feature', content: 'a', commit_message: 'a' }).expect(201);
+      await t.api('post', `/projects/${project.id}/repository/files/b.txt`).send({ branch: 'main', content: 'b', commit_message: 'b' }).expect(201);
+      await t.deps.jobs.drain();
+      const pushes = (url: string) => hook.bodies.filter((b: any) => b.url === url && b.body.object_kind === 'push').map((b: any) => b.body.text);
+      expect(pushes('/default')).toEqual([expect.stringMatching(/^filters\/svc: pushed \w{8}\.\.\w{8} to branch main$/)]);
+      expect(pushes('/all')).toEqual([
+        'filters/svc: created branch feature',
+        expect.stringMatching(/to branch feature$/),
+        expect.stringMatching(/to branch main$/),
+      ]);
+      // The deprecated flag still narrows to the default branch.
+      await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all', notify_only_default_branch: true }).expect(200);
+      await t.api('delete', `/projects/${project.id}/repository/branches/feature`).expect(204);
+      await t.deps.jobs.drain();
+      expect(pushes('/all')).toHaveLength(3);
+
+      // Memberships and access requests reach the chat kinds, for the group and its projects.
+      const alice = await t.user('alice');
+      const bob = await t.user('bob');
+      await t.api('post', `/projects/${project.id}/members`).send({ user_id: alice.id, access_level: 30 }).expect(201);
+      // A refused change announces nothing.
+      await t.api('put', `/groups/${group.id}/members/${alice.id}`).send({ access_level: 40 }).expect(404);
+      await t.api('post', `/groups/${group.id}/access_requests`, bob.token).expect(201);
+      await t.api('put', `/groups/${group.id}/access_requests/${bob.id}/approve`).send({ access_level: 20 }).expect(201);
+      await t.deps.jobs.drain();
+      const about = (kind: string) => hook.bodies.filter((b: any) => b.url === '/default' && b.body.object_kind === kind).map((b: any) => b.body);
+      expect(about('member')).toEqual([
+        expect.objectContaining({ text: 'filters/svc: member alice added (access level 30) by root', project: { id: project.id, path_with_namespace: 'filters/svc' } }),
+      ]);
+      expect(about('access_request').map((b) => b.text)).toEqual(['filters: bob requested access', 'filters: access request of bob approved by root']);
+      expect(about('access_request')[0]).toMatchObject({ group: { id: group.id, full_path: 'filters' }, project: null, data: { userId: bob.id, action: 'requested' } });
     } finally {
       await hook.close();
     }

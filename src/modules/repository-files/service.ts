@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
+import { announceRefChange } from '../../core/events.ts';
 import { BadRequestError, DomainError, NotFoundError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { lfsObject } from '../../git/lfs.ts';
@@ -19,7 +20,7 @@ import {
   type CommitInfo,
   type TreeEntryInfo,
 } from '../../git/repository.ts';
-import { EmptyCommitError, RefMovedError, ZERO_OID, type IndexChange } from '../../git/writer.ts';
+import { EmptyCommitError, RefMovedError, type IndexChange } from '../../git/writer.ts';
 import { readableRepository } from '../commits/service.ts';
 import { requireCodeOfProject } from '../projects/service.ts';
 
@@ -217,14 +218,7 @@ export async function createCommit(ctx: Context, project: ProjectWithNamespace, 
     throw error;
   }
   // An API commit is a push of one branch, announced like a git push.
-  await ctx.deps.events.publish('push', {
-    projectId: project.id,
-    userId: user.id,
-    ref: `refs/heads/${input.branch}`,
-    before: base.expectedTip ?? ZERO_OID,
-    after: sha,
-    via: 'api',
-  });
+  await announceRefChange(ctx.deps, { projectId: project.id, userId: user.id, ref: `refs/heads/${input.branch}`, before: base.expectedTip, after: sha });
   return repository.commit(sha)!;
 }
 

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendWithPolicy, OutboundError } from '../src/http/outbound.ts';
-import { KINDS, type KindDef, type ParamDef } from '../src/modules/integrations/registry.ts';
+import { KINDS, kindOf, type KindDef, type ParamDef } from '../src/modules/integrations/registry.ts';
+import { settingsOf } from '../src/modules/integrations/service.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 const sample = (param: ParamDef): string | boolean | number => {
@@ -175,6 +176,15 @@ describe('group integrations', () => {
     expect(missing.body.data.integrationSetUp.errors).toEqual(['webhook is missing']);
     const wrong = await t.graphql(`mutation { integrationSetUp(input: { groupPath: "acme", slug: "discord", settings: { slack: { webhook: "https://x.example.com" } } }) { errors } }`);
     expect(wrong.body.data.integrationSetUp.errors).toEqual(['settings.slack does not belong to the discord integration']);
+    // An update names only what changes: the webhook (a secret) and the flags stay as they were.
+    const u = await t.graphql(
+      `mutation { integrationUpdate(input: { groupPath: "acme", slug: "discord", settings: { discord: { branchesToBeNotified: "default" } } }) { errors integration { pushEvents properties } } }`,
+    );
+    expect(u.body.data.integrationUpdate).toEqual({ errors: [], integration: { pushEvents: false, properties: expect.objectContaining({ branches_to_be_notified: 'default' }) } });
+    const row = await t.db.integration.findFirstOrThrow({ where: { namespaceId: group.id, slug: 'discord' } });
+    expect(settingsOf(t.deps, { row, kind: kindOf('discord')!, inherited: false }).webhook).toBe('https://discord.example.com/h');
+    const notSetUp = await t.graphql(`mutation { integrationUpdate(input: { groupPath: "acme", slug: "slack", settings: { slack: { username: "x" } } }) { errors } }`);
+    expect(JSON.stringify(notSetUp.body)).toContain('Integration Not Found');
     const dev = await t.user();
     await t.api('post', `/groups/${group.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
     const forbidden = await t.graphql(`{ group(fullPath: "acme") { integrations { slug } } }`, {}, dev.token);

@@ -183,7 +183,7 @@ describe('group integrations', () => {
     expect(u.body.data.integrationUpdate).toEqual({ errors: [], integration: { pushEvents: false, properties: expect.objectContaining({ branches_to_be_notified: 'default' }) } });
     const row = await t.db.integration.findFirstOrThrow({ where: { namespaceId: group.id, slug: 'discord' } });
     expect(settingsOf(t.deps, { row, kind: kindOf('discord')!, inherited: false }).webhook).toBe('https://discord.example.com/h');
-    const notSetUp = await t.graphql(`mutation { integrationUpdate(input: { groupPath: "acme", slug: "slack", settings: { slack: { username: "x" } } }) { errors } }`);
+    const notSetUp = await t.graphql(`mutation { integrationUpdate(input: { groupPath: "acme", slug: "telegram", settings: { telegram: { room: "x" } } }) { errors } }`);
     expect(JSON.stringify(notSetUp.body)).toContain('Integration Not Found');
     const dev = await t.user();
     await t.api('post', `/groups/${group.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);

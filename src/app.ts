@@ -54,15 +54,7 @@ function sendThrottled(res: Response, error: TooManyRequestsError) {
 async function viewerBehindBan(deps: AppDeps, req: ContextRequest, ip: string) {
   const credentials = readCredentials(req);
   const credentialed = Boolean(credentials.token || credentials.jobToken);
-  if (credentialed) await deps.throttle.checkBan(ip);
-  try {
-    const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, credentials);
-    if (credentialed) await deps.throttle.recordSuccess(ip);
-    return viewer;
-  } catch (error) {
-    if (credentialed && error instanceof UnauthorizedError) await deps.throttle.recordFailure(ip);
-    throw error;
-  }
+  return deps.throttle.authenticateBehindBan(ip, credentialed, () => authenticate(deps.db, deps.secrets.tokenDigestKey, credentials));
 }
 
 /**

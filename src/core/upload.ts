@@ -25,7 +25,26 @@ export class SpooledUpload implements Upload {
   }
 }
 
-type WebFile = { name: string; size: number; stream: () => ReadableStream };
+type WebReader = { read: () => Promise<{ done: boolean; value?: Uint8Array }>; releaseLock: () => void; cancel: () => Promise<void> };
+type WebFile = { name: string; size: number; stream: () => { getReader: () => WebReader } };
+
+/** A web stream as a Node stream; Yoga's File is a ponyfill whose stream `Readable.fromWeb` does not accept. */
+function nodeStream(web: { getReader: () => WebReader }): Readable {
+  const reader = web.getReader();
+  return Readable.from(
+    (async function* () {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          if (value) yield Buffer.from(value);
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    })(),
+  );
+}
 const isWebFile = (value: unknown): value is WebFile =>
   typeof value === 'object' && value !== null && typeof (value as WebFile).stream === 'function' && typeof (value as WebFile).name === 'string';
 
@@ -33,7 +52,7 @@ const isWebFile = (value: unknown): value is WebFile =>
 export function asUpload(value: unknown): Upload | null {
   if (value instanceof SpooledUpload) return value;
   if (isWebFile(value)) {
-    return { filename: value.name, size: value.size, stream: () => Readable.fromWeb(value.stream() as import('node:stream/web').ReadableStream) };
+    return { filename: value.name, size: value.size, stream: () => nodeStream(value.stream()) };
   }
   return null;
 }

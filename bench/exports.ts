@@ -3,7 +3,7 @@
 // relation-export jobs do, unbatched and batched, against a throwaway embedded PostgreSQL (or
 // DATABASE_URL). Prints the time of each export and the process's peak RSS, next to floors
 // measured in the same run: reading the same rows page by page with nothing else (the database's
-// share), and the RSS before exporting.
+// share, run after the exports), and the memory before exporting. Rows are seeded in SQL.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,8 +22,11 @@ const { db } = deps;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 let peak = 0;
+let peakHeap = 0;
 const sampler = setInterval(() => {
-  peak = Math.max(peak, process.memoryUsage().rss);
+  const usage = process.memoryUsage();
+  peak = Math.max(peak, usage.rss);
+  peakHeap = Math.max(peakHeap, usage.heapUsed);
 }, 5);
 
 try {
@@ -37,44 +40,26 @@ try {
   const releases = Math.round(records * 0.4);
   const labels = Math.round(records * 0.4);
   const milestones = records - releases - labels;
-  const chunk = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
-  for (let i = 0; i < labels; i += 5000) await db.label.createMany({ data: chunk(Math.min(5000, labels - i), (j) => ({ projectId: project.id, name: `label-${i + j}`, color: '#336699', description: 'x'.repeat(80) })) });
-  for (let i = 0; i < milestones; i += 5000) await db.milestone.createMany({ data: chunk(Math.min(5000, milestones - i), (j) => ({ projectId: project.id, iid: i + j + 1, title: `m-${i + j}`, description: 'y'.repeat(80) })) });
-  for (let i = 0; i < releases; i += 2000) {
-    const n = Math.min(2000, releases - i);
-    await db.release.createMany({ data: chunk(n, (j) => ({ projectId: project.id, tag: `v${i + j}`, description: 'z'.repeat(200), authorId: authors[(i + j) % 3].id, releasedAt: new Date() })) });
-  }
-  const ids = await db.release.findMany({ where: { projectId: project.id }, select: { id: true } });
-  for (let i = 0; i < ids.length; i += 5000) {
-    await db.releaseLink.createMany({ data: ids.slice(i, i + 5000).map((r) => ({ releaseId: r.id, name: 'bin', url: `https://example.com/${r.id}` })) });
-  }
-  console.log(`project: ${labels} labels, ${milestones} milestones, ${releases} releases with ${ids.length} links (${records} records)`);
+  // Seeded in SQL, so the rows never pass through this process's heap before the export reads them.
+  await db.$executeRaw`INSERT INTO labels (project_id, name, color, description, created_at, updated_at)
+    SELECT ${project.id}, 'label-' || g, '#336699', repeat('x', 80), now(), now() FROM generate_series(1, ${labels}::int) g`;
+  await db.$executeRaw`INSERT INTO milestones (project_id, iid, title, description, created_at, updated_at)
+    SELECT ${project.id}, g, 'm-' || g, repeat('y', 80), now(), now() FROM generate_series(1, ${milestones}::int) g`;
+  await db.$executeRaw`INSERT INTO releases (project_id, tag, description, author_id, released_at, created_at, updated_at)
+    SELECT ${project.id}, 'v' || g, repeat('z', 200), (ARRAY[${authors[0].id}::int, ${authors[1].id}::int, ${authors[2].id}::int])[g % 3 + 1], now(), now(), now()
+    FROM generate_series(1, ${releases}::int) g`;
+  const links = await db.$executeRaw`INSERT INTO release_links (release_id, name, url, created_at, updated_at)
+    SELECT id, 'bin', 'https://example.com/' || id, now(), now() FROM releases WHERE project_id = ${project.id}`;
+  console.log(`project: ${labels} labels, ${milestones} milestones, ${releases} releases with ${links} links (${records} records)`);
 
-  // Floor: the same rows, page by page, with nothing else done to them.
-  global.gc?.();
-  let started = performance.now();
-  for (const model of ['label', 'milestone'] as const) {
-    let after = 0;
-    for (;;) {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const rows: { id: number }[] = await (db[model] as any).findMany({ where: { projectId: project.id, id: { gt: after } }, orderBy: { id: 'asc' }, take: 500 });
-      if (!rows.length) break;
-      after = rows[rows.length - 1].id;
-    }
-  }
-  let after = 0;
-  for (;;) {
-    const rows = await db.release.findMany({ where: { projectId: project.id, id: { gt: after } }, orderBy: { id: 'asc' }, take: 500, include: { links: true, milestones: true, author: true } });
-    if (!rows.length) break;
-    after = rows[rows.length - 1].id;
-  }
-  console.log(`floor: read every row in pages of 500   ${(performance.now() - started).toFixed(0).padStart(6)} ms`);
-
+  let started = 0;
   const job: JobContext = { id: 'bench', queue: EXPORT_QUEUE, attempt: 1, retryLimit: 0, deps, log: deps.log };
   const baseline = process.memoryUsage().rss;
-  console.log(`RSS before exporting                    ${mb(baseline).padStart(9)}`);
+  const baselineHeap = process.memoryUsage().heapUsed;
+  console.log(`before exporting: RSS ${mb(baseline)}, heap used ${mb(baselineHeap)}`);
   for (const batched of [false, true]) {
     peak = process.memoryUsage().rss;
+    peakHeap = process.memoryUsage().heapUsed;
     started = performance.now();
     for (const relation of RELATIONS) {
       const row = await db.relationExport.upsert({
@@ -92,9 +77,28 @@ try {
     const batches = rows.reduce((sum, r) => sum + r.batchesCount, 0);
     console.log(
       `export ${batched ? 'batched  ' : 'unbatched'} (${objects} objects${batched ? `, ${batches} batches` : ''})`.padEnd(40) +
-        `${ms.toFixed(0).padStart(6)} ms   peak RSS ${mb(peak)} (+${mb(peak - baseline)})`,
+        `${ms.toFixed(0).padStart(6)} ms   peak RSS ${mb(peak)} (+${mb(peak - baseline)}), peak heap used ${mb(peakHeap)}`,
     );
   }
+  // Floor: the same rows, page by page, with nothing else done to them.
+  started = performance.now();
+  for (const model of ['label', 'milestone'] as const) {
+    let after = 0;
+    for (;;) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const rows: { id: number }[] = await (db[model] as any).findMany({ where: { projectId: project.id, id: { gt: after } }, orderBy: { id: 'asc' }, take: 500 });
+      if (!rows.length) break;
+      after = rows[rows.length - 1].id;
+    }
+  }
+  let after = 0;
+  for (;;) {
+    const rows = await db.release.findMany({ where: { projectId: project.id, id: { gt: after } }, orderBy: { id: 'asc' }, take: 500, include: { links: true, milestones: true, author: true } });
+    if (!rows.length) break;
+    after = rows[rows.length - 1].id;
+  }
+  console.log(`floor: read every row in pages of 500   ${(performance.now() - started).toFixed(0).padStart(6)} ms`);
+
 } finally {
   clearInterval(sampler);
   await runtime.close();

@@ -129,6 +129,39 @@ describe('relation export routes', () => {
     await expectTwins(t, developer.token, { rest: `${exportsOf()}/status`, graphql: `query($id: ID!) { project(fullPath: $id) { relationExportStatuses { relation } } }`, variables: { id: project.path_with_namespace }, at: (d) => d.project.relationExportStatuses, fields: {} }, 'forbidden');
   });
 
+  it('starts through GraphQL as through REST, and describes the finished file', async () => {
+    const start = await t.graphql(`mutation($p: ID!) { projectRelationsExport(input: { projectPath: $p, batched: false }) { statuses { relation status } errors } }`, { p: project.path_with_namespace }, maintainer.token);
+    expect(start.body.data.projectRelationsExport.statuses).toEqual(['self', 'labels', 'milestones', 'releases', 'repository_bundle'].map((relation) => ({ relation, status: 0 })));
+    const denied = await t.graphql(`mutation($p: ID!) { projectRelationsExport(input: { projectPath: $p }) { errors } }`, { p: project.path_with_namespace }, developer.token);
+    expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    await t.deps.jobs.drain();
+    const file = await t.graphql(`query($p: ID!) { project(fullPath: $p) { relationExportFile(relation: "self") { relation batchNumber fileName size } } }`, { p: project.path_with_namespace }, maintainer.token);
+    const described = file.body.data.project.relationExportFile;
+    expect(described).toEqual({ relation: 'self', batchNumber: null, fileName: 'self.ndjson.gz', size: expect.any(Number) });
+    const rest = await t.api('get', `${exportsOf()}/download?relation=self`, maintainer.token).buffer(true).parse(binary).expect(200);
+    expect(rest.headers['content-length']).toBe(String(described.size));
+    const missing = await t.graphql(`query($p: ID!) { project(fullPath: $p) { relationExportFile(relation: "self", batched: true, batchNumber: 1) { size } } }`, { p: project.path_with_namespace }, maintainer.token);
+    expect(missing.body.errors[0].message).toBe('Export is not batched');
+  });
+
+  it('records a relation that could not be written as failed (-1), without internals', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const dir = path.join(t.config.dataDir, 'relation-exports', String(project.id), String(maintainer.id));
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    fs.writeFileSync(dir, 'in the way');
+    try {
+      await t.api('post', exportsOf(), maintainer.token).expect(202);
+      await t.deps.jobs.drain();
+      const status = (await t.api('get', `${exportsOf()}/status?relation=labels`, maintainer.token).expect(200)).body;
+      expect(status).toMatchObject({ relation: 'labels', status: -1, error: 'The labels relation could not be exported' });
+      await t.api('get', `${exportsOf()}/download?relation=labels`, maintainer.token).expect(404, { message: 'Export file not found' });
+    } finally {
+      fs.rmSync(dir, { force: true });
+    }
+  });
+
   it('starts, reads and downloads through gitbeaker (ProjectRelationsExport)', async () => {
     const server = await listen(t.app);
     try {
@@ -176,6 +209,27 @@ describe('POST /projects/import-relation', () => {
       message: 'The relation file could not be imported: The file is not a valid git bundle',
     });
     expect(await t.db.label.count({ where: { projectId: project.id, name: 'a' } })).toBe(0);
+  });
+
+  it('leaves out records and links that break the product\'s own rules', async () => {
+    const file = ndjson([
+      { tag_name: 'bad tag', released_at: '2024-01-01T00:00:00Z' },
+      {
+        tag_name: 'ok-1',
+        sha: '$(rm -rf)',
+        released_at: '2024-01-01T00:00:00Z',
+        links: [
+          { name: 'xss', url: 'javascript:alert(1)' },
+          { name: 'good', url: 'https://example.com/a', filepath: 'bin/app' },
+          { name: 'good', url: 'https://example.com/b' },
+        ],
+      },
+    ]);
+    await post().field('path', project.path_with_namespace).field('relation', 'releases').attach('file', file, 'r.ndjson.gz').expect(201);
+    await post().field('path', project.path_with_namespace).field('relation', 'labels').attach('file', ndjson([{ name: 'colourful', color: 'url(javascript:x)' }, { name: '   ' }]), 'l.ndjson.gz').expect(201);
+    const releases = await t.db.release.findMany({ where: { projectId: project.id }, include: { links: true } });
+    expect(releases.map((r) => [r.tag, r.sha, r.links.map((l) => [l.name, l.url, l.filepath])])).toEqual([['ok-1', null, [['good', 'https://example.com/a', '/bin/app']]]]);
+    expect((await t.db.label.findMany({ where: { projectId: project.id, name: { in: ['colourful', '   '] } } })).map((l) => [l.name, l.color])).toEqual([['colourful', '#6699CC']]);
   });
 
   it('imports through the GraphQL mutation with a multipart file (Upload)', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -31,7 +32,8 @@ export class NdjsonGzipWriter {
 
   constructor(private readonly target: string) {
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-    this.temporary = `${target}.${process.pid}.tmp`;
+    // Unique: a superseded job may still be writing the same file when its successor starts.
+    this.temporary = `${target}.${randomUUID()}.tmp`;
     this.done = pipeline(this.gzip, fs.createWriteStream(this.temporary, { mode: 0o600 }));
     // The pipeline reports a failure through `done`; this keeps it from being unhandled meanwhile.
     this.done.catch(() => {});

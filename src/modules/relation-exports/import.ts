@@ -10,7 +10,10 @@ import type { Context } from '../../core/context.ts';
 import { BadRequestError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import { nextIid } from '../../core/iids.ts';
 import { SpooledUpload, type Upload } from '../../core/upload.ts';
+import { isValidTagName } from '../../git/tags.ts';
 import { GitBundleError } from '../../git/store.ts';
+import { normalizeColor } from '../labels/service.ts';
+import { linkProblems, normalizeFilepath, type LinkRow } from '../release-links/validation.ts';
 import { ContributorMapper, type SourceContributor } from '../import-source-users/service.ts';
 import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
 import { readNdjsonGzip, RelationFileError } from './files.ts';
@@ -95,6 +98,23 @@ async function importNdjson(ctx: Context, project: ProjectWithNamespace, relatio
 type Importer = (ctx: Context, project: ProjectWithNamespace, rows: Row[], mapper: ContributorMapper) => Promise<void>;
 
 const LINK_TYPES: ReleaseLinkType[] = ['other', 'runbook', 'image', 'package'];
+const FULL_SHA = /^[0-9a-f]{40}$/;
+const MAX_TEXT = 255;
+
+/**
+ * A file is the importer's word, not the product's: records are held to the rules the product's
+ * own forms apply (label colours, tag names, commit SHAs, link URLs and paths), and a record or
+ * link that breaks them is left out rather than stored.
+ */
+function validLinks(rows: Row[]): (LinkRow & { linkType: ReleaseLinkType })[] {
+  const kept: (LinkRow & { linkType: ReleaseLinkType })[] = [];
+  for (const l of rows) {
+    const link = { name: str(l.name) ?? '', url: str(l.url) ?? '', filepath: normalizeFilepath(str(l.filepath)) ?? null };
+    if (link.name.length > MAX_TEXT || linkProblems(link, kept).length) continue;
+    kept.push({ ...link, linkType: LINK_TYPES.includes(l.link_type as ReleaseLinkType) ? (l.link_type as ReleaseLinkType) : 'other' });
+  }
+  return kept;
+}
 const MILESTONE_STATES: MilestoneState[] = ['active', 'closed'];
 
 const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
@@ -106,11 +126,11 @@ const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
 
   labels: async (ctx, project, rows) => {
     const data = rows
-      .filter((r) => str(r.name))
+      .filter((r) => str(r.name)?.trim() && str(r.name)!.length <= MAX_TEXT)
       .map((r) => ({
         projectId: project.id,
         name: str(r.name)!,
-        color: str(r.color) ?? '#6699cc',
+        color: normalizeColor(str(r.color) ?? '') ?? '#6699CC',
         description: str(r.description),
         priority: typeof r.priority === 'number' ? r.priority : null,
       }));
@@ -123,7 +143,7 @@ const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
     await ctx.db.$transaction(async (tx) => {
       for (const r of rows) {
         const title = str(r.title);
-        if (!title || existing.has(title)) continue;
+        if (!title?.trim() || title.length > MAX_TEXT || existing.has(title)) continue;
         existing.add(title);
         const state = MILESTONE_STATES.includes(r.state as MilestoneState) ? (r.state as MilestoneState) : 'active';
         await tx.milestone.create({
@@ -146,7 +166,7 @@ const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
     const existing = new Set((await ctx.db.release.findMany({ where: { projectId: project.id, tag: { in: tags } }, select: { tag: true } })).map((r) => r.tag));
     const fresh = rows.filter((r) => {
       const tag = str(r.tag_name);
-      if (!tag || existing.has(tag)) return false;
+      if (!tag || !isValidTagName(tag) || existing.has(tag)) return false;
       existing.add(tag);
       return true;
     });
@@ -159,7 +179,7 @@ const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
     );
     await ctx.db.$transaction(async (tx) => {
       for (const [index, r] of fresh.entries()) {
-        const links = (Array.isArray(r.links) ? (r.links as Row[]) : []).filter((l) => str(l.name) && str(l.url));
+        const links = validLinks(Array.isArray(r.links) ? (r.links as Row[]) : []);
         const titles = Array.isArray(r.milestones) ? r.milestones.map(String) : [];
         await tx.release.create({
           data: {
@@ -167,18 +187,13 @@ const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
             tag: str(r.tag_name)!,
             name: str(r.name),
             description: str(r.description) ?? '',
-            sha: str(r.sha),
+            sha: FULL_SHA.test(str(r.sha) ?? '') ? str(r.sha) : null,
             authorId: authors[index],
             releasedAt: date(r.released_at) ?? new Date(),
             createdAt: date(r.created_at) ?? new Date(),
             links: {
               createMany: {
-                data: links.map((l) => ({
-                  name: str(l.name)!,
-                  url: str(l.url)!,
-                  filepath: str(l.filepath),
-                  linkType: LINK_TYPES.includes(l.link_type as ReleaseLinkType) ? (l.link_type as ReleaseLinkType) : 'other',
-                })),
+                data: links,
                 skipDuplicates: true,
               },
             },

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { Prisma, RelationExport, RelationExportBatch } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
@@ -266,7 +267,7 @@ export async function runRelationExport(data: ExportJob, job: JobContext): Promi
     if (relation === 'repository_bundle') {
       const target = exportFilePath(dir, relation, fileExtension(relation));
       await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-      const temporary = `${target}.${process.pid}.tmp`;
+      const temporary = `${target}.${randomUUID()}.tmp`;
       const written = await git.createBundle(row.projectId, temporary);
       // An empty repository exports an empty file: there is nothing to fetch.
       if (written) await fsp.rename(temporary, target);
@@ -288,7 +289,8 @@ export async function runRelationExport(data: ExportJob, job: JobContext): Promi
     await update({ status: ExportStatus.FINISHED, totalObjectsCount: total, batchesCount: batches, error: null });
   } catch (error) {
     job.log.error({ err: error, exportId: row.id, relation }, 'relation export failed');
-    await update({ status: ExportStatus.FAILED, error: (error as Error).message.slice(0, 255) });
+    // The status is for the user: the details (paths, SQL) stay in the log.
+    await update({ status: ExportStatus.FAILED, error: `The ${relation} relation could not be exported` });
   }
 }
 
@@ -329,7 +331,7 @@ async function writeBatches(db: Db, row: RelationExport & { project: ProjectWith
     const failed = writer as NdjsonGzipWriter | null;
     if (failed) {
       await failed.abort();
-      await db.relationExportBatch.update({ where: { id: batchId }, data: { status: ExportStatus.FAILED, error: (error as Error).message.slice(0, 255) } });
+      await db.relationExportBatch.update({ where: { id: batchId }, data: { status: ExportStatus.FAILED, error: `Batch ${batchNumber} could not be exported` } });
     }
     throw error;
   }

@@ -250,6 +250,23 @@ describe('POST /projects/import-relation', () => {
   });
 });
 
+describe('contributors imported concurrently', () => {
+  it('get one import source user and one placeholder, whichever import gets there first', async () => {
+    const g = (await t.api('post', '/groups').send({ name: 'Race', path: 'race' }).expect(201)).body;
+    const projects = await Promise.all(['r1', 'r2', 'r3'].map(async (name) => (await t.api('post', '/projects').send({ name, namespace_id: g.id }).expect(201)).body));
+    const author = { id: 901, username: 'racer', name: 'Racer', email: 'racer@other.test', source_hostname: 'https://other.test' };
+    const file = ndjson(Array.from({ length: 5 }, (_, i) => ({ tag_name: `t${i}`, released_at: '2024-01-01T00:00:00Z', author })));
+    await Promise.all(
+      projects.map((p) => t.api('post', '/projects/import-relation').field('path', p.path_with_namespace).field('relation', 'releases').attach('file', file, 'r.ndjson.gz').expect(201)),
+    );
+    const sources = await t.db.importSourceUser.findMany({ where: { namespaceId: g.id } });
+    expect(sources).toHaveLength(1);
+    const authors = await t.db.release.findMany({ where: { projectId: { in: projects.map((p) => p.id) } }, select: { authorId: true } });
+    expect(authors).toHaveLength(15);
+    expect(new Set(authors.map((r) => r.authorId))).toEqual(new Set([sources[0].placeholderUserId]));
+  });
+});
+
 describe('personal namespaces', () => {
   const releases = ndjson([{ tag_name: 'p1', description: '', released_at: '2024-01-01T00:00:00Z', author: { id: 77, username: 'zed', name: 'Zed', email: 'zed@elsewhere.test', source_hostname: 'https://other.test' }, links: [], milestones: [] }]);
 

@@ -15,11 +15,15 @@ import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
 import { rejectNulBytes } from './rest/edge.ts';
+import { apiCors } from './rest/cors.ts';
+import { apiJsonAnswers } from './rest/json.ts';
 import { multipartBody } from './rest/multipart.ts';
 import { knownError, restErrorHandler, restRouter, type ContextRequest } from './rest/router.ts';
 import { machineEndpoints, operationDocuments, restAreas, restRoutes, schema, webRoutes } from './kernel.ts';
 
 const BODY_LIMIT = '10mb';
+const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+const PARAMETER_LIMIT = 10_000;
 
 function requestLogging(deps: AppDeps) {
   return (req: ContextRequest, res: Response, next: NextFunction) => {
@@ -125,6 +129,7 @@ export function buildApp(deps: AppDeps) {
     graphiql: { title: 'forgegate GraphiQL' },
     landingPage: false,
     healthCheckEndpoint: '/api/graphql/health',
+    cors: false,
     logging: false,
     context: ({ req }) => req.forgegate!,
     // GitLab's own ceilings (depth 20 for signed-in users) against expensive or abusive queries.
@@ -135,22 +140,24 @@ export function buildApp(deps: AppDeps) {
       operationChecksPlugin(schema, deps.config.graphqlTimeoutMs),
     ],
   });
+  // CORS for the whole API (REST and GraphQL) is answered here, Yoga's own (which reflects any Origin with credentials) is off.
+  app.use('/api', apiCors(deps.config.externalUrl));
   app.use('/api/graphql', rejectNulBytes, authentication(deps, true), yoga.requestListener);
 
   const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.
   const openApi = openApiDocument(restAreas, deps.config.externalUrl);
+  app.use('/api/v4', apiJsonAnswers);
   app.get(`/api/v4${OPENAPI_PATH}`, (_req, res) => {
     res.json(openApi);
   });
   app.use(
     '/api/v4',
     express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 10_000 }),
+    express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: PARAMETER_LIMIT }),
+    multipartBody(deps.config.dataDir, { fieldBytes: BODY_LIMIT_BYTES, parts: PARAMETER_LIMIT, fileBytes: deps.config.maxUploadBytes, files: 4 }),
     rejectNulBytes,
     authentication(deps, false),
-    // After authentication: an anonymous or refused request spools nothing to disk.
-    multipartBody(deps.config.dataDir),
     restRouter(restRoutes, registry, deps),
   );
   // Alert intake (the endpoint's key) and git over HTTP / Git LFS (HTTP Basic with tokens) authenticate on their own.

@@ -77,6 +77,7 @@ const envSchema = z.object({
   GRAPHQL_TIMEOUT_MS: millis(30_000),
   ARCHIVE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
   ARCHIVE_MAX_QUEUED: z.coerce.number().int().min(0).max(10_000).default(16),
+  MAX_UPLOAD_SIZE_MB: z.coerce.number().int().min(1).max(100_000).default(1024),
   // GitLab's failed-authentication ban: maxretry failures within findtime → banned for bantime.
   AUTH_BAN_ENABLED: flag(true),
   AUTH_BAN_MAX_RETRY: z.coerce.number().int().min(1).max(1_000_000).default(30),
@@ -111,6 +112,8 @@ export type Config = {
   shutdownGraceMs: number;
   graphqlTimeoutMs: number;
   archives: { maxConcurrent: number; maxQueued: number };
+  /** Bytes of one uploaded file (multipart file part), spooled to disk. */
+  maxUploadBytes: number;
   authBan: { enabled: boolean; maxRetry: number; findTimeSeconds: number; banTimeSeconds: number };
   rateLimits: { unauthenticated?: Throttle; authenticated?: Throttle };
   redisUrl?: string;
@@ -180,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     graphqlTimeoutMs: e.GRAPHQL_TIMEOUT_MS,
     archives: { maxConcurrent: e.ARCHIVE_MAX_CONCURRENT, maxQueued: e.ARCHIVE_MAX_QUEUED },
+    maxUploadBytes: e.MAX_UPLOAD_SIZE_MB * 1024 * 1024,
     authBan: { enabled: e.AUTH_BAN_ENABLED, maxRetry: e.AUTH_BAN_MAX_RETRY, findTimeSeconds: e.AUTH_BAN_FIND_TIME_S, banTimeSeconds: e.AUTH_BAN_TIME_S },
     rateLimits: { unauthenticated: e.RATE_LIMIT_UNAUTHENTICATED_API, authenticated: e.RATE_LIMIT_AUTHENTICATED_API },
     redisUrl: e.REDIS_URL,

@@ -48,6 +48,36 @@ describe('archives', () => {
     expect(listing(res.body, format)).toContain(`app-rel-v1-${head}/README.md`);
   });
 
+  it('answers with Workhorse headers: an attachment, binary, zip typed and every tar as octet-stream', async () => {
+    const zip = await t.api('get', `/projects/${project.id}/repository/archive.zip?sha=rel/v1`).buffer(true).parse(binary).expect(200);
+    expect(zip.headers).toMatchObject({
+      'content-type': 'application/zip',
+      'content-transfer-encoding': 'binary',
+      'content-disposition': `attachment; filename="app-rel-v1-${head}.zip"`,
+    });
+    for (const format of ['tar.gz', 'tar.bz2', 'tar']) {
+      const res = await t.api('get', `/projects/${project.id}/repository/archive.${format}`).buffer(true).parse(binary).expect(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+    }
+  });
+
+  it.each([
+    ['tgz', 'tar.gz'],
+    ['gz', 'tar.gz'],
+    ['tbz', 'tar.bz2'],
+    ['tbz2', 'tar.bz2'],
+    ['tb2', 'tar.bz2'],
+    ['bz2', 'tar.bz2'],
+  ])('accepts GitLab’s suffix %s as %s, over the API and at the web path', async (suffix, format) => {
+    const res = await t.api('get', `/projects/${project.id}/repository/archive.${suffix}`).buffer(true).parse(binary).expect(200);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="app-main-${head}.${format}"`);
+    expect(res.headers['content-transfer-encoding']).toBe('binary');
+    expect(listing(res.body, format)).toContain(`app-main-${head}/README.md`);
+    const web = await request(t.app).get(`/${project.path_with_namespace}/-/archive/main/app-main.${suffix}`).set('PRIVATE-TOKEN', t.root.token).buffer(true).parse(binary).expect(200);
+    expect(web.headers['content-disposition']).toBe(`attachment; filename="app-main.${format}"`);
+    expect(listing(web.body, format)).toContain(`app-main-${head}/README.md`);
+  });
+
   it('defaults to tar.gz of the default branch and answers 404 for unknown refs', async () => {
     const res = await t.api('get', `/projects/${project.id}/repository/archive`).buffer(true).parse(binary).expect(200);
     expect(listing(res.body, 'tar.gz')).toContain(`app-main-${head}/README.md`);

@@ -91,7 +91,7 @@ describe('the epic entity', () => {
     expect(created).not.toHaveProperty('subscribed');
     expect(created).not.toHaveProperty('color');
     const shown = await t.api('get', `/groups/other/epics/${created.iid}`).expect(200);
-    expect(shown.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(shown.headers['content-type']).toBe('application/json');
     expect(shown.body).toEqual({ ...created, subscribed: true });
     expect((await t.api('get', `/groups/${other.id}/labels`).expect(200)).body.map((l: { name: string }) => l.name)).toEqual(['alpha', 'zeta']);
   });

@@ -37,7 +37,7 @@ describe('features API (admin)', () => {
   it('sets, lists and deletes flags the way GitLab answers', async () => {
     await t.api('get', '/features').expect(200, []);
     const on = await t.api('post', '/features/epic_highlight_color').send({ value: 'true' }).expect(201);
-    expect(on.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(on.headers['content-type']).toBe('application/json');
     expect(on.body).toEqual({ name: 'epic_highlight_color', state: 'on', gates: [{ key: 'boolean', value: true }], definition: definitionOf('epic_highlight_color') });
     expect(await featureEnabled(t.deps, 'epic_highlight_color')).toBe(true);
 

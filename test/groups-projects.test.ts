@@ -113,6 +113,20 @@ describe('projects', () => {
     await t.api('get', `/projects/${p.id}`).expect(404);
   });
 
+  it('keeps topics, also sent as the legacy tag_list, on create and update', async () => {
+    const p = (await t.api('post', '/projects').send({ name: 'Topical', topics: ['ci', ' Go ', 'CI', ''] }).expect(201)).body;
+    expect(p).toMatchObject({ topics: ['ci', 'Go'], tag_list: ['ci', 'Go'] });
+    expect((await t.api('put', `/projects/${p.id}`).send({ tag_list: 'rust,wasm' }).expect(200)).body.topics).toEqual(['rust', 'wasm']);
+    // topics wins over tag_list; an empty value clears them; an update with topics only is an update.
+    expect((await t.api('put', `/projects/${p.id}`).send({ topics: ['a'], tag_list: ['b'] }).expect(200)).body.topics).toEqual(['a']);
+    expect((await t.api('get', `/projects/${p.id}`).expect(200)).body.topics).toEqual(['a']);
+    expect((await t.api('put', `/projects/${p.id}`).type('form').send('topics=').expect(200)).body.topics).toEqual([]);
+    const long = await t.api('put', `/projects/${p.id}`).send({ topics: ['x'.repeat(256)] }).expect(400);
+    expect(long.body).toEqual({ message: { topics: ['is too long (maximum is 255 characters)'] } });
+    const gql = await t.graphql(`{ project(id: ${p.id}) { topics } }`);
+    expect(gql.body.data.project.topics).toEqual([]);
+  });
+
   it('has a GraphQL twin for create and read', async () => {
     const res = await t.graphql('mutation { projectCreate(initializeWithReadme: true, attributes: { name: "Gql Proj" }) { project { fullPath defaultBranch webUrl } errors } }');
     expect(res.body.data.projectCreate).toEqual({ project: { fullPath: 'root/gql-proj', defaultBranch: 'main', webUrl: `${EXTERNAL_URL}/root/gql-proj` }, errors: [] });

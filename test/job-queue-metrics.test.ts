@@ -101,7 +101,7 @@ describe('job-queue metrics', () => {
     });
     for (const path of PATHS) {
       const res = await t.api('get', `/sidekiq/${path}`).expect(200);
-      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['content-type']).toBe('application/json');
       expect(res.body).toEqual((await t.api('get', `/jobqueue/${path}`).expect(200)).body);
     }
     expect(await gitbeaker.SidekiqMetrics.queueMetrics()).toEqual({ queues: compound.queues });

@@ -27,6 +27,19 @@ describe('members', () => {
     await t.api('get', `/projects/${project.id}/members/${u.id}`).expect(404, { message: '404 Member Not Found' });
   });
 
+  it('adds members by username as well as by id, one of them exactly (projects and groups)', async () => {
+    const u = await t.user('byname');
+    for (const path of [`/projects/${project.id}/members`, `/groups/${group.id}/members`]) {
+      const added = (await t.api('post', path).send({ username: 'ByName', access_level: 20 }).expect(201)).body;
+      expect(added).toMatchObject({ id: u.id, username: 'byname', access_level: 20 });
+      await t.api('post', path).send({ access_level: 20 }).expect(400, { error: 'user_id, username are missing, exactly one parameter must be provided' });
+      await t.api('post', path).send({ user_id: u.id, username: 'byname', access_level: 20 }).expect(400, { error: 'user_id, username are mutually exclusive' });
+      await t.api('post', path).send({ username: 'nobody-here', access_level: 20 }).expect(404, { message: '404 User Not Found' });
+    }
+    const gql = await t.graphql(`mutation { memberCreate(source: { projectId: ${project.id} }, accessLevel: 30) { member { accessLevel { integerValue } } errors } }`);
+    expect(gql.body.data.memberCreate.errors).toEqual(['userId, username are missing, exactly one parameter must be provided']);
+  });
+
   it('lists inherited members once with the highest level under /members/all', async () => {
     const u = await t.user('mem2');
     await t.api('post', `/groups/${group.id}/members`).send({ user_id: u.id, access_level: 20 }).expect(201);

@@ -112,5 +112,11 @@ describe('OpenAPI document', () => {
     expect(member.properties.access_level).toEqual({ type: 'integer', enum: [5, 10, 20, 30, 40, 50] });
     expect(Object.keys(doc.paths['/projects/{id}/repository/branches/{branch}'].delete.responses)).toContain('204');
     expect(Object.keys(doc.paths['/projects/{id}/releases/permalink/latest'].get.responses)).toContain('302');
+    // Forms come JSON, urlencoded or multipart; CI job tokens are documented where they are accepted.
+    expect(Object.keys(doc.paths['/groups/{id}/members'].post.requestBody!.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    const security = (path: string, method: string) => (doc.paths[path][method] as unknown as { security: object[] }).security;
+    expect(security('/projects/{id}/releases', 'post')).toContainEqual({ jobToken: [] });
+    expect(security('/projects/{id}/repository/files/{file_path}/raw', 'get')).toContainEqual({ jobToken: [] });
+    expect(security('/projects/{id}/members', 'get')).not.toContainEqual({ jobToken: [] });
   });
 });

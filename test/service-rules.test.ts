@@ -34,9 +34,9 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
 
   it('projectUpdate needs at least one attribute', async () => {
     const res = await payload(`projectUpdate(id: ${project.id}, attributes: {}) { project { id } errors }`);
-    expect(res.errors).toEqual(['name, path, description, visibility, defaultBranch are missing, at least one parameter must be provided']);
+    expect(res.errors).toEqual(['name, path, description, visibility, defaultBranch, topics are missing, at least one parameter must be provided']);
     await t.api('put', `/projects/${project.id}`).send({}).expect(400, {
-      error: 'name, path, description, visibility, default_branch are missing, at least one parameter must be provided',
+      error: 'name, path, description, visibility, default_branch, topics are missing, at least one parameter must be provided',
     });
   });
 

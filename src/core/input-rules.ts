@@ -41,6 +41,14 @@ export const rules = {
     return worded(names, keys, (fields) => `${fields.join(', ')} ${message(fields)}`);
   },
 
+  /** Grape's `exactly_one_of`: one of the fields, not none and not several. */
+  exactlyOneOf<T>(input: T, names: FieldNames<T>): InputProblem | null {
+    const keys = keysOf(names);
+    const count = keys.filter((k) => given(input[k])).length;
+    if (count === 1) return null;
+    return worded(names, keys, (fields) => `${fields.join(', ')} ${count ? 'are mutually exclusive' : 'are missing, exactly one parameter must be provided'}`);
+  },
+
   /** Grape's `all_or_none_of`. */
   allOrNoneOf<T>(input: T, names: FieldNames<T>): InputProblem | null {
     const keys = keysOf(names);

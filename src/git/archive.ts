@@ -9,16 +9,28 @@ import { gitEnv } from './run.ts';
 export const ARCHIVE_FORMATS = ['zip', 'tar.gz', 'tar.bz2', 'tar'] as const;
 export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
 
-export const ARCHIVE_CONTENT_TYPES: Record<ArchiveFormat, string> = {
-  zip: 'application/zip',
-  'tar.gz': 'application/gzip',
-  'tar.bz2': 'application/x-bzip2',
-  tar: 'application/x-tar',
-};
+/** Every suffix GitLab's archive routes accept, and the format each one means (its archive_formats_regex). */
+export const ARCHIVE_SUFFIXES = {
+  zip: 'zip',
+  tar: 'tar',
+  'tar.gz': 'tar.gz',
+  tgz: 'tar.gz',
+  gz: 'tar.gz',
+  'tar.bz2': 'tar.bz2',
+  tbz: 'tar.bz2',
+  tbz2: 'tar.bz2',
+  tb2: 'tar.bz2',
+  bz2: 'tar.bz2',
+} as const satisfies Record<string, ArchiveFormat>;
+export type ArchiveSuffix = keyof typeof ARCHIVE_SUFFIXES;
 
-/** The format a file name ends with, longest suffix first (`x.tar.gz` is tar.gz, not tar). */
-export function formatOfFileName(fileName: string): ArchiveFormat | null {
-  return [...ARCHIVE_FORMATS].sort((a, b) => b.length - a.length).find((f) => fileName.endsWith(`.${f}`)) ?? null;
+/** Workhorse's archive headers: zip is typed, every tar is `application/octet-stream`. */
+export const archiveContentType = (format: ArchiveFormat) => (format === 'zip' ? 'application/zip' : 'application/octet-stream');
+
+/** The suffix a file name ends with, longest first (`x.tar.gz` is tar.gz, not gz). */
+export function suffixOfFileName(fileName: string): ArchiveSuffix | null {
+  const suffixes = Object.keys(ARCHIVE_SUFFIXES) as ArchiveSuffix[];
+  return suffixes.sort((a, b) => b.length - a.length).find((s) => fileName.endsWith(`.${s}`)) ?? null;
 }
 
 export type ArchiveSpec = {

@@ -117,7 +117,7 @@ function operation(route: Route, path: string, tag: string): Operation {
     ...(body && {
       requestBody: {
         required: Array.isArray(body.required),
-        content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+        content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body }, 'multipart/form-data': { schema: body } },
       },
     }),
     responses,

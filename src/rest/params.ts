@@ -166,11 +166,15 @@ export class Params {
     return Array.isArray(segments) ? segments.map(String) : undefined;
   }
 
-  /** A `{*name}` wildcard as a path; `.` and `..` segments are refused like GitLab's file paths. */
+  /**
+   * A `{*name}` wildcard as a path. Clients may send the whole path as one encoded segment
+   * (`bin%2Fapp`, as gitbeaker encodes it): it is decoded like Grape does, so both spellings name
+   * the same path. `.` and `..` segments are refused, encoded or not, like GitLab's file paths.
+   */
   wildcardPath(name: string): string | undefined {
-    const segments = this.segments(name);
+    const segments = this.segments(name)?.flatMap((s) => s.split('/'));
     if (!segments) return undefined;
-    if (segments.some((s) => s === '..' || s === '.' || s.includes('/'))) return this.fail(name, 'should be a valid file path');
+    if (segments.some((s) => s === '..' || s === '.')) return this.fail(name, 'should be a valid file path');
     return segments.join('/');
   }
 

@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import type { OperationRegistry } from './operations.ts';
 import { pageVariables, readPage, setPaginationHeaders } from './pagination.ts';
 import { readAll } from './declare.ts';
+import { writeJson } from './json.ts';
 import { Params } from './params.ts';
 import type { ConnectionResult, Route } from './route.ts';
 
@@ -36,14 +37,14 @@ function handler(route: Route, registry: OperationRegistry, deps: AppDeps) {
     if (page) {
       const connection = body as ConnectionResult;
       setPaginationHeaders(req, res, deps.config.externalUrl, page, connection.totalCount);
-      res.status(status).json(connection.nodes);
+      writeJson(res, status, connection.nodes);
       return;
     }
     if (body === undefined) {
       res.status(status).end();
       return;
     }
-    res.status(status).json(body);
+    writeJson(res, status, body);
   };
 }
 
@@ -68,7 +69,7 @@ export function restRouter(
   }
   if (opts.catchAll === false) return router;
   router.all('/{*rest}', (_req, res) => {
-    res.status(404).json({ error: '404 Not Found' });
+    writeJson(res, 404, { error: '404 Not Found' });
   });
   return router;
 }
@@ -97,10 +98,10 @@ export function restErrorHandler(deps: AppDeps) {
     const known = knownError(error);
     if (known) {
       if (known.status === 503) deps.log.warn({ err: error, requestId: req.requestId }, 'database unavailable');
-      res.set(known.headers).status(known.status).json(known.body);
+      writeJson(res.set(known.headers), known.status, known.body);
       return;
     }
     deps.log.error({ err: error, requestId: req.requestId }, 'unhandled error');
-    res.status(500).json({ message: '500 Internal Server Error' });
+    writeJson(res, 500, { message: '500 Internal Server Error' });
   };
 }

@@ -47,8 +47,8 @@ export const routes = defineRoutes(
       path: `/${prefix}/:id/members`,
       operation: 'MemberCreate',
       status: 201,
-      params: MEMBERSHIP,
-      variables: (v) => ({ source: sourceInput(kind, v.id), userId: v.user_id, accessLevel: v.access_level, expiresAt: v.expires_at }),
+      params: { ...MEMBERSHIP, user_id: param.int(), username: param.string() },
+      variables: (v) => ({ source: sourceInput(kind, v.id), userId: v.user_id, username: v.username, accessLevel: v.access_level, expiresAt: v.expires_at }),
       result: (data) => memberEntity(expected(data.memberCreate?.member, 'member')),
     }),
     route({

@@ -69,7 +69,8 @@ builder.mutationFields((t) => {
   return {
     memberCreate: t.field({
       type: MemberPayload('MemberCreatePayload'),
-      args: membership,
+      // The user by id or by username: exactly one of them.
+      args: { ...membership, userId: t.arg.int(), username: t.arg.string() },
       resolve: (_r, { source, ...input }, ctx) => asPayload(ctx, 'member', async () => addMember(ctx, await resolveParent(ctx, source), input)),
     }),
     memberUpdate: t.field({

@@ -1,4 +1,4 @@
-import { containsIgnoringCase } from '../../core/input.ts';
+import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
 import type { Member, User } from '../../generated/prisma/client.ts';
 import { AccessLevel, MEMBER_ACCESS_LEVELS } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -103,9 +103,15 @@ function announceMember(ctx: Context, parent: Parent, member: Member, action: Do
   return ctx.deps.events.publish('member', { ...parentIds(parent), userId: member.userId, actorId: ctx.viewer.userId, accessLevel: member.accessLevel, action });
 }
 
-export async function addMember(ctx: Context, parent: Parent, input: MemberInput): Promise<MemberWithUser> {
+/** A new member is named by user id or by username (GitLab's `exactly_one_of :user_id, :username`). */
+export type NewMemberInput = Omit<MemberInput, 'userId'> & { userId?: number | null; username?: string | null };
+
+export async function addMember(ctx: Context, parent: Parent, input: NewMemberInput): Promise<MemberWithUser> {
+  checkInput(rules.exactlyOneOf(input, { userId: 'user_id', username: 'username' }));
   await assertCanGrant(ctx, parent, input.accessLevel);
-  const user = await ctx.loaders.user.load(input.userId);
+  const user = input.username != null
+    ? await ctx.db.user.findFirst({ where: { username: equalsIgnoringCase(input.username) } })
+    : await ctx.loaders.user.load(input.userId!);
   if (!user) throw new NotFoundError('User');
   const member = await ctx.db.member
     .create({

@@ -11,9 +11,13 @@ const ATTRIBUTES = {
   description: param.string(),
   visibility: param.oneOf(VISIBILITY),
   default_branch: param.string(),
+  topics: param.stringArray(),
+  /** GitLab's former name of `topics`; `topics` wins when both are sent. */
+  tag_list: param.stringArray(),
 };
 
 const attributes = (v: Values<typeof ATTRIBUTES>) => ({
+  topics: v.topics ?? v.tag_list,
   name: v.name,
   path: v.path,
   description: v.description,

@@ -35,7 +35,7 @@ export const ProjectRef = builder.prismaObject('Project', {
     createdAt: t.expose('createdAt', { type: 'Time' }),
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
     lastActivityAt: t.expose('lastActivityAt', { type: 'Time' }),
-    topics: t.stringList({ resolve: () => [] }),
+    topics: t.exposeStringList('topics'),
     starCount: t.int({ resolve: () => 0 }),
     forksCount: t.int({ resolve: () => 0 }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
@@ -99,6 +99,7 @@ const ProjectAttributes = builder.inputType('ProjectAttributesInput', {
     description: t.string(),
     visibility: t.field({ type: VisibilityEnum }),
     defaultBranch: t.string(),
+    topics: t.stringList(),
   }),
 });
 

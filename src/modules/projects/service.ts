@@ -116,7 +116,25 @@ export type ProjectInput = {
   visibility?: Visibility | null;
   defaultBranch?: string | null;
   initializeWithReadme?: boolean | null;
+  topics?: string[] | null;
 };
+
+const TOPIC_MAX = 255;
+
+/**
+ * Topics as GitLab keeps them: trimmed, blanks dropped, the first spelling of names that differ
+ * only in case kept, in the order given.
+ */
+function normalizedTopics(topics: string[]): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const topic of topics.map((t) => t.trim()).filter(Boolean)) {
+    if (seen.has(topic.toLowerCase())) continue;
+    seen.add(topic.toLowerCase());
+    kept.push(topic);
+  }
+  return kept;
+}
 
 async function targetNamespace(ctx: Context, namespaceId: number | null | undefined) {
   const user = ctx.viewer.user!;
@@ -136,6 +154,7 @@ function validate(input: ProjectInput, namespaceVisibility: Visibility | null, i
     if (problems.length) errors.path = problems;
   }
   if (input.defaultBranch != null && !isValidBranchName(input.defaultBranch)) errors.default_branch = ['is invalid'];
+  if (input.topics?.some((t) => t.trim().length > TOPIC_MAX)) errors.topics = [`is too long (maximum is ${TOPIC_MAX} characters)`];
   if (input.visibility && namespaceVisibility && isGroup && exceedsVisibility(input.visibility, namespaceVisibility)) {
     errors.visibility_level = [`${input.visibility} is not allowed in a ${namespaceVisibility} group.`];
   }
@@ -176,7 +195,16 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
   const project = await ctx.db
     .$transaction(async (tx) => {
       const created = await tx.project.create({
-        data: { name, path, namespaceId: namespace.id, description: input.description ?? '', visibility, defaultBranch, creatorId: user.id },
+        data: {
+          name,
+          path,
+          namespaceId: namespace.id,
+          description: input.description ?? '',
+          visibility,
+          defaultBranch,
+          creatorId: user.id,
+          topics: normalizedTopics(input.topics ?? []),
+        },
         include: { namespace: true },
       });
       if (namespace.kind === 'user') {
@@ -213,7 +241,7 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
   return project;
 }
 
-const UPDATABLE = { name: 'name', path: 'path', description: 'description', visibility: 'visibility', defaultBranch: 'default_branch' } as const;
+const UPDATABLE = { name: 'name', path: 'path', description: 'description', visibility: 'visibility', defaultBranch: 'default_branch', topics: 'topics' } as const;
 
 /** Maintainers edit settings; only Owners change visibility. */
 export async function updateProject(ctx: Context, ref: ProjectRef, input: ProjectInput): Promise<ProjectWithNamespace> {
@@ -240,6 +268,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
       description: input.description ?? undefined,
       visibility: input.visibility ?? undefined,
       defaultBranch: input.defaultBranch ?? undefined,
+      topics: input.topics ? normalizedTopics(input.topics) : undefined,
       lastActivityAt: new Date(),
     },
     include: { namespace: true },

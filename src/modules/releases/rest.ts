@@ -67,6 +67,7 @@ const downloadRoute = (path: string) =>
     method: 'GET',
     path,
     operation: 'ReleaseAssetDownload',
+    jobToken: true,
     params: { id: param.projectRef(), tag_name: TAG_NAME, direct_asset_path: param.wildcardPath() },
     variables: (v) => ({ ...v.id, tagName: v.tag_name, path: `/${v.direct_asset_path ?? ''}` }),
     result: (data) => {
@@ -107,6 +108,7 @@ export const routes = defineRoutes([
     method: 'GET',
     path: '/projects/:id/releases',
     operation: 'ProjectReleases',
+    jobToken: true,
     paginated: true,
     params: {
       id: param.ref(),
@@ -142,6 +144,7 @@ export const routes = defineRoutes([
     method: 'GET',
     path: '/projects/:id/releases/:tag_name',
     operation: 'ProjectRelease',
+    jobToken: true,
     params: { id: param.ref(), tag_name: TAG_NAME, include_html_description: param.bool({ default: false }) },
     variables: (v) => ({ ...v.id, tagName: v.tag_name, html: v.include_html_description }),
     result: (data) => {
@@ -154,6 +157,7 @@ export const routes = defineRoutes([
     method: 'POST',
     path: '/projects/:id/releases',
     operation: 'ReleaseCreate',
+    jobToken: true,
     status: 201,
     params: {
       id: param.ref(),
@@ -212,6 +216,7 @@ export const routes = defineRoutes([
     method: 'DELETE',
     path: '/projects/:id/releases/:tag_name',
     operation: 'ReleaseDelete',
+    jobToken: true,
     status: 200,
     params: { id: param.ref(), tag_name: TAG_NAME },
     variables: (v) => ({ input: { ...projectInput(v.id), tagName: v.tag_name } }),

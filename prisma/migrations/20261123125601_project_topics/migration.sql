@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "projects" ADD COLUMN     "topics" TEXT[] DEFAULT ARRAY[]::TEXT[];

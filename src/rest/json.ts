@@ -1,0 +1,35 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/** GitLab's REST answers: exactly this type (no charset; python-gitlab 3 compares it verbatim). */
+export const JSON_TYPE = 'application/json';
+
+/** GitLab's Grape answers are never cached by shared caches and always revalidated. */
+export const API_CACHE_CONTROL = 'max-age=0, private, must-revalidate';
+
+/**
+ * The one writer of REST JSON bodies. Express's `res.json` goes through `res.send`, which appends
+ * `; charset=utf-8` to every string body; the serialized JSON is sent as bytes under a type set
+ * with Node's own setter, so the type stays exactly as GitLab sends it.
+ */
+export function writeJson(res: Response, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  // Node's own setter: Express's `res.set` would put the charset back (mime-types' contentType()).
+  res.status(status);
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Cache-Control', API_CACHE_CONTROL);
+  // JSON.stringify(undefined) is undefined: nothing to send but the headers.
+  if (text === undefined) res.end();
+  else res.send(Buffer.from(text, 'utf8'));
+}
+
+/**
+ * Under /api/v4, every `res.json` (a route's own `respond`, the authentication and error answers)
+ * goes through `writeJson`, so no answer there carries Express's charset.
+ */
+export function apiJsonAnswers(_req: Request, res: Response, next: NextFunction) {
+  res.json = (body: unknown) => {
+    writeJson(res, res.statusCode, body);
+    return res;
+  };
+  next();
+}

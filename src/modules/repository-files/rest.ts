@@ -5,6 +5,7 @@ import type { CommitAction, RepositoryFileMetaFragment } from '../../generated/o
 import { param, type Rule, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf } from '../../rest/shape.ts';
+import { projectInput } from '../../rest/sources.ts';
 import { rawFile, type RawSource } from './service.ts';
 
 const FILE = '/projects/:id/repository/files/:file_path';
@@ -119,13 +120,15 @@ const contentRequired: Rule = {
 /** The one-action commit a file write makes. */
 function commitVariables(v: Values<typeof COMMIT>, action: CommitAction) {
   return {
-    ...v.id,
-    branch: v.branch,
-    startBranch: v.start_branch,
-    message: v.commit_message,
-    authorName: v.author_name,
-    authorEmail: v.author_email,
-    actions: [{ ...action, filePath: v.file_path, lastCommitId: v.last_commit_id }],
+    input: {
+      ...projectInput(v.id),
+      branch: v.branch,
+      startBranch: v.start_branch,
+      message: v.commit_message,
+      authorName: v.author_name,
+      authorEmail: v.author_email,
+      actions: [{ ...action, filePath: v.file_path, lastCommitId: v.last_commit_id }],
+    },
   };
 }
 

@@ -3,16 +3,13 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { BlameRange, TreeEntryInfo } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
-import { resolveProject } from '../namespaces/parent.ts';
 import { projectFullPath } from '../projects/service.ts';
 import {
   blameBlob,
   blobBytes,
   blobInfo,
   blobText,
-  createCommit,
   findBlobs,
   findTree,
   isExecutable,
@@ -121,46 +118,5 @@ builder.objectFields(RepositoryRef, (t) => ({
     nullable: true,
     args: { path: t.arg.string(), ref: t.arg.string() },
     resolve: (project, args, ctx) => findTree(ctx, project, args.path ?? '', args.ref ?? 'HEAD'),
-  }),
-}));
-
-const CommitActionMode = builder.enumType('CommitActionMode', {
-  values: { CREATE: { value: 'create' }, UPDATE: { value: 'update' }, DELETE: { value: 'delete' } } as const,
-});
-const CommitEncoding = builder.enumType('CommitEncoding', {
-  values: { TEXT: { value: 'text' }, BASE64: { value: 'base64' } } as const,
-});
-
-const CommitAction = builder.inputType('CommitAction', {
-  fields: (t) => ({
-    action: t.field({ type: CommitActionMode, required: true }),
-    filePath: t.string({ required: true }),
-    content: t.string(),
-    encoding: t.field({ type: CommitEncoding }),
-    executeFilemode: t.boolean(),
-    lastCommitId: t.string({ description: 'Refuse the change when the file changed after this commit.' }),
-  }),
-});
-
-builder.mutationFields((t) => ({
-  commitCreate: t.field({
-    type: payloadType('CommitCreatePayload', 'commit', CommitRef),
-    description: 'One commit with every action, on `branch` (created from `startBranch` when given).',
-    extensions: scopes('api', 'write_repository'),
-    args: {
-      projectPath: t.arg.id(),
-      projectId: t.arg.int(),
-      branch: t.arg.string({ required: true }),
-      startBranch: t.arg.string(),
-      message: t.arg.string({ required: true }),
-      actions: t.arg({ type: [CommitAction], required: true }),
-      authorName: t.arg.string(),
-      authorEmail: t.arg.string(),
-    },
-    resolve: (_r, { projectPath, projectId, ...input }, ctx) =>
-      asPayload(ctx, 'commit', async () => {
-        const project = await resolveProject(ctx, { projectId, projectPath });
-        return { ...(await createCommit(ctx, project, input)), project };
-      }),
   }),
 }));

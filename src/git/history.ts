@@ -36,11 +36,14 @@ export type DiffEntry = {
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
+/** git's raw time (`@<seconds>`), which it reads up to 9999999999; ISO dates it reads only up to 2099. */
+const gitTime = (date: Date) => `@${Math.max(0, Math.min(Math.floor(date.getTime() / 1000), 9_999_999_999))}`;
+
 function revisions(query: LogQuery): string[] {
   for (const sha of [...query.from, ...(query.exclude ?? [])]) if (!FULL_SHA.test(sha)) throw new Error(`not a commit id: ${sha}`);
   const args: string[] = [];
-  if (query.since) args.push(`--since=${query.since.toISOString()}`);
-  if (query.until) args.push(`--until=${query.until.toISOString()}`);
+  if (query.since) args.push(`--since=${gitTime(query.since)}`);
+  if (query.until) args.push(`--until=${gitTime(query.until)}`);
   // `--author=<pattern>` is one argument: the pattern can never become an option of its own.
   if (query.author) args.push(`--author=${query.author}`, '--regexp-ignore-case', '--fixed-strings');
   if (query.firstParent) args.push('--first-parent');

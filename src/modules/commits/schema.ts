@@ -52,6 +52,7 @@ export const CommitRef = builder.objectRef<CommitParent>('Commit').implement({
     committerEmail: t.exposeString('committerEmail'),
     committedDate: t.expose('committedDate', { type: 'Time' }),
     webUrl: t.string({ resolve: (c, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(c.project)}/-/commit/${c.id}` }),
+    project: t.field({ type: ProjectRef, description: 'The project the commit was read from.', resolve: (c) => c.project }),
     stats: t.field({
       type: CommitStatsRef,
       nullable: true,

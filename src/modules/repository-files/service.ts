@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
-import { BadRequestError, NotFoundError } from '../../core/errors.ts';
+import { BadRequestError, badRequestBecause, NotFoundError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { lfsObject } from '../../git/lfs.ts';
 import {
@@ -50,13 +50,35 @@ export async function findBlobs(ctx: Context, project: ProjectWithNamespace, pat
   });
 }
 
-/** One directory level at a ref; null when the ref or the directory does not exist. */
-export async function findTree(ctx: Context, project: ProjectWithNamespace, path: string, ref: string): Promise<TreeAt | null> {
-  const dir = path.replace(/\/+$/, '');
+export type TreeOptions = { recursive?: boolean | null; refType?: 'heads' | 'tags' | null };
+
+const TYPE_ORDER = { tree: 0, blob: 1, commit: 1 } as const;
+
+/**
+ * A directory at a ref, one level or (`recursive`) everything below it, directories first as
+ * Gitaly sorts them (`TREES_FIRST`), otherwise in git's order; null when the ref or the directory
+ * does not exist. `refType` reads `ref` as a branch or a tag only.
+ */
+export async function findTree(ctx: Context, project: ProjectWithNamespace, path: string, ref: string, opts: TreeOptions = {}): Promise<TreeAt | null> {
+  const dir = path.replace(/\/+$/, '').replace(/^\/+/, '');
   if (dir !== '') requireFilePath(dir, 'path');
-  const at = await resolve(ctx, project, ref);
-  const entries = at && at.repository.listTree(at.commitSha, dir);
-  return at && entries ? { project, ...at, ref, path: dir, entries } : null;
+  const qualified = opts.refType ? `refs/${opts.refType}/${ref}` : ref;
+  const at = await resolve(ctx, project, qualified);
+  const entries = at && (opts.recursive ? at.repository.walkTree(at.commitSha, dir) : at.repository.listTree(at.commitSha, dir));
+  if (!at || !entries) return null;
+  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => TYPE_ORDER[a.e.type] - TYPE_ORDER[b.e.type] || a.i - b.i).map(({ e }) => e);
+  return { project, ...at, ref, path: dir, entries: sorted };
+}
+
+/**
+ * The entries after the one whose id is `pageToken` (REST's keyset pagination of trees, where
+ * the token is the last entry's id); a token no entry has is GitLab's 400.
+ */
+export function entriesAfter(entries: TreeEntryInfo[], pageToken: string | null | undefined): TreeEntryInfo[] {
+  if (!pageToken) return entries;
+  const index = entries.findIndex((e) => e.oid === pageToken);
+  if (index < 0) throw badRequestBecause(`could not find starting OID: ${pageToken}`);
+  return entries.slice(index + 1);
 }
 
 /** The whole content of a file; its size and SHA-256 are recorded from the same read. */

@@ -314,7 +314,7 @@ describe('gitbeaker', () => {
         ['gb/two.txt', true, '@@ -0,0 +1 @@\n+two\n'],
       ]);
       const compare = await api.Repositories.compare(project.id, (created.parent_ids as string[])[0], created.id as string);
-      expect(compare.commits.map((c) => c.id)).toEqual([created.id]);
+      expect(compare.commits?.map((c) => c.id)).toEqual([created.id]);
       await expect(api.Commits.create(project.id, 'main', 'dup', [{ action: 'create', filePath: 'gb/one.txt', content: 'x' }])).rejects.toThrow('A file with this name already exists');
       await expect(api.Commits.show(project.id, 'f'.repeat(40))).rejects.toThrow('404 Commit Not Found');
     } finally {

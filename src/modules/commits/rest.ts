@@ -174,8 +174,8 @@ export const routes = defineRoutes([
       const compare = found(found(data.project, 'Project').repository?.compare, 'Ref');
       return {
         commit: compare.commit && commitEntity(compare.commit),
-        commits: compare.commits.map(commitEntity),
-        diffs: compare.diffs.map((d) => diffEntity(d, v.unidiff)),
+        commits: (compare.commits ?? []).map(commitEntity),
+        diffs: (compare.diffs ?? []).map((d) => diffEntity(d, v.unidiff)),
         compare_timeout: compare.compare_timeout,
         compare_same_ref: compare.compare_same_ref,
         web_url: compare.web_url,

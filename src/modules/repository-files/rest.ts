@@ -156,7 +156,7 @@ const headRoute = (path: string) =>
     respond: headersOnly,
   });
 
-type TreeNode = { id: string | null; name: string; type: string; path: string; mode?: string | null };
+type TreeNode = { id: string | null; name: string | null; type: string | null; path: string | null; mode?: string | null };
 type TreePage = { keyset: boolean; page: PageRequest; total: number; nodes: TreeNode[] };
 
 /** GitLab's tree entry: `{id, name, type, path, mode}`. */
@@ -200,7 +200,7 @@ export const routes = defineRoutes([
     },
     result: (data, v, p): TreePage => {
       const tree = found(found(data.project, 'Project').repository?.tree, 'Tree');
-      return { keyset: v.pagination === 'keyset', page: readPage(p), total: tree.entries.totalCount, nodes: nodesOf(tree.entries).map(treeEntity) };
+      return { keyset: v.pagination === 'keyset', page: readPage(p), total: tree.entries?.totalCount ?? 0, nodes: nodesOf(tree.entries).map((node) => treeEntity(node)) };
     },
     respond: sendTree,
   }),

@@ -2,6 +2,7 @@ import { builder, scopes } from '../../graphql/builder.ts';
 import { APP_REVISION, APP_VERSION } from '../../version.ts';
 
 const KasRef = builder.objectRef<{ enabled: boolean }>('Kas').implement({
+  extensions: scopes('api', 'read_api', 'read_user', 'read_repository'),
   description: 'The GitLab agent server for Kubernetes: not part of this server.',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled'),

@@ -147,6 +147,12 @@ describe('GET /users/:id/projects', () => {
     expect(paged.headers).toMatchObject({ 'x-total': '2', 'x-page': '2', 'x-prev-page': '1' });
     expect((await t.api('get', `/users/${owner.id}/projects?search=gam`).expect(200)).body).toHaveLength(1);
     expect((await t.api('get', `/users/${viewer.id}/projects`).expect(200)).body).toEqual([]);
+    const gql = await t.graphql(
+      `query($id: Int) { user(id: $id) { namespace { fullPath projects(orderBy: name, sort: asc) { count nodes { name } } } } }`,
+      { id: owner.id },
+      viewer.token,
+    );
+    expect(gql.body.data.user.namespace).toEqual({ fullPath: 'owner1', projects: { count: 3, nodes: asViewer.body.map((p: { name: string }) => ({ name: p.name })) } });
     await t.api('get', '/users/999999/projects').expect(404, { message: '404 User Not Found' });
     await t.api('get', '/users/nobody-here/projects').expect(404, { message: '404 User Not Found' });
     await t.api('get', `/users/${owner.id}/projects?order_by=stars`).expect(400, { error: 'order_by does not have a valid value' });

@@ -98,7 +98,7 @@ export async function commitDiffs(ctx: Context, project: ProjectWithNamespace, c
 
 export type Comparison = {
   /** What the diff starts from: `from` itself (straight) or where `from` and `to` meet. */
-  base: string | null;
+  base: string;
   head: string;
   sameRef: boolean;
   commits: CommitInfo[];
@@ -124,15 +124,16 @@ export async function compareRefs(
   if (!from || !head) return null;
   // The other project's commit must exist here too (forks share objects in GitLab); without it there is nothing to compare.
   if (!repository.commit(from)) return null;
-  const base = opts.straight ? from : await repository.mergeBase(from, head);
   const sameRef = from === head;
-  const shas = base === head ? [] : await repository.history({ from: [head], exclude: base ? [base] : [], reverse: true }, { offset: 0, limit: COMPARE_COMMIT_LIMIT });
+  // The commits are `from..to` either way; `straight` only changes where the diff starts.
+  const base = opts.straight ? from : ((await repository.mergeBase(from, head)) ?? from);
+  const shas = sameRef ? [] : await repository.history({ from: [head], exclude: [from], reverse: true }, { offset: 0, limit: COMPARE_COMMIT_LIMIT });
   return {
     base,
     head,
     sameRef,
     commits: shas.map((sha) => repository.commit(sha)!),
-    diffs: base === head ? [] : await repository.diff(base, head),
+    diffs: sameRef || base === head ? [] : await repository.diff(base, head),
   };
 }
 

@@ -177,7 +177,7 @@ describe('GET /projects/:id/repository/commits/:sha and its diff', () => {
     expect(full).toMatchObject({ id: sha, project_id: project.id, status: null, last_pipeline: null, stats: { additions: 1, deletions: 0, total: 1 } });
     expect(Object.keys(full)).toEqual([
       'id', 'short_id', 'created_at', 'parent_ids', 'title', 'message', 'author_name', 'author_email', 'authored_date',
-      'committer_name', 'committer_email', 'committed_date', 'web_url', 'trailers', 'extended_trailers', 'stats', 'status', 'project_id', 'last_pipeline',
+      'committer_name', 'committer_email', 'committed_date', 'trailers', 'extended_trailers', 'web_url', 'stats', 'status', 'project_id', 'last_pipeline',
     ]);
     expect((await t.api('get', `${COMMITS()}/${sha.slice(0, 10)}`).expect(200)).body.id).toBe(sha);
     expect((await t.api('get', `${COMMITS()}/main?stats=false`).expect(200)).body).not.toHaveProperty('stats');

@@ -6,8 +6,8 @@ import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, found, page } from '../../rest/shape.ts';
 import { projectInput } from '../../rest/sources.ts';
 
-/** GitLab's commit entity; `trailers` are not parsed yet. */
-export const commitEntity = (commit: CommitEntityFragment) => ({ ...commit, trailers: {}, extended_trailers: {} });
+/** GitLab's commit entity, in its key order; `trailers` are not parsed yet. */
+export const commitEntity = ({ web_url, ...commit }: CommitEntityFragment) => ({ ...commit, trailers: {}, extended_trailers: {}, web_url });
 
 type WithStats = CommitEntityFragment & { stats?: CommitStatsEntityFragment | null };
 

@@ -124,6 +124,8 @@ describe('GET /metadata', () => {
     });
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body.version).toBe((await t.api('get', '/version').expect(200)).body.version);
+    const gql = await t.graphql('{ metadata { version revision kas { enabled externalUrl externalK8sProxyUrl version } enterprise } }');
+    expect(gql.body.data.metadata).toEqual(res.body);
     await t.api('get', '/metadata', null).expect(401);
   });
 });

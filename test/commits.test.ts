@@ -107,12 +107,23 @@ describe('POST /projects/:id/repository/commits', () => {
     await one({ action: 'update', file_path: 'notes/a.md', content: 'x', last_commit_id: '0'.repeat(40) }).expect(400, {
       message: 'You are attempting to update a file that has changed since you started editing it.',
     });
+    await post({
+      branch: 'main',
+      commit_message: 'm',
+      actions: [{ action: 'create', file_path: 'ok.txt', content: 'x' }, { action: 'update', file_path: 'notes/a.md', content: 'x', last_commit_id: '0'.repeat(40) }],
+    }).expect(400, { message: 'The file has changed since you started editing it: notes/a.md' });
+    const lastCommit = git('log', '-1', '--format=%H', 'main', '--', 'notes/a.md');
+    await one({ action: 'update', file_path: 'notes/a.md', content: 'alpha\nbeta\ngamma\n', last_commit_id: lastCommit }).expect(400, {
+      message: 'No changes were made: the new content is the same as the current content',
+    });
     // A failing action anywhere in the list refuses the whole commit.
     await post({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'ok.txt', content: 'x' }, { action: 'delete', file_path: 'missing' }] }).expect(400);
     expect(git('rev-parse', 'main')).toBe(tip);
     const guest = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: guest.id, access_level: 20 }).expect(201);
     await post({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'r.txt', content: 'x' }] }, guest.token).expect(403);
+    const outsider = await t.user();
+    await post({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'r.txt', content: 'x' }] }, outsider.token).expect(404, { message: '404 Project Not Found' });
   });
 
   it('never loses a concurrent commit: each writer lands on top of the others or gets a clean 400', async () => {

@@ -15,5 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each test file builds its own app on its own database, so files need no module isolation;
+    // sharing the loaded modules per worker saves importing the whole app once per file.
+    isolate: false,
   },
 });

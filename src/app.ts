@@ -15,6 +15,7 @@ import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
 import { rejectNulBytes } from './rest/edge.ts';
+import { multipartBody } from './rest/multipart.ts';
 import { knownError, restErrorHandler, restRouter, type ContextRequest } from './rest/router.ts';
 import { machineEndpoints, operationDocuments, restAreas, restRoutes, schema, webRoutes } from './kernel.ts';
 
@@ -54,15 +55,7 @@ function sendThrottled(res: Response, error: TooManyRequestsError) {
 async function viewerBehindBan(deps: AppDeps, req: ContextRequest, ip: string) {
   const credentials = readCredentials(req);
   const credentialed = Boolean(credentials.token || credentials.jobToken);
-  if (credentialed) await deps.throttle.checkBan(ip);
-  try {
-    const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, credentials);
-    if (credentialed) await deps.throttle.recordSuccess(ip);
-    return viewer;
-  } catch (error) {
-    if (credentialed && error instanceof UnauthorizedError) await deps.throttle.recordFailure(ip);
-    throw error;
-  }
+  return deps.throttle.authenticateBehindBan(ip, credentialed, () => authenticate(deps.db, deps.secrets.tokenDigestKey, credentials));
 }
 
 /**
@@ -156,6 +149,8 @@ export function buildApp(deps: AppDeps) {
     express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 10_000 }),
     rejectNulBytes,
     authentication(deps, false),
+    // After authentication: an anonymous or refused request spools nothing to disk.
+    multipartBody(deps.config.dataDir),
     restRouter(restRoutes, registry, deps),
   );
   // Alert intake (the endpoint's key) and git over HTTP / Git LFS (HTTP Basic with tokens) authenticate on their own.

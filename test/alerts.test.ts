@@ -67,6 +67,11 @@ describe('alert intake: the reference table (§14.5)', () => {
     let ok: unknown = 1;
     for (let i = 0; i < 99; i++) ok = { d: ok };
     expect((await post(e.path, e.token, ok)).status).toBe(200);
+    // PostgreSQL cannot store a NUL character: refused like any bad payload, nothing created.
+    const before = await t.db.alert.count();
+    const nul = await post(e.path, e.token, { title: 'nul', labels: { host: 'a\u0000b' } });
+    expect([nul.status, nul.text]).toEqual([400, '']);
+    expect(await t.db.alert.count()).toBe(before);
   });
 
   it('end_time with no matching open fingerprint: 400, nothing created', async () => {

@@ -277,6 +277,23 @@ describe('failed-authentication ban and throttles', () => {
     }
   });
 
+  it('bans git over HTTP the same way: bad Basic credentials count, a banned IP gets 403', async () => {
+    const t = await createTestApp({ env: { AUTH_BAN_MAX_RETRY: '2', AUTH_BAN_FIND_TIME_S: '60', AUTH_BAN_TIME_S: '3600' } });
+    try {
+      const { project } = await seedProject(t);
+      const refs = `/${project.path_with_namespace}.git/info/refs?service=git-upload-pack`;
+      const basic = (password: string) => `Basic ${Buffer.from(`oauth2:${password}`).toString('base64')}`;
+      await request(t.app).get(refs).set('Authorization', basic(t.root.token)).expect(200);
+      // Without credentials git is asked for some: no count.
+      for (let i = 0; i < 3; i++) await request(t.app).get(refs).expect(401);
+      for (let i = 0; i < 2; i++) await request(t.app).get(refs).set('Authorization', basic('glpat-wrong')).expect(401);
+      await request(t.app).get(refs).set('Authorization', basic(t.root.token)).expect(403);
+      await request(t.app).get('/api/v4/user').set('PRIVATE-TOKEN', t.root.token).expect(403);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('can be switched off', async () => {
     const off = await createTestApp({ env: { AUTH_BAN_ENABLED: 'false', AUTH_BAN_MAX_RETRY: '1' } });
     try {

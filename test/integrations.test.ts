@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendWithPolicy, OutboundError } from '../src/http/outbound.ts';
-import { KINDS, type KindDef, type ParamDef } from '../src/modules/integrations/registry.ts';
+import { KINDS, kindOf, type KindDef, type ParamDef } from '../src/modules/integrations/registry.ts';
+import { settingsOf } from '../src/modules/integrations/service.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 const sample = (param: ParamDef): string | boolean | number => {
@@ -175,6 +176,15 @@ describe('group integrations', () => {
     expect(missing.body.data.integrationSetUp.errors).toEqual(['webhook is missing']);
     const wrong = await t.graphql(`mutation { integrationSetUp(input: { groupPath: "acme", slug: "discord", settings: { slack: { webhook: "https://x.example.com" } } }) { errors } }`);
     expect(wrong.body.data.integrationSetUp.errors).toEqual(['settings.slack does not belong to the discord integration']);
+    // An update names only what changes: the webhook (a secret) and the flags stay as they were.
+    const u = await t.graphql(
+      `mutation { integrationUpdate(input: { groupPath: "acme", slug: "discord", settings: { discord: { branchesToBeNotified: "default" } } }) { errors integration { pushEvents properties } } }`,
+    );
+    expect(u.body.data.integrationUpdate).toEqual({ errors: [], integration: { pushEvents: false, properties: expect.objectContaining({ branches_to_be_notified: 'default' }) } });
+    const row = await t.db.integration.findFirstOrThrow({ where: { namespaceId: group.id, slug: 'discord' } });
+    expect(settingsOf(t.deps, { row, kind: kindOf('discord')!, inherited: false }).webhook).toBe('https://discord.example.com/h');
+    const notSetUp = await t.graphql(`mutation { integrationUpdate(input: { groupPath: "acme", slug: "telegram", settings: { telegram: { room: "x" } } }) { errors } }`);
+    expect(JSON.stringify(notSetUp.body)).toContain('Integration Not Found');
     const dev = await t.user();
     await t.api('post', `/groups/${group.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
     const forbidden = await t.graphql(`{ group(fullPath: "acme") { integrations { slug } } }`, {}, dev.token);
@@ -209,10 +219,12 @@ describe('integration delivery', () => {
     try {
       const group = (await t.api('post', '/groups').send({ name: 'Deliver', path: 'deliver' }).expect(201)).body;
       const project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
+      // The tag exists before the integrations do, so the release is the only event they hear.
+      await t.api('post', `/projects/${project.id}/repository/tags`).query({ tag_name: 'v1.0', ref: 'main' }).expect(201);
       await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/hook`, tag_push_channel: 'releases', username: 'bot' }).expect(200);
       await t.api('put', `/groups/${group.id}/integrations/microsoft-teams`).send({ webhook: `${hook.url}/teams`, tag_push_events: false }).expect(200);
       await t.api('put', `/groups/${group.id}/integrations/emails-on-push`).send({ recipients: 'ops@example.com' }).expect(200);
-      await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v1.0', ref: 'main', name: 'One' }).expect(201);
+      await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v1.0', name: 'One' }).expect(201);
       const result = await t.deps.jobs.drain({ ignoreDelays: true });
       // Two failed attempts of the chat message, then it and the e-mail kind's record complete.
       expect(result).toEqual({ completed: 2, failed: 2 });
@@ -264,6 +276,52 @@ describe('integration delivery', () => {
       await t.deps.jobs.drain();
       expect(hook.bodies.at(-1)).toEqual({ url: '/chat', body: expect.objectContaining({ object_kind: 'push', data: expect.objectContaining({ ref: 'refs/heads/main', via: 'api' }) }) });
       expect(hook.bodies).toHaveLength(3);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('filters branch pushes by branches_to_be_notified and tells chats about members and access requests', async () => {
+    await t.api('put', '/application/settings').send({ allow_local_requests_from_web_hooks_and_services: true }).expect(200);
+    const hook = await receiver();
+    try {
+      const group = (await t.api('post', '/groups').send({ name: 'Filters', path: 'filters', visibility: 'public' }).expect(201)).body;
+      const project = (await t.api('post', '/projects').send({ name: 'Svc', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
+      await t.api('put', `/groups/${group.id}/integrations/discord`).send({ webhook: `${hook.url}/default` }).expect(200);
+      await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all' }).expect(200);
+      // A branch made through the branches API is a push of a new branch: only `all` hears it.
+      await t.api('post', `/projects/${project.id}/repository/branches`).query({ branch: 'feature', ref: 'main' }).expect(201);
+      await t.api('post', `/projects/${project.id}/repository/files/a.txt`).send({ branch: 'feature', content: 'a', commit_message: 'a' }).expect(201);
+      await t.api('post', `/projects/${project.id}/repository/files/b.txt`).send({ branch: 'main', content: 'b', commit_message: 'b' }).expect(201);
+      await t.deps.jobs.drain();
+      const pushes = (url: string) => hook.bodies.filter((b: any) => b.url === url && b.body.object_kind === 'push').map((b: any) => b.body.text);
+      expect(pushes('/default')).toEqual([expect.stringMatching(/^filters\/svc: pushed \w{8}\.\.\w{8} to branch main$/)]);
+      expect(pushes('/all')).toEqual([
+        'filters/svc: created branch feature',
+        expect.stringMatching(/to branch feature$/),
+        expect.stringMatching(/to branch main$/),
+      ]);
+      // The deprecated flag still narrows to the default branch.
+      await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all', notify_only_default_branch: true }).expect(200);
+      await t.api('delete', `/projects/${project.id}/repository/branches/feature`).expect(204);
+      await t.deps.jobs.drain();
+      expect(pushes('/all')).toHaveLength(3);
+
+      // Memberships and access requests reach the chat kinds, for the group and its projects.
+      const alice = await t.user('alice');
+      const bob = await t.user('bob');
+      await t.api('post', `/projects/${project.id}/members`).send({ user_id: alice.id, access_level: 30 }).expect(201);
+      // A refused change announces nothing.
+      await t.api('put', `/groups/${group.id}/members/${alice.id}`).send({ access_level: 40 }).expect(404);
+      await t.api('post', `/groups/${group.id}/access_requests`, bob.token).expect(201);
+      await t.api('put', `/groups/${group.id}/access_requests/${bob.id}/approve`).send({ access_level: 20 }).expect(201);
+      await t.deps.jobs.drain();
+      const about = (kind: string) => hook.bodies.filter((b: any) => b.url === '/default' && b.body.object_kind === kind).map((b: any) => b.body);
+      expect(about('member')).toEqual([
+        expect.objectContaining({ text: 'filters/svc: member alice added (access level 30) by root', project: { id: project.id, path_with_namespace: 'filters/svc' } }),
+      ]);
+      expect(about('access_request').map((b) => b.text)).toEqual(['filters: bob requested access', 'filters: access request of bob approved by root']);
+      expect(about('access_request')[0]).toMatchObject({ group: { id: group.id, full_path: 'filters' }, project: null, data: { userId: bob.id, action: 'requested' } });
     } finally {
       await hook.close();
     }

@@ -1,7 +1,7 @@
 import type { Config, Throttle } from '../config.ts';
 import pg from 'pg';
 import type { DbTimeouts } from '../db/client.ts';
-import { ForbiddenError, TooManyRequestsError } from '../core/errors.ts';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../core/errors.ts';
 
 /** Where counters live: PostgreSQL by default, Redis when REDIS_URL is set; shared by every process. */
 export interface CounterStore {
@@ -178,6 +178,24 @@ export class Throttler {
   async recordSuccess(ip: string): Promise<void> {
     if (!this.banEnabled || !this.failedRecently.delete(ip)) return;
     await this.store.remove(`authfail:${ip}`);
+  }
+
+  /**
+   * Runs an authentication behind GitLab's failed-authentication ban: a banned IP is refused (403)
+   * before any lookup, a bad credential counts towards a ban, a good one resets the count.
+   * Requests that carry no credential are neither checked nor counted.
+   */
+  async authenticateBehindBan<T>(ip: string, credentialed: boolean, authenticate: () => Promise<T>): Promise<T> {
+    if (!credentialed) return authenticate();
+    await this.checkBan(ip);
+    try {
+      const result = await authenticate();
+      await this.recordSuccess(ip);
+      return result;
+    } catch (error) {
+      if (error instanceof UnauthorizedError) await this.recordFailure(ip);
+      throw error;
+    }
   }
 
   /** Counts the request against its throttle; 429 past the limit. Returns the headers to send. */

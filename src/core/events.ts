@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.ts';
+import { ZERO_OID } from '../git/writer.ts';
 
 /**
  * What happened in the product, announced once from the use case that did it (an API commit, a
@@ -20,6 +21,18 @@ export interface DomainEvents {
 }
 
 export type EventName = keyof DomainEvents;
+
+/**
+ * Announces an API write that created, moved or deleted one ref (a commit, a new branch, a tag)
+ * as the push a git client would have made: a missing side is all zeros.
+ */
+export function announceRefChange(
+  deps: Pick<AppDeps, 'events'>,
+  change: { projectId: number; userId: number | null; ref: string; before?: string | null; after?: string | null },
+): Promise<void> {
+  const { before, after, ...rest } = change;
+  return deps.events.publish('push', { ...rest, before: before ?? ZERO_OID, after: after ?? ZERO_OID, via: 'api' });
+}
 
 export type Subscriber<E extends EventName = EventName> = (event: DomainEvents[E], deps: AppDeps) => Promise<void> | void;
 

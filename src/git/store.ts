@@ -5,6 +5,12 @@ import { Repository } from './repository.ts';
 import { runGit } from './run.ts';
 import { TEMPORARY_INDEX_PREFIX } from './writer.ts';
 
+export class GitBundleError extends Error {
+  constructor(message: string, readonly cause: unknown) {
+    super(message);
+  }
+}
+
 /** Bare repositories under DATA_DIR/repositories, addressed by project id (paths can be renamed). */
 export class GitStore {
   /** Built archives, cached per commit under DATA_DIR/archives, with capped concurrent builds. */
@@ -52,6 +58,37 @@ export class GitStore {
       removed += leftovers.length;
     }
     return removed;
+  }
+
+  /**
+   * Writes every branch and tag of the project into a git bundle at `target` (a relation export);
+   * false, with nothing written, when the repository has no refs (git refuses an empty bundle).
+   */
+  async createBundle(projectId: number, target: string): Promise<boolean> {
+    const dir = this.pathFor(projectId);
+    const refs = await runGit(dir, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads', 'refs/tags']);
+    if (!refs.trim()) return false;
+    await runGit(dir, ['bundle', 'create', '--quiet', target, '--branches', '--tags']);
+    return true;
+  }
+
+  /**
+   * Fetches the branches and tags of a bundle into the project's repository without forcing: a ref
+   * that already points elsewhere fails the import (GitBundleError) instead of losing commits; a
+   * ref already at the bundle's commit is left alone, so importing a bundle twice changes nothing.
+   */
+  async fetchBundle(projectId: number, bundle: string): Promise<void> {
+    const dir = this.pathFor(projectId);
+    try {
+      await runGit(dir, ['bundle', 'verify', '--quiet', bundle]);
+    } catch (error) {
+      throw new GitBundleError('The file is not a valid git bundle', error);
+    }
+    try {
+      await runGit(dir, ['fetch', '--quiet', '--no-write-fetch-head', bundle, 'refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*']);
+    } catch (error) {
+      throw new GitBundleError('The bundle conflicts with branches or tags of the repository', error);
+    }
   }
 
   async remove(projectId: number): Promise<void> {

@@ -7,6 +7,7 @@ import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Context } from '../core/context.ts';
+import type { Upload } from '../core/upload.ts';
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -15,6 +16,8 @@ export const builder = new SchemaBuilder<{
     Time: { Input: Date; Output: Date };
     Date: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
+    /** A multipart file (see `core/upload.ts`); its scalar is declared by the area that takes uploads. */
+    Upload: { Input: Upload; Output: never };
   };
   Connection: { totalCount: number };
   DefaultEdgesNullability: false;

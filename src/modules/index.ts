@@ -12,6 +12,7 @@ import { features } from './features/index.ts';
 import { epics } from './epics/index.ts';
 import { groups } from './groups/index.ts';
 import { housekeeping } from './housekeeping/index.ts';
+import { importSourceUsers } from './import-source-users/index.ts';
 import { jobQueue } from './job-queue/index.ts';
 import { integrations } from './integrations/index.ts';
 import { jobTokens } from './job-tokens/index.ts';
@@ -25,6 +26,7 @@ import { outbox } from './outbox/index.ts';
 import { packageProtection } from './package-protection/index.ts';
 import { personalAccessTokens } from './personal-access-tokens/index.ts';
 import { projects } from './projects/index.ts';
+import { relationExports } from './relation-exports/index.ts';
 import { releaseLinks } from './release-links/index.ts';
 import { releases } from './releases/index.ts';
 import { repositoryFiles } from './repository-files/index.ts';
@@ -61,4 +63,6 @@ export const modules: readonly ModuleDef[] = [
   housekeeping,
   epics,
   integrations,
+  relationExports,
+  importSourceUsers,
 ];

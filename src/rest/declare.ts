@@ -1,3 +1,4 @@
+import { asUpload, type Upload } from '../core/upload.ts';
 import type { Params } from './params.ts';
 
 /** JSON Schema 2020-12 (OpenAPI 3.1's dialect) for one parameter. */
@@ -120,6 +121,19 @@ export const param = {
     schema: { anyOf: [inner.schema, { type: 'null' }] },
     read: (p, name) => (p.value(name) === null ? null : inner.read(p, name)),
   }),
+
+  /** A multipart file part (Grape's `type: File`): missing → `<name> is missing`, a plain field → `<name> is invalid`. */
+  file: <const O extends { description?: string; required?: boolean } = {}>(opts: O = {} as O) =>
+    declare<Upload, O>(opts, { type: 'string', format: 'binary' }, (p, name) => {
+      const value = p.value(name);
+      if (value === undefined || value === null || value === '') {
+        if (opts.required) p.problem(name, 'is missing');
+        return undefined;
+      }
+      const upload = asUpload(value);
+      if (!upload) p.problem(name, 'is invalid');
+      return upload ?? undefined;
+    }),
 
   /** `:id` of a project or group: a numeric id or a URL-encoded full path. */
   ref: (): Param<Ref> => ({ required: true, schema: REF_SCHEMA, read: (p, name) => p.ref(name) }),

@@ -4,10 +4,21 @@ import type { Context } from '../../core/context.ts';
 import { ConflictError, ForbiddenError, RecordNotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { assertCanGrant, type MemberWithUser } from '../members/service.ts';
+import { assertCanGrant, parentIds, type MemberWithUser } from '../members/service.ts';
 import { parentAccessLevel, requireParentAccess, resolveParent, type Parent, type ParentInput } from '../namespaces/parent.ts';
 
 export type AccessRequestWithUser = AccessRequest & { user: User };
+
+declare module '../../core/events.ts' {
+  interface DomainEvents {
+    /** A user asked to join a project or group; the request was approved, denied or withdrawn. */
+    accessRequest: { projectId: number | null; groupId: number | null; userId: number; actorId: number | null; action: 'requested' | 'approved' | 'denied' | 'withdrawn' };
+  }
+}
+
+function announceRequest(ctx: Context, parent: Parent, userId: number, action: 'requested' | 'approved' | 'denied' | 'withdrawn') {
+  return ctx.deps.events.publish('accessRequest', { ...parentIds(parent), userId, actorId: ctx.viewer.userId, action });
+}
 
 /** Who answers requests, in groups and projects alike: maintainers and owners (and administrators). */
 const ANSWER_LEVEL = AccessLevel.MAINTAINER;
@@ -48,10 +59,12 @@ const acceptsRequests = (parent: Parent) => parent.kind === 'project' || parent.
 export async function requestAccess(ctx: Context, input: ParentInput): Promise<AccessRequestWithUser> {
   const { user, parent } = await signedInParent(ctx, input);
   if (!acceptsRequests(parent) || (await parentAccessLevel(ctx, parent)) > AccessLevel.NO_ACCESS) throw new ForbiddenError();
-  return ctx.db.accessRequest.create({ data: { ...scopeOf(parent), userId: user.id }, include: { user: true } }).catch((error) => {
+  const request = await ctx.db.accessRequest.create({ data: { ...scopeOf(parent), userId: user.id }, include: { user: true } }).catch((error) => {
     if (isUniqueViolation(error)) throw new ValidationError({ user_id: ['already exists in source'] });
     throw error;
   });
+  await announceRequest(ctx, parent, user.id, 'requested');
+  return request;
 }
 
 /**
@@ -65,7 +78,7 @@ export async function approveAccessRequest(ctx: Context, input: ParentInput, use
   const { parent } = await signedInParent(ctx, input);
   await assertCanGrant(ctx, parent, accessLevel, ANSWER_LEVEL);
   const scope = scopeOf(parent);
-  return ctx.db
+  const member = await ctx.db
     .$transaction(async (tx) => {
       const { count } = await tx.accessRequest.deleteMany({ where: { ...scope, userId } });
       if (count === 0) throw new RecordNotFoundError();
@@ -75,6 +88,8 @@ export async function approveAccessRequest(ctx: Context, input: ParentInput, use
       if (isUniqueViolation(error)) throw new ConflictError('Member already exists');
       throw error;
     });
+  await announceRequest(ctx, parent, userId, 'approved');
+  return member;
 }
 
 /** Denies a request (maintainers and owners) or withdraws it (the requester). */
@@ -84,5 +99,6 @@ export async function denyAccessRequest(ctx: Context, input: ParentInput, userId
   if (!request) throw new RecordNotFoundError();
   if (userId !== viewer.id) await requireParentAccess(ctx, parent, ANSWER_LEVEL);
   await ctx.db.accessRequest.deleteMany({ where: { id: request.id } });
+  await announceRequest(ctx, parent, userId, userId === viewer.id ? 'withdrawn' : 'denied');
   return request;
 }

@@ -1,6 +1,6 @@
 // Alerts of a project: intake (grouping and resolving by fingerprint, enforced by a partial unique
 // index on open alerts), reading and triage, the project's alert settings, and incidents.
-import { containsIgnoringCase } from '../../core/input.ts';
+import { containsIgnoringCase, findNulByte } from '../../core/input.ts';
 import type { Alert, AlertIntegration, AlertSettings, AlertSeverity, AlertStatus, Issue, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
@@ -83,7 +83,7 @@ export async function receiveAlerts(ctx: Context, request: IntakeRequest): Promi
   return receiveGeneric(ctx.deps, project, integration, body);
 }
 
-/** The JSON object of the body, or null when it is over 1 MB, not an object, or nested deeper than 100. */
+/** The JSON object of the body, or null when it is over 1 MB, not an object, nested deeper than 100 or holds a NUL. */
 function readPayload(raw: Buffer): JsonObject | null {
   if (raw.length > MAX_PAYLOAD_BYTES) return null;
   const textBody = raw.toString('utf8').trim();
@@ -95,7 +95,8 @@ function readPayload(raw: Buffer): JsonObject | null {
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  return deeperThan(parsed, MAX_PAYLOAD_DEPTH) ? null : parsed;
+  // Stored as jsonb, which cannot hold a NUL character: refused like any unreadable payload.
+  return deeperThan(parsed, MAX_PAYLOAD_DEPTH) || findNulByte(parsed) !== null ? null : parsed;
 }
 
 /** A per-endpoint, per-minute counter in PostgreSQL, so every process counts against one limit. */

@@ -5,6 +5,7 @@ import type { BranchTip } from '../../git/repository.ts';
 import { RefMovedError } from '../../git/writer.ts';
 import type { Listing } from '../../core/listing.ts';
 import type { Context } from '../../core/context.ts';
+import { announceRefChange } from '../../core/events.ts';
 import { BadRequestError, DomainError, NotFoundError } from '../../core/errors.ts';
 import { readableRepository } from '../commits/service.ts';
 
@@ -52,6 +53,7 @@ export async function createBranch(ctx: Context, project: ProjectWithNamespace, 
     if (error instanceof RefMovedError) throw new BadRequestError('Branch already exists');
     throw error;
   }
+  await announceRefChange(ctx.deps, { projectId: project.id, userId: ctx.viewer.userId, ref: `refs/heads/${name}`, after: sha });
   return { name, sha, project };
 }
 
@@ -67,6 +69,7 @@ export async function deleteBranch(ctx: Context, project: ProjectWithNamespace, 
     if (error instanceof RefMovedError) throw new BadRequestError('Failed to remove branch');
     throw error;
   }
+  await announceRefChange(ctx.deps, { projectId: project.id, userId: ctx.viewer.userId, ref: `refs/heads/${name}`, before: branch.sha });
   return branch;
 }
 

@@ -1,6 +1,7 @@
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
+import { announceRefChange } from '../../core/events.ts';
 import { BadRequestError, DomainError, NotFoundError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
 import { checkFilePath, isStorablePath } from '../../git/paths.ts';
@@ -14,7 +15,7 @@ import {
   type Repository,
   type TreeEntryInfo,
 } from '../../git/repository.ts';
-import { EmptyCommitError, RefMovedError, ZERO_OID, type IndexChange } from '../../git/writer.ts';
+import { EmptyCommitError, RefMovedError, type IndexChange } from '../../git/writer.ts';
 
 /**
  * The project's repository for a viewer who may read its code (Reporters and above in a private
@@ -365,14 +366,7 @@ export async function createCommit(ctx: Context, project: ProjectWithNamespace, 
     throw error;
   }
   // An API commit is a push of one branch, announced like a git push.
-  await ctx.deps.events.publish('push', {
-    projectId: project.id,
-    userId: user.id,
-    ref: `refs/heads/${input.branch}`,
-    before: base.expectedTip ?? ZERO_OID,
-    after: sha,
-    via: 'api',
-  });
+  await announceRefChange(ctx.deps, { projectId: project.id, userId: user.id, ref: `refs/heads/${input.branch}`, before: base.expectedTip, after: sha });
   return repository.commit(sha)!;
 }
 

@@ -202,7 +202,12 @@ export function gitHttpRouter(deps: AppDeps) {
     const handler = handlers[`${req.method} ${target.action}`];
     if (!handler) return next();
     try {
-      const viewer = (await authenticateBasic(deps.db, deps.secrets.tokenDigestKey, req.header('authorization'))) ?? Viewer.anonymous();
+      // Git clients retry credentials as eagerly as API scripts: the same ban applies.
+      const authorization = req.header('authorization');
+      const ip = req.socket.remoteAddress ?? 'unknown';
+      const viewer =
+        (await deps.throttle.authenticateBehindBan(ip, Boolean(authorization), () => authenticateBasic(deps.db, deps.secrets.tokenDigestKey, authorization))) ??
+        Viewer.anonymous();
       req.forgegate = createContext(deps, viewer, (req as ContextRequest & { requestId?: string }).requestId);
       await handler(req.forgegate, req, res, target);
     } catch (error) {

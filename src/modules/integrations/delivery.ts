@@ -3,13 +3,19 @@
 // each integration retries on its own); the job sends the message and records the outcome.
 //
 // The message (our payload shape, documented in the README "Integration notifications"):
-//   { "object_kind": "push" | "tag_push" | "release" | "test", "text": "<one line for humans>",
+//   { "object_kind": "push" | "tag_push" | "release" | "alert" | "member" | "access_request" | "test",
+//     "text": "<one line for humans>",
 //     "group": { "id", "full_path" }, "project": { "id", "path_with_namespace" } | null,
 //     "data": { …the event's own fields… } }
 // Webhook chat kinds POST it as JSON to their webhook (the team chat kind adds `channel` and
 // `username`); the bot kind calls `<hostname>/bot<token>/sendMessage` with `chat_id`, `text`,
 // `message_thread_id`; e-mail kinds mail the recipients (SMTP_URL, else the outbox) with the text
 // as subject and the JSON as body; the others record what they would send.
+//
+// Which events reach an integration: its event flags (push, tag push, alert …), and for branch
+// pushes its `branches_to_be_notified` (`notify_only_default_branch: true` meaning `default`).
+// Membership and access-request changes have no event flag in GitLab; they go to every active
+// chat integration (the webhook chat kinds and the bot), which is where people watch for them.
 import type { Integration, Namespace, Prisma } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
 import type { DomainEvents } from '../../core/events.ts';
@@ -23,7 +29,7 @@ import type { GroupRef } from '../groups/service.ts';
 export const DELIVERY_QUEUE = 'integration-delivery';
 
 export type Message = {
-  object_kind: 'push' | 'tag_push' | 'release' | 'alert' | 'test';
+  object_kind: 'push' | 'tag_push' | 'release' | 'alert' | 'member' | 'access_request' | 'test';
   text: string;
   group: { id: number; full_path: string };
   project: { id: number; path_with_namespace: string } | null;
@@ -118,12 +124,32 @@ export async function deliver(data: DeliveryJob, job: JobContext): Promise<void>
   if (outcome.status === 'failed') throw new Error(`integration ${row.id} delivery failed: ${outcome.error}`);
 }
 
-/** Enqueues the message for every active integration of the group that wants events of `flag`. */
-async function fanOut(deps: AppDeps, group: Namespace, flag: EventFlag, message: Message) {
+type Wants = (view: IntegrationView) => boolean;
+
+/** Enqueues the message for every active integration of the group that `wants` it. */
+async function fanOut(deps: AppDeps, group: Namespace, flag: EventFlag | null, message: Message, wants: Wants) {
   for (const view of await activeIntegrationsOf(deps, group)) {
-    if (!view.kind.events.includes(flag) || !eventsOf(view.row)[flag]) continue;
+    if (!wants(view)) continue;
     await deps.jobs.send(DELIVERY_QUEUE, { integrationId: view.row.id, flag, message } satisfies DeliveryJob);
   }
+}
+
+const subscribesTo = (flag: EventFlag): Wants => (view) => view.kind.events.includes(flag) && eventsOf(view.row)[flag];
+
+const CHAT_DELIVERIES: readonly string[] = ['webhook-chat', 'bot'];
+const isChat: Wants = (view) => CHAT_DELIVERIES.includes(view.kind.delivery);
+
+/**
+ * Whether a push to `branch` passes the integration's branch filter. forgegate protects exactly
+ * the default branch (only Maintainers push there), so `protected` and `default_and_protected`
+ * select it as `default` does; kinds without the setting hear every branch.
+ */
+function notifiesBranch(deps: AppDeps, view: IntegrationView, branch: string, defaultBranch: string): boolean {
+  const settings = settingsOf(deps, view);
+  const declared = view.kind.params.some((param) => param.name === 'branches_to_be_notified');
+  if (!declared) return true;
+  const setting = settings.notify_only_default_branch === true ? 'default' : String(settings.branches_to_be_notified ?? 'default');
+  return setting === 'all' || branch === defaultBranch;
 }
 
 /** The project's group (with ancestry) and its message header; null for projects in a user's namespace. */
@@ -132,11 +158,20 @@ async function projectScope(deps: AppDeps, projectId: number) {
   if (!project || project.namespace.kind !== 'group') return null;
   return {
     group: project.namespace,
+    defaultBranch: project.defaultBranch,
     header: {
       group: { id: project.namespace.id, full_path: project.namespace.fullPath },
       project: { id: project.id, path_with_namespace: `${project.namespace.fullPath}/${project.path}` },
     },
   };
+}
+
+/** The scope of an event about a project or a group: the group whose integrations hear it. */
+async function parentScope(deps: AppDeps, ids: { projectId: number | null; groupId: number | null }) {
+  if (ids.projectId !== null) return projectScope(deps, ids.projectId);
+  const group = ids.groupId === null ? null : await deps.db.namespace.findUnique({ where: { id: ids.groupId } });
+  if (!group || group.kind !== 'group') return null;
+  return { group, header: { group: { id: group.id, full_path: group.fullPath }, project: null } };
 }
 
 const short = (sha: string) => sha.slice(0, 8);
@@ -149,7 +184,9 @@ export async function onPush(event: DomainEvents['push'], deps: AppDeps) {
   const name = event.ref.replace(/^refs\/(heads|tags)\//, '');
   const action = ZERO.test(event.before) ? 'created' : ZERO.test(event.after) ? 'deleted' : `pushed ${short(event.before)}..${short(event.after)} to`;
   const text = `${scope.header.project.path_with_namespace}: ${action} ${tag ? 'tag' : 'branch'} ${name}`;
-  await fanOut(deps, scope.group, tag ? 'tag_push_events' : 'push_events', { object_kind: tag ? 'tag_push' : 'push', text, ...scope.header, data: { ...event } });
+  const flag = tag ? 'tag_push_events' : 'push_events';
+  const wants: Wants = (view) => subscribesTo(flag)(view) && (tag || notifiesBranch(deps, view, name, scope.defaultBranch));
+  await fanOut(deps, scope.group, flag, { object_kind: tag ? 'tag_push' : 'push', text, ...scope.header, data: { ...event } }, wants);
 }
 
 export async function onRelease(event: DomainEvents['release'], deps: AppDeps) {
@@ -157,7 +194,7 @@ export async function onRelease(event: DomainEvents['release'], deps: AppDeps) {
   if (!scope) return;
   const text = `${scope.header.project.path_with_namespace}: release ${event.name ?? event.tagName} (${event.tagName}) ${event.action}`;
   // A release is about a tag: integrations that notify tag pushes hear it.
-  await fanOut(deps, scope.group, 'tag_push_events', { object_kind: 'release', text, ...scope.header, data: { ...event } });
+  await fanOut(deps, scope.group, 'tag_push_events', { object_kind: 'release', text, ...scope.header, data: { ...event } }, subscribesTo('tag_push_events'));
 }
 
 export async function onAlert(event: DomainEvents['alert'], deps: AppDeps) {
@@ -165,7 +202,31 @@ export async function onAlert(event: DomainEvents['alert'], deps: AppDeps) {
   if (!scope) return;
   const alert = await deps.db.alert.findUnique({ where: { id: event.alertId }, select: { title: true, severity: true, status: true } });
   const text = `${scope.header.project.path_with_namespace}: alert ^${event.iid} ${event.action.replace('_', ' ')}${alert ? `: ${alert.title} (${alert.severity}, ${alert.status})` : ''}`;
-  await fanOut(deps, scope.group, 'alert_events', { object_kind: 'alert', text, ...scope.header, data: { ...event, ...alert } });
+  await fanOut(deps, scope.group, 'alert_events', { object_kind: 'alert', text, ...scope.header, data: { ...event, ...alert } }, subscribesTo('alert_events'));
+}
+
+const where = (scope: { header: Pick<Message, 'group' | 'project'> }) => scope.header.project?.path_with_namespace ?? scope.header.group.full_path;
+
+async function username(deps: AppDeps, userId: number | null) {
+  if (userId === null) return 'someone';
+  return (await deps.db.user.findUnique({ where: { id: userId }, select: { username: true } }))?.username ?? `user ${userId}`;
+}
+
+export async function onMember(event: DomainEvents['member'], deps: AppDeps) {
+  const scope = await parentScope(deps, event);
+  if (!scope) return;
+  const text = `${where(scope)}: member ${await username(deps, event.userId)} ${event.action} (access level ${event.accessLevel}) by ${await username(deps, event.actorId)}`;
+  await fanOut(deps, scope.group, null, { object_kind: 'member', text, ...scope.header, data: { ...event } }, isChat);
+}
+
+export async function onAccessRequest(event: DomainEvents['accessRequest'], deps: AppDeps) {
+  const scope = await parentScope(deps, event);
+  if (!scope) return;
+  const who = await username(deps, event.userId);
+  const text = event.action === 'requested' || event.action === 'withdrawn'
+    ? `${where(scope)}: ${who} ${event.action === 'requested' ? 'requested access' : 'withdrew the access request'}`
+    : `${where(scope)}: access request of ${who} ${event.action} by ${await username(deps, event.actorId)}`;
+  await fanOut(deps, scope.group, null, { object_kind: 'access_request', text, ...scope.header, data: { ...event } }, isChat);
 }
 
 /** Sends a sample message now (not queued) and reports the outcome; Maintainers and above. */

@@ -5,7 +5,7 @@ import { ParamError } from '../../core/errors.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { testIntegration, type TestResult } from './delivery.ts';
 import { camel, EVENT_FLAGS, KINDS, pascal, type ParamDef } from './registry.ts';
-import { disableIntegration, eventsOf, findIntegration, listIntegrations, propertiesOf, setUpIntegration, type IntegrationView, type Settings } from './service.ts';
+import { disableIntegration, eventsOf, findIntegration, listIntegrations, propertiesOf, setUpIntegration, updateIntegration, type IntegrationView, type Settings } from './service.ts';
 
 export const IntegrationRef = builder.objectRef<IntegrationView>('Integration').implement({
   description: 'A group integration: its own settings, or the nearest ancestor group\'s when it inherits.',
@@ -78,6 +78,12 @@ const SetUpInput = mutationInput('IntegrationSetUpInput', (t) => ({
   settings: t.field({ type: SettingsInput }),
 }));
 
+const UpdateInput = mutationInput('IntegrationUpdateInput', (t) => ({
+  ...groupFields(t),
+  ...Object.fromEntries(EVENT_FLAGS.map((flag) => [camel(flag), t.boolean()])),
+  settings: t.field({ type: SettingsInput, description: 'Only the settings to change.' }),
+}));
+
 const SlugInput = (name: string) => mutationInput(name, groupFields);
 
 type SettingsArg = Record<string, Record<string, unknown> | null | undefined> | null | undefined;
@@ -90,6 +96,11 @@ function settingsFor(slug: string, settings: SettingsArg): Settings {
   const fields = settings?.[camel(slug)] ?? {};
   const kind = KINDS.find((k) => k.slug === slug);
   return Object.fromEntries((kind?.params ?? []).map((param) => [param.name, fields[camel(param.name)] as Settings[string]]));
+}
+
+/** Only the settings given: an update keeps what it does not name. */
+function partialSettingsFor(slug: string, settings: SettingsArg): Settings {
+  return Object.fromEntries(Object.entries(settingsFor(slug, settings)).filter(([, value]) => value != null));
 }
 
 const TestResultRef = builder.objectRef<TestResult>('IntegrationTestResult').implement({
@@ -117,6 +128,26 @@ builder.mutationFields((t) => ({
             useInheritedSettings: input.useInheritedSettings,
             events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, raw[camel(flag)]])),
             settings: settingsFor(input.slug, input.settings as SettingsArg),
+          });
+        },
+        input,
+      ),
+  }),
+  integrationUpdate: t.field({
+    type: payloadType('IntegrationUpdatePayload', 'integration', IntegrationRef),
+    description: 'Changes the given settings and event flags of a group integration that is set up, keeping the others (secrets included). Maintainers and above.',
+    args: { input: t.arg({ type: UpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx: Context) =>
+      asPayload(
+        ctx,
+        'integration',
+        () => {
+          const raw = input as unknown as Record<string, boolean | null | undefined>;
+          return updateIntegration(ctx, {
+            group: groupRef(input),
+            slug: input.slug,
+            events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, raw[camel(flag)]])),
+            settings: partialSettingsFor(input.slug, input.settings as SettingsArg),
           });
         },
         input,

@@ -180,6 +180,21 @@ export async function setUpIntegration(ctx: Context, input: SetUpInput): Promise
   return findIntegration(ctx, input.group, kind.slug);
 }
 
+/**
+ * Changes some settings of the group's own active integration, keeping the others (secrets
+ * included) as stored: a partial update, where set-up takes the whole record. 404 when the group
+ * has no own active integration of the kind.
+ */
+export async function updateIntegration(ctx: Context, input: SetUpInput): Promise<IntegrationView> {
+  const kind = requireKind(input.slug, ctx);
+  const group = await maintainedGroup(ctx, input.group);
+  const row = await ctx.db.integration.findUnique({ where: { namespaceId_slug: { namespaceId: group.id, slug: kind.slug } } });
+  if (!row?.active || row.useInheritedSettings) throw new MissingError('404 Integration Not Found');
+  const given = Object.fromEntries(Object.entries(input.settings ?? {}).filter(([, value]) => value !== undefined));
+  const stored = settingsOf(ctx.deps, { row, kind, inherited: false }) as Settings;
+  return setUpIntegration(ctx, { ...input, useInheritedSettings: false, settings: { ...stored, ...given } });
+}
+
 /** Disables the group's own integration and resets its settings (`DELETE`); 404 when it has none. */
 export async function disableIntegration(ctx: Context, ref: GroupRef, slug: string): Promise<IntegrationView> {
   const kind = requireKind(slug, ctx);

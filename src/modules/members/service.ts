@@ -3,6 +3,7 @@ import type { Member, User } from '../../generated/prisma/client.ts';
 import { AccessLevel, MEMBER_ACCESS_LEVELS } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
+import type { DomainEvents } from '../../core/events.ts';
 import type { Listing } from '../../core/listing.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -87,11 +88,26 @@ async function assertNotLastOwner(ctx: Context, parent: Parent, member: Member) 
 
 export type MemberInput = { userId: number; accessLevel: number; expiresAt?: Date | null };
 
+declare module '../../core/events.ts' {
+  interface DomainEvents {
+    /** A membership of a project or group was added, changed or removed (by its parent's id). */
+    member: { projectId: number | null; groupId: number | null; userId: number; actorId: number | null; accessLevel: number; action: 'added' | 'updated' | 'removed' };
+  }
+}
+
+/** The parent's ids as events name it. */
+export const parentIds = (parent: Parent) =>
+  parent.kind === 'project' ? { projectId: parent.project.id, groupId: null } : { projectId: null, groupId: parent.group.id };
+
+function announceMember(ctx: Context, parent: Parent, member: Member, action: DomainEvents['member']['action']) {
+  return ctx.deps.events.publish('member', { ...parentIds(parent), userId: member.userId, actorId: ctx.viewer.userId, accessLevel: member.accessLevel, action });
+}
+
 export async function addMember(ctx: Context, parent: Parent, input: MemberInput): Promise<MemberWithUser> {
   await assertCanGrant(ctx, parent, input.accessLevel);
   const user = await ctx.loaders.user.load(input.userId);
   if (!user) throw new NotFoundError('User');
-  return ctx.db.member
+  const member = await ctx.db.member
     .create({
       data: { ...directScope(parent), userId: user.id, accessLevel: input.accessLevel, expiresAt: input.expiresAt ?? null, createdById: ctx.viewer.userId },
       include: { user: true },
@@ -100,6 +116,8 @@ export async function addMember(ctx: Context, parent: Parent, input: MemberInput
       if (isUniqueViolation(error)) throw new ConflictError('Member already exists');
       throw error;
     });
+  await announceMember(ctx, parent, member, 'added');
+  return member;
 }
 
 export async function updateMember(ctx: Context, parent: Parent, input: MemberInput): Promise<MemberWithUser> {
@@ -108,11 +126,13 @@ export async function updateMember(ctx: Context, parent: Parent, input: MemberIn
   if (!member) throw new NotFoundError('Member');
   if (member.accessLevel > (await parentAccessLevel(ctx, parent))) throw new ForbiddenError();
   if (input.accessLevel < AccessLevel.OWNER) await assertNotLastOwner(ctx, parent, member);
-  return ctx.db.member.update({
+  const updated = await ctx.db.member.update({
     where: { id: member.id },
     data: { accessLevel: input.accessLevel, ...(input.expiresAt !== undefined && { expiresAt: input.expiresAt }) },
     include: { user: true },
   });
+  await announceMember(ctx, parent, updated, 'updated');
+  return updated;
 }
 
 /** Members may always leave; removing others needs the manager role. */
@@ -123,5 +143,6 @@ export async function removeMember(ctx: Context, parent: Parent, userId: number)
   if (userId !== ctx.viewer.userId && member.accessLevel > (await parentAccessLevel(ctx, parent))) throw new ForbiddenError();
   await assertNotLastOwner(ctx, parent, member);
   await ctx.db.member.delete({ where: { id: member.id } });
+  await announceMember(ctx, parent, member, 'removed');
   return member;
 }

@@ -1,6 +1,7 @@
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
+import { announceRefChange } from '../../core/events.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import type { Repository } from '../../git/repository.ts';
 import { isValidTagName, type TagInfo } from '../../git/tags.ts';
@@ -38,12 +39,13 @@ export type TagInput = { name: string; ref: string; message?: string | null };
  * already existed (a concurrent writer won). The tagger is the viewer, so annotated tags record
  * who made them.
  */
-async function writeTag(ctx: Context, repository: Repository, input: TagInput): Promise<{ created: boolean; commitId: string }> {
+async function writeTag(ctx: Context, project: ProjectWithNamespace, repository: Repository, input: TagInput): Promise<{ created: boolean; commitId: string }> {
   if (!isValidTagName(input.name)) throw new BadRequestError('Tag name invalid');
   const commitId = repository.resolveCommit(input.ref);
   if (!commitId) throw new BadRequestError(`Target ${input.ref} is invalid`);
   const user = ctx.viewer.user!;
   const created = await repository.createTag({ name: input.name, commitId, message: input.message || null, tagger: { name: user.name, email: user.email } });
+  if (created) await announceRefChange(ctx.deps, { projectId: project.id, userId: user.id, ref: `refs/tags/${input.name}`, after: repository.tag(input.name)?.objectId ?? commitId });
   return { created, commitId };
 }
 
@@ -51,7 +53,7 @@ export async function createTag(ctx: Context, project: ProjectWithNamespace, inp
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   const repository = await repositoryOf(ctx, project);
   if (repository.tag(input.name)) throw new BadRequestError(`Tag ${input.name} already exists`);
-  const { created } = await writeTag(ctx, repository, input);
+  const { created } = await writeTag(ctx, project, repository, input);
   if (!created) throw new BadRequestError(`Tag ${input.name} already exists`);
   return repository.tag(input.name)!;
 }
@@ -65,7 +67,7 @@ export async function ensureTag(ctx: Context, project: ProjectWithNamespace, inp
   const existing = repository.tag(input.name);
   if (existing) return { commitId: existing.commitId, created: false };
   if (!input.ref) return null;
-  return writeTag(ctx, repository, { name: input.name, ref: input.ref, message: input.message });
+  return writeTag(ctx, project, repository, { name: input.name, ref: input.ref, message: input.message });
 }
 
 /** Whether the tag is still in the repository (a release outlives its deleted tag). */
@@ -77,7 +79,9 @@ export async function tagExists(ctx: Context, project: ProjectWithNamespace, nam
 export async function removeTag(ctx: Context, project: ProjectWithNamespace, name: string) {
   const repository = await repositoryOf(ctx, project);
   const tag = repository.tag(name);
-  if (tag) await repository.deleteTag(tag);
+  if (!tag) return;
+  await repository.deleteTag(tag);
+  await announceRefChange(ctx.deps, { projectId: project.id, userId: ctx.viewer.userId, ref: `refs/tags/${name}`, before: tag.objectId });
 }
 
 /** Deletes the tag; its release, if any, is kept (GitLab does the same). */
@@ -87,5 +91,6 @@ export async function deleteTag(ctx: Context, project: ProjectWithNamespace, nam
   const tag = repository.tag(name);
   if (!tag) throw new NotFoundError('Tag');
   await repository.deleteTag(tag);
+  await announceRefChange(ctx.deps, { projectId: project.id, userId: ctx.viewer.userId, ref: `refs/tags/${name}`, before: tag.objectId });
   return tag;
 }

@@ -1,0 +1,325 @@
+import { randomBytes } from 'node:crypto';
+import type { ImportSourceUser, ImportSourceUserStatus, Namespace, Prisma, User } from '../../generated/prisma/client.ts';
+import { AccessLevel } from '../../auth/access-levels.ts';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import type { Context } from '../../core/context.ts';
+import { NotFoundError, ParamError, UnauthorizedError, UnprocessableError } from '../../core/errors.ts';
+import type { Listing } from '../../core/listing.ts';
+import { readUpload, type Upload } from '../../core/upload.ts';
+import type { Db } from '../../db/client.ts';
+import { lockKey } from '../../db/locks.ts';
+import { featureEnabled, flagActor } from '../../flags/index.ts';
+import { databaseIdOf } from '../../graphql/builder.ts';
+import type { JobContext } from '../../jobs/definitions.ts';
+import { resolveParent, type ParentInput } from '../namespaces/parent.ts';
+import { parseCsv, toCsv } from './csv.ts';
+
+/** GitLab's import type for direct transfer, the only importer here. */
+export const IMPORT_TYPE = 'gitlab_migration';
+export const REASSIGN_QUEUE = 'import-source-users-reassign';
+/** Imports into a personal namespace map every contribution to its owner while this flag is on. */
+export const PERSONAL_NAMESPACE_FLAG = 'user_mapping_to_personal_namespace_owner';
+
+/** Statuses a placeholder can still be reassigned from (GitLab's `REASSIGNABLE_STATUSES`). */
+export const REASSIGNABLE: ImportSourceUserStatus[] = ['pending_reassignment', 'rejected'];
+
+/** A contributor as an export file names them. */
+export type SourceContributor = { id: number | string; username?: string | null; name?: string | null; email?: string | null; source_hostname?: string | null };
+
+const hostOf = (url: string) => new URL(url).hostname;
+
+/**
+ * Where contributions of one import go. Per top-level group, each contributor of a source has
+ * one import source user: a member of the destination's group with the contributor's e-mail is
+ * mapped to directly (recorded as completed); anyone else gets a placeholder user (a blocked user
+ * no one can sign in as) until a group owner reassigns it. In a personal namespace mapping is not
+ * supported: everything goes to the namespace owner (flag `user_mapping_to_personal_namespace_owner`)
+ * or to the namespace's one import user.
+ */
+export class ContributorMapper {
+  private readonly cache = new Map<string, number>();
+
+  constructor(
+    private readonly ctx: { db: Db; deps: Context['deps'] },
+    private readonly project: ProjectWithNamespace,
+  ) {}
+
+  async userIdFor(contributor: SourceContributor | null | undefined): Promise<number | null> {
+    const namespace = this.project.namespace;
+    if (namespace.kind === 'user') return this.personalNamespaceUser(namespace);
+    if (!contributor || contributor.id == null || !contributor.source_hostname) return null;
+    const key = `${contributor.source_hostname}\u0000${contributor.id}`;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    const userId = await this.sourceUser(namespace.traversalIds[0], contributor);
+    this.cache.set(key, userId);
+    return userId;
+  }
+
+  private async personalNamespaceUser(namespace: Namespace): Promise<number> {
+    const cached = this.cache.get('personal');
+    if (cached !== undefined) return cached;
+    const owner = await featureEnabled(this.ctx.deps, PERSONAL_NAMESPACE_FLAG, flagActor('Namespace', namespace.id));
+    const userId = owner && namespace.ownerId !== null ? namespace.ownerId : await importUserOf(this.ctx.db, this.ctx.deps.config.externalUrl, namespace);
+    this.cache.set('personal', userId);
+    return userId;
+  }
+
+  private async sourceUser(rootId: number, contributor: SourceContributor): Promise<number> {
+    const identity = { namespaceId: rootId, sourceHostname: contributor.source_hostname!, importType: IMPORT_TYPE, sourceUserIdentifier: String(contributor.id) };
+    const mapped = (row: ImportSourceUser) => (row.status === 'completed' && row.reassignToUserId !== null ? row.reassignToUserId : row.placeholderUserId!);
+    const existing = await this.ctx.db.importSourceUser.findUnique({ where: { namespaceId_sourceHostname_importType_sourceUserIdentifier: identity } });
+    if (existing) return mapped(existing);
+    return this.ctx.db.$transaction(async (tx) => {
+      await lockKey(tx, `import-source-user:${rootId}:${identity.sourceHostname}:${identity.sourceUserIdentifier}`);
+      const raced = await tx.importSourceUser.findUnique({ where: { namespaceId_sourceHostname_importType_sourceUserIdentifier: identity } });
+      if (raced) return mapped(raced);
+      const source = { ...identity, sourceName: contributor.name ?? null, sourceUsername: contributor.username ?? null };
+      const member = contributor.email ? await memberWithEmail(tx, rootId, contributor.email) : null;
+      if (member) {
+        await tx.importSourceUser.create({ data: { ...source, status: 'completed', reassignToUserId: member.id } });
+        return member.id;
+      }
+      const placeholder = await createPlaceholderUser(tx, this.ctx.deps.config.externalUrl, contributor);
+      await tx.importSourceUser.create({ data: { ...source, status: 'pending_reassignment', placeholderUserId: placeholder.id } });
+      return placeholder.id;
+    });
+  }
+}
+
+/** An active user with this e-mail who is a member of the group tree (the group, a subgroup or one of its projects). */
+function memberWithEmail(tx: Prisma.TransactionClient, rootId: number, email: string) {
+  return tx.user.findFirst({
+    where: {
+      email: { equals: email, mode: 'insensitive' },
+      state: 'active',
+      memberships: { some: { OR: [{ namespace: { traversalIds: { has: rootId } } }, { project: { namespace: { traversalIds: { has: rootId } } } }] } },
+    },
+    select: { id: true },
+  });
+}
+
+const usernameSegment = (value: string | null | undefined) => (value ?? 'user').replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40) || 'user';
+
+/** GitLab's placeholder: `<username>_placeholder_user_<n>`, no namespace, no password, blocked. */
+function createPlaceholderUser(tx: Prisma.TransactionClient, externalUrl: string, contributor: SourceContributor) {
+  const username = `${usernameSegment(contributor.username)}_placeholder_user_${randomBytes(4).toString('hex')}`;
+  return tx.user.create({
+    data: { username, name: `Placeholder ${contributor.name ?? contributor.username ?? contributor.id}`.slice(0, 255), email: `${username}@noreply.${hostOf(externalUrl)}`, state: 'blocked' },
+  });
+}
+
+/** The personal namespace's one non-functional import user, created on first use. */
+async function importUserOf(db: Db, externalUrl: string, namespace: Namespace): Promise<number> {
+  const existing = await db.namespaceImportUser.findUnique({ where: { namespaceId: namespace.id } });
+  if (existing) return existing.userId;
+  return db.$transaction(async (tx) => {
+    await lockKey(tx, `namespace-import-user:${namespace.id}`);
+    const raced = await tx.namespaceImportUser.findUnique({ where: { namespaceId: namespace.id } });
+    if (raced) return raced.userId;
+    const username = `import_user_namespace_${namespace.id}`;
+    const user = await tx.user.create({ data: { username, name: 'Import User', email: `${username}@noreply.${hostOf(externalUrl)}`, state: 'blocked' } });
+    await tx.namespaceImportUser.create({ data: { namespaceId: namespace.id, userId: user.id } });
+    return user.id;
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The group owner's side
+
+/** GitLab's placeholder routes: signed in, then the group (404), then Owner (403). */
+async function requireOwnedGroup(ctx: Context, input: ParentInput): Promise<Namespace> {
+  if (!ctx.viewer.user) throw new UnauthorizedError();
+  const parent = await resolveParent(ctx, input, ['group']);
+  if (parent.kind !== 'group') throw new NotFoundError('Group');
+  await ctx.policy.requireGroupAccess(parent.group, AccessLevel.OWNER);
+  return parent.group;
+}
+
+export type SourceUserFilter = { statuses?: ImportSourceUserStatus[] | null; search?: string | null };
+
+/** The group's import source users (Owner only), oldest first. */
+export async function listSourceUsers(ctx: Context, group: Namespace, filter: SourceUserFilter = {}): Promise<Listing<ImportSourceUser>> {
+  await requireOwnedGroup(ctx, { groupId: group.id });
+  const search = filter.search?.trim();
+  const where: Prisma.ImportSourceUserWhereInput = {
+    namespaceId: group.id,
+    ...(filter.statuses?.length && { status: { in: filter.statuses } }),
+    ...(search && {
+      OR: [{ sourceName: { contains: search, mode: 'insensitive' } }, { sourceUsername: { contains: search, mode: 'insensitive' } }],
+    }),
+  };
+  return {
+    fetch: ({ offset, limit }) => ctx.db.importSourceUser.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit }),
+    count: () => ctx.db.importSourceUser.count({ where }),
+  };
+}
+
+/** The spec's columns, in order (GitLab's GenerateCsvService). */
+export const CSV_HEADER = ['Source host', 'Import type', 'Source user identifier', 'Source user name', 'Source username', 'GitLab username', 'GitLab public email'];
+
+export type PlaceholderCsv = { fileName: string; content: string };
+
+/** The CSV of the group's placeholders still awaiting reassignment, the two last columns blank for the owner to fill. */
+export async function placeholderCsv(ctx: Context, input: ParentInput): Promise<PlaceholderCsv> {
+  const group = await requireOwnedGroup(ctx, input);
+  const rows = await ctx.db.importSourceUser.findMany({ where: { namespaceId: group.id, status: { in: REASSIGNABLE } }, orderBy: { id: 'asc' } });
+  const content = toCsv([
+    CSV_HEADER,
+    ...rows.map((r) => [r.sourceHostname, r.importType, r.sourceUserIdentifier, r.sourceName ?? '', r.sourceUsername ?? '', '', '']),
+  ]);
+  return { fileName: `placeholder_reassignments_for_group_${group.id}_${Math.floor(Date.now() / 1000)}.csv`, content };
+}
+
+export const CSV_LIMITS = { bytes: 10 * 1024 * 1024, rows: 50_000, columns: 20 };
+const REQUIRED_HEADERS = ['source_host', 'import_type', 'source_user_identifier', 'gitlab_username', 'gitlab_public_email'];
+export const CSV_ACCEPTED = 'The file is being processed and you will receive an email when completed.';
+
+const sheetErrors = (errors: string[]) =>
+  new UnprocessableError(`The following errors are preventing the sheet from being processed: ${errors.join(' ')}`);
+
+/** Ruby CSV's `header_converters: :symbol`: "GitLab username" → `gitlab_username`. */
+const symbolHeader = (header: string) =>
+  header.normalize('NFKD').toLowerCase().trim().replace(/[^\s\w]+/g, '').replace(/\s+/g, '_');
+
+type Reassignment = { sourceUser: ImportSourceUser; user: User };
+
+/**
+ * Checks a completed CSV whole before anything changes (GitLab's 422s: extension, size, rows,
+ * columns, headers, duplicates; and every row that names a user must name an existing placeholder
+ * and an existing active user), then marks each chosen placeholder as being reassigned and queues
+ * the job that moves the contributions and mails the result.
+ */
+export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, upload: Upload): Promise<string> {
+  const group = await requireOwnedGroup(ctx, input);
+  if (!upload.filename.toLowerCase().endsWith('.csv')) throw new UnprocessableError('You must upload a CSV file with a .csv file extension.');
+  if (upload.size > CSV_LIMITS.bytes) throw sheetErrors(['The provided CSV file exceeds the maximum size of 10 MB.']);
+  const parsed = parseCsv((await readUpload(upload)).toString('utf8'), CSV_LIMITS.rows + 1);
+  if (parsed === null) throw sheetErrors(['The provided CSV file could not be processed.']);
+  if (parsed.tooManyRows) throw sheetErrors([`The provided CSV file exceeds the maximum number of rows (${CSV_LIMITS.rows}).`]);
+  const [header = [], ...records] = parsed.rows;
+  if (header.length > CSV_LIMITS.columns) throw sheetErrors([`The provided CSV file exceeds the maximum number of columns (${CSV_LIMITS.columns}).`]);
+  const keys = header.map(symbolHeader);
+  if (!keys.length || REQUIRED_HEADERS.some((h) => !keys.includes(h))) throw sheetErrors(['The provided CSV was not correctly formatted.']);
+  const rows = records
+    .map((cells, index) => ({ line: index + 2, ...Object.fromEntries(keys.map((k, i) => [k, (cells[i] ?? '').trim()])) }) as Record<string, string> & { line: number })
+    .filter((row) => row.gitlab_username || row.gitlab_public_email);
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const scope = `${row.import_type}/${row.source_host}/`;
+    const keysOf = [row.gitlab_public_email && `e:${scope}${row.gitlab_public_email.toLowerCase()}`, row.gitlab_username && `u:${scope}${row.gitlab_username.toLowerCase()}`].filter(Boolean) as string[];
+    if (keysOf.some((k) => seen.has(k))) throw sheetErrors(['The provided spreadsheet contains duplicate email addresses or usernames.']);
+    keysOf.forEach((k) => seen.add(k));
+  }
+  const reassignments: Reassignment[] = [];
+  const unknown: string[] = [];
+  for (const row of rows) {
+    const sourceUser = await ctx.db.importSourceUser.findUnique({
+      where: {
+        namespaceId_sourceHostname_importType_sourceUserIdentifier: {
+          namespaceId: group.id,
+          sourceHostname: row.source_host,
+          importType: row.import_type,
+          sourceUserIdentifier: row.source_user_identifier,
+        },
+      },
+    });
+    const user = await reassignableUser(ctx.db, row.gitlab_username, row.gitlab_public_email);
+    if (!sourceUser || !user) unknown.push(`Row ${row.line}: No matching user for provided information.`);
+    else if (REASSIGNABLE.includes(sourceUser.status)) reassignments.push({ sourceUser, user });
+  }
+  if (unknown.length) throw sheetErrors(unknown.slice(0, 20));
+  await startReassignments(ctx, group, reassignments);
+  return CSV_ACCEPTED;
+}
+
+/** A user contributions may go to: active, and not itself a placeholder or an import user. */
+async function reassignableUser(db: Db, username: string, email: string): Promise<User | null> {
+  const user = username
+    ? await db.user.findFirst({ where: { username: { equals: username, mode: 'insensitive' } } })
+    : await db.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' } } });
+  if (!user || user.state !== 'active') return null;
+  if (username && email && user.email.toLowerCase() !== email.toLowerCase()) return null;
+  const synthetic = await db.importSourceUser.count({ where: { placeholderUserId: user.id } }) + (await db.namespaceImportUser.count({ where: { userId: user.id } }));
+  return synthetic ? null : user;
+}
+
+async function startReassignments(ctx: Context, group: Namespace, reassignments: Reassignment[]) {
+  const byId = ctx.viewer.user!.id;
+  await ctx.db.$transaction(async (tx) => {
+    const ids: number[] = [];
+    for (const { sourceUser, user } of reassignments) {
+      // Only a placeholder still reassignable moves: a concurrent upload that got there first wins.
+      const { count } = await tx.importSourceUser.updateMany({
+        where: { id: sourceUser.id, status: { in: REASSIGNABLE } },
+        data: { status: 'reassignment_in_progress', reassignToUserId: user.id, reassignedByUserId: byId, reassignmentError: null },
+      });
+      if (count) ids.push(sourceUser.id);
+    }
+    await ctx.deps.jobs.send(REASSIGN_QUEUE, { groupId: group.id, sourceUserIds: ids, notifyUserId: byId } satisfies ReassignJob, { tx });
+  });
+}
+
+/** `importSourceUserReassign`: one placeholder to one user (Owner of the group it belongs to). */
+export async function reassignSourceUser(ctx: Context, id: string, assignee: string | number): Promise<ImportSourceUser> {
+  if (!ctx.viewer.user) throw new UnauthorizedError();
+  const sourceUserId = databaseIdOf('Import::SourceUser', id);
+  if (sourceUserId === null) throw new ParamError(`${id} is not a valid ImportSourceUserID`);
+  const found = await ctx.db.importSourceUser.findUnique({ where: { id: sourceUserId }, include: { namespace: true } });
+  if (!found || !(await ctx.policy.canReadNamespace(found.namespace))) throw new NotFoundError('Import source user');
+  await ctx.policy.requireGroupAccess(found.namespace, AccessLevel.OWNER);
+  if (!REASSIGNABLE.includes(found.status)) throw new UnprocessableError('Import source user has an invalid status for this operation');
+  const userId = databaseIdOf('User', assignee);
+  const user = userId === null ? null : await ctx.db.user.findUnique({ where: { id: userId } });
+  const reassignable = user && (await reassignableUser(ctx.db, user.username, ''));
+  if (!reassignable) throw new UnprocessableError('Only active regular, auditor, or administrator users can be assigned');
+  await startReassignments(ctx, found.namespace, [{ sourceUser: found, user: reassignable }]);
+  return ctx.db.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });
+}
+
+type ReassignJob = { groupId: number; sourceUserIds: number[]; notifyUserId: number };
+
+/**
+ * Every table column that holds a contributor. Reassignment moves a placeholder's rows in each;
+ * an area that records authors of imported data adds its column here.
+ */
+const CONTRIBUTIONS: ((tx: Prisma.TransactionClient, from: number, to: number) => Promise<unknown>)[] = [
+  (tx, from, to) => tx.release.updateMany({ where: { authorId: from }, data: { authorId: to } }),
+];
+
+/** The background job: moves each placeholder's contributions to its chosen user, then mails the result. */
+export async function runReassignments(data: ReassignJob, job: JobContext): Promise<void> {
+  const { db } = job.deps;
+  const done: string[] = [];
+  const failed: string[] = [];
+  for (const id of data.sourceUserIds) {
+    const sourceUser = await db.importSourceUser.findUnique({ where: { id }, include: { reassignToUser: true } });
+    if (!sourceUser || sourceUser.status !== 'reassignment_in_progress' || !sourceUser.reassignToUserId) continue;
+    const label = `${sourceUser.sourceUsername ?? sourceUser.sourceUserIdentifier} (${sourceUser.sourceHostname})`;
+    try {
+      await db.$transaction(async (tx) => {
+        if (sourceUser.placeholderUserId !== null) {
+          for (const move of CONTRIBUTIONS) await move(tx, sourceUser.placeholderUserId, sourceUser.reassignToUserId!);
+        }
+        await tx.importSourceUser.update({ where: { id }, data: { status: 'completed', reassignmentError: null } });
+      });
+      done.push(`${label} → ${sourceUser.reassignToUser?.username}`);
+    } catch (error) {
+      job.log.error({ err: error, sourceUserId: id }, 'placeholder reassignment failed');
+      await db.importSourceUser.update({ where: { id }, data: { status: 'failed', reassignmentError: (error as Error).message.slice(0, 255) } });
+      failed.push(label);
+    }
+  }
+  const [recipient, group] = await Promise.all([
+    db.user.findUnique({ where: { id: data.notifyUserId } }),
+    db.namespace.findUnique({ where: { id: data.groupId } }),
+  ]);
+  if (!recipient || !group) return;
+  const subject = failed.length ? `Placeholder reassignments in ${group.fullPath} completed with errors` : `Placeholder reassignments in ${group.fullPath} completed`;
+  const text = [
+    `${done.length} placeholder user${done.length === 1 ? ' was' : 's were'} reassigned in ${group.fullPath}.`,
+    ...done.map((line) => `- ${line}`),
+    ...(failed.length ? [``, `${failed.length} could not be reassigned:`, ...failed.map((line) => `- ${line}`)] : []),
+  ].join('\n');
+  await job.deps.mail.send({ to: [recipient.email], subject, text });
+}

@@ -1,0 +1,79 @@
+import { pipeline } from 'node:stream/promises';
+import type { Response } from 'express';
+import type { Context } from '../../core/context.ts';
+import type { ProjectRelationExportFileQuery } from '../../generated/operations.ts';
+import { param } from '../../rest/declare.ts';
+import { defineRoutes, route } from '../../rest/route.ts';
+import { expected, found } from '../../rest/shape.ts';
+import { projectInput } from '../../rest/sources.ts';
+import { isRelation, openExportFile, type ExportFile } from './service.ts';
+
+/** The file the operation described (the viewer was checked there, and is checked again on open). */
+function describedFile(data: ProjectRelationExportFileQuery): ExportFile {
+  const project = found(data.project, 'Project');
+  const file = expected(project.relationExportFile, 'export file');
+  if (!isRelation(file.relation)) throw new Error(`unknown relation ${file.relation}`);
+  return { projectId: expected(project.databaseId, 'project id'), relation: file.relation, batchNumber: file.batchNumber ?? null, fileName: file.fileName, size: file.size };
+}
+
+/** Streams an export file as an attachment named after its relation. */
+async function sendExportFile(res: Response, file: ExportFile, ctx: Context) {
+  const stream = await openExportFile(ctx, file);
+  // GitLab quotes the name; ours are relation names, nothing to escape.
+  res.type(file.relation === 'repository_bundle' ? 'application/octet-stream' : 'application/gzip');
+  res.set({ 'Content-Disposition': `attachment; filename="${file.fileName}"`, 'Content-Length': String(file.size) });
+  await pipeline(stream, res).catch((error: Error) => ctx.deps.log.warn({ err: error, requestId: ctx.requestId }, 'export download ended early'));
+}
+
+export const routes = defineRoutes([
+  route({
+    method: 'POST',
+    path: '/projects/:id/export_relations',
+    operation: 'ProjectRelationsExport',
+    status: 202,
+    params: { id: param.ref(), batched: param.bool({ description: 'Write each relation in batches of at most 1,000 objects.' }) },
+    variables: (v) => ({ input: { ...projectInput(v.id), batched: v.batched ?? false } }),
+    result: () => ({ message: '202 Accepted' }),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/export_relations/status',
+    operation: 'ProjectRelationExportStatuses',
+    params: { id: param.ref(), relation: param.string({ description: 'Only this relation: the answer is then one object.' }) },
+    variables: (v) => ({ ...v.id, relation: v.relation }),
+    result: (data, v) => {
+      const statuses = found(data.project, 'Project').relationExportStatuses.map(({ batches, ...status }) => (status.batched ? { ...status, batches } : status));
+      return v.relation === undefined ? statuses : (statuses[0] ?? null);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/export_relations/download',
+    operation: 'ProjectRelationExportFile',
+    params: {
+      id: param.ref(),
+      relation: param.string({ description: 'Required.' }),
+      batched: param.bool(),
+      batch_number: param.int(),
+    },
+    variables: (v) => ({ ...v.id, relation: v.relation ?? '', batched: v.batched, batchNumber: v.batch_number }),
+    result: (data) => describedFile(data),
+    respond: sendExportFile,
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/import-relation',
+    operation: 'ProjectImportRelation',
+    status: 201,
+    params: {
+      path: param.string({ required: true, description: 'Full path of the project to import into.' }),
+      relation: param.string({ required: true, documented: { enum: ['self', 'labels', 'milestones', 'releases', 'repository_bundle'] } }),
+      file: param.file({ required: true, description: 'The relation file (multipart).' }),
+    },
+    variables: (v) => ({ input: { projectPath: v.path, relation: v.relation, file: v.file } }),
+    result: (data) => {
+      const { objects_count: _count, ...tracker } = expected(data.projectImportRelation?.relationImport, 'relation import');
+      return tracker;
+    },
+  }),
+]);

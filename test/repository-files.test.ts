@@ -356,7 +356,7 @@ describe('repository files: GraphQL', () => {
     expect(repo.root).toEqual({ blobs: { nodes: [{ name: 'README.md' }] }, trees: { nodes: [{ name: 'src' }] } });
 
     const mutation = `mutation($id: Int, $actions: [CommitAction!]!, $branch: String!, $start: String) {
-      commitCreate(projectId: $id, branch: $branch, startBranch: $start, message: "via graphql", actions: $actions) { commit { sha title } errors } }`;
+      commitCreate(input: {projectId: $id, branch: $branch, startBranch: $start, message: "via graphql", actions: $actions}) { commit { sha title } errors } }`;
     const created = await t.graphql(mutation, {
       id: p.id,
       branch: 'gql',

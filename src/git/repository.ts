@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { commitStats, countCommits, diffCommits, logCommits, mergeBase, type DiffEntry, type DiffStats, type LogQuery } from './history.ts';
 import { lfsPointerOid } from './lfs.ts';
 import { native, type NativeCommit, type NativeRepository, type NativeTree } from './native.ts';
 import { isValidBranchName, isValidRefName } from './refs.ts';
@@ -213,6 +214,29 @@ export class Repository {
     return lastCommits.set(key, null);
   }
 
+  /** Commit ids a history query selects, one page of them (see `LogQuery`). */
+  history(query: LogQuery, page: { offset: number; limit: number }): Promise<string[]> {
+    return logCommits(this.path, query, page);
+  }
+
+  countHistory(query: LogQuery): Promise<number> {
+    return countCommits(this.path, query);
+  }
+
+  mergeBase(a: string, b: string): Promise<string | null> {
+    return mergeBase(this.path, a, b);
+  }
+
+  /** Lines added and removed by each commit against its first parent, in one git call. */
+  stats(shas: string[]): Promise<Map<string, DiffStats>> {
+    return commitStats(this.path, shas);
+  }
+
+  /** The file changes from `from` (null: the empty tree) to `to`. */
+  diff(from: string | null, to: string): Promise<DiffEntry[]> {
+    return diffCommits(this.path, from, to);
+  }
+
   /** One commit through plumbing, landing with a compare-and-swap on its branch (see `commitChanges`). */
   writeCommit(req: CommitRequest): Promise<string> {
     return commitChanges(this.path, req);
@@ -246,6 +270,25 @@ export class Repository {
     return [...tree.iter()].flatMap((e) => {
       const type = TYPES[e.type() ?? ''];
       return type ? [{ oid: e.id(), mode: e.filemode(), type, name: e.name(), path: prefix + e.name() }] : [];
+    });
+  }
+
+  /**
+   * Every entry below `path` ('' is the root), trees included, depth first with each directory
+   * before its contents (`git ls-tree -r -t`); null when there is no such directory.
+   */
+  walkTree(commitSha: string, path: string): TreeEntryInfo[] | null {
+    const top = this.listTree(commitSha, path);
+    if (!top) return null;
+    const walk = (entries: TreeEntryInfo[]): TreeEntryInfo[] =>
+      entries.flatMap((e) => (e.type === 'tree' ? [e, ...walk(this.listTreeObject(e.oid, e.path))] : [e]));
+    return walk(top);
+  }
+
+  private listTreeObject(oid: string, path: string): TreeEntryInfo[] {
+    return [...this.repo.getTree(oid).iter()].flatMap((e) => {
+      const type = TYPES[e.type() ?? ''];
+      return type ? [{ oid: e.id(), mode: e.filemode(), type, name: e.name(), path: `${path}/${e.name()}` }] : [];
     });
   }
 
@@ -377,3 +420,4 @@ export class Repository {
     return this.deleteRef(`refs/tags/${tag.name}`, tag.objectId);
   }
 }
+export type { DiffEntry, DiffStats, LogQuery } from './history.ts';

@@ -60,3 +60,19 @@ export function setPaginationHeaders(req: Request, res: Response, externalUrl: s
   ].filter(Boolean);
   res.set('Link', links.join(', '));
 }
+
+/** One offset page of a list the operation returned whole (a diff, a tree): what `sendPage` answers. */
+export type ListPage<T> = { page: PageRequest; total: number; nodes: T[] };
+
+/** The page `page`/`per_page` select from a whole list. */
+export function pageOf<T>(p: Params, list: T[]): ListPage<T> {
+  const page = readPage(p);
+  const offset = (page.page - 1) * page.perPage;
+  return { page, total: list.length, nodes: list.slice(offset, offset + page.perPage) };
+}
+
+/** `respond` for a `pageOf` result: the nodes as JSON with GitLab's offset pagination headers. */
+export function sendPage<T>(res: Response, body: ListPage<T>, ctx: { deps: { config: { externalUrl: string } } }) {
+  setPaginationHeaders(res.req, res, ctx.deps.config.externalUrl, body.page, body.total);
+  res.json(body.nodes);
+}

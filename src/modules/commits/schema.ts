@@ -1,12 +1,40 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import type { CommitInfo } from '../../git/repository.ts';
+import type { CommitInfo, DiffEntry, DiffStats } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { resolveProject } from '../namespaces/parent.ts';
+import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
-import { projectFullPath } from '../projects/service.ts';
-import { findCommit } from './service.ts';
+import { projectFullPath, requireCodeOfProject } from '../projects/service.ts';
+import { commitDiffs, commitStatsOf, compareRefs, createCommit, findCommit, listCommits, readableRepository, type Comparison } from './service.ts';
 
 type CommitParent = CommitInfo & { project: ProjectWithNamespace };
+
+const CommitStatsRef = builder.objectRef<DiffStats>('CommitStats').implement({
+  description: 'Lines a commit adds and removes against its first parent.',
+  fields: (t) => ({
+    additions: t.exposeInt('additions'),
+    deletions: t.exposeInt('deletions'),
+    total: t.exposeInt('total'),
+  }),
+});
+
+/** GitLab's `Diff` type: one changed file. */
+export const DiffRef = builder.objectRef<DiffEntry>('Diff').implement({
+  fields: (t) => ({
+    oldPath: t.exposeString('oldPath'),
+    newPath: t.exposeString('newPath'),
+    aMode: t.exposeString('aMode'),
+    bMode: t.exposeString('bMode'),
+    diff: t.exposeString('diff'),
+    newFile: t.exposeBoolean('newFile'),
+    renamedFile: t.exposeBoolean('renamedFile'),
+    deletedFile: t.exposeBoolean('deletedFile'),
+    generatedFile: t.exposeBoolean('generatedFile'),
+  }),
+});
 
 export const CommitRef = builder.objectRef<CommitParent>('Commit').implement({
   extensions: scopes(...REPOSITORY_READ_SCOPES),
@@ -24,6 +52,47 @@ export const CommitRef = builder.objectRef<CommitParent>('Commit').implement({
     committerEmail: t.exposeString('committerEmail'),
     committedDate: t.expose('committedDate', { type: 'Time' }),
     webUrl: t.string({ resolve: (c, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(c.project)}/-/commit/${c.id}` }),
+    project: t.field({ type: ProjectRef, description: 'The project the commit was read from.', resolve: (c) => c.project }),
+    stats: t.field({
+      type: CommitStatsRef,
+      nullable: true,
+      description: 'Lines added and removed against the first parent.',
+      resolve: (c, _a, ctx) => commitStatsOf(ctx, c.project, c.id),
+    }),
+    diffs: t.field({
+      type: [DiffRef],
+      nullable: true,
+      description: 'Changes against the first parent.',
+      resolve: (c, _a, ctx) => commitDiffs(ctx, c.project, c),
+    }),
+  }),
+});
+
+const CommitsOrderEnum = builder.enumType('CommitsOrder', {
+  description: 'Order of a commit listing, as `git log` walks it.',
+  values: { DEFAULT: { value: 'default', description: 'Reverse chronological.' }, TOPO: { value: 'topo', description: 'Children before parents.' } } as const,
+});
+
+const ComparisonRef = builder.objectRef<Comparison & { project: ProjectWithNamespace; from: string; to: string }>('RepositoryComparison').implement({
+  description: 'Commits and changes between two refs.',
+  fields: (t) => ({
+    commit: t.field({
+      type: CommitRef,
+      nullable: true,
+      description: 'The newest commit of the comparison.',
+      resolve: (c) => {
+        const last = c.commits[c.commits.length - 1];
+        return last ? { ...last, project: c.project } : null;
+      },
+    }),
+    commits: t.field({ type: [CommitRef], description: 'Oldest first.', resolve: (c) => c.commits.map((commit) => ({ ...commit, project: c.project })) }),
+    diffs: t.field({ type: [DiffRef], resolve: (c) => c.diffs }),
+    compareTimeout: t.boolean({ resolve: () => false }),
+    compareSameRef: t.exposeBoolean('sameRef'),
+    webUrl: t.string({
+      resolve: (c, _a, ctx) =>
+        `${ctx.deps.config.externalUrl}/${projectFullPath(c.project)}/-/compare/${encodeURIComponent(c.from)}...${encodeURIComponent(c.to)}`,
+    }),
   }),
 });
 
@@ -31,6 +100,22 @@ export const CommitRef = builder.objectRef<CommitParent>('Commit').implement({
 export const RepositoryRef = builder.objectRef<ProjectWithNamespace>('Repository').implement({
   fields: (t) => ({
     rootRef: t.string({ nullable: true, resolve: (p) => p.defaultBranch }),
+    empty: t.boolean({
+      extensions: scopes(...REPOSITORY_READ_SCOPES),
+      description: 'The repository has no branch yet.',
+      resolve: async (project, _a, ctx) => !(await readableRepository(ctx, project)).hasBranches(),
+    }),
+    exists: t.boolean({
+      description: 'The repository exists on disk.',
+      resolve: async (project, _a, ctx) => {
+        try {
+          await ctx.loaders.repository.load(project.id);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+    }),
     commit: t.field({
       type: CommitRef,
       extensions: scopes(...REPOSITORY_READ_SCOPES),
@@ -42,9 +127,124 @@ export const RepositoryRef = builder.objectRef<ProjectWithNamespace>('Repository
         return commit && { ...commit, project };
       },
     }),
+    commits: t.connection({
+      type: CommitRef,
+      extensions: scopes(...REPOSITORY_READ_SCOPES),
+      description: "The history of a ref (the default branch when none is given), newest first: `git log`'s filters.",
+      args: {
+        ref: t.arg.string(),
+        since: t.arg({ type: 'Time' }),
+        until: t.arg({ type: 'Time' }),
+        path: t.arg.string(),
+        author: t.arg.string(),
+        all: t.arg.boolean({ description: 'Every ref, not only `ref`.' }),
+        firstParent: t.arg.boolean(),
+        order: t.arg({ type: CommitsOrderEnum }),
+      },
+      resolve: async (project, args, ctx) => {
+        const listing = await listCommits(ctx, project, args);
+        return pagedConnection(args, {
+          count: listing.count,
+          fetch: async (page) => (await listing.fetch(page)).map((commit) => ({ ...commit, project })),
+        });
+      },
+    }),
+    compare: t.field({
+      type: ComparisonRef,
+      extensions: scopes(...REPOSITORY_READ_SCOPES),
+      nullable: true,
+      description: 'Commits and changes from `from` to `to`; null when either ref is unknown.',
+      args: {
+        from: t.arg.string({ required: true }),
+        to: t.arg.string({ required: true }),
+        straight: t.arg.boolean({ description: 'Diff from `from` itself instead of the merge base.' }),
+        fromProjectId: t.arg.int({ description: 'The project `from` is in (a fork); this project by default.' }),
+      },
+      resolve: async (project, args, ctx) => {
+        const fromProject = args.fromProjectId == null ? null : await requireCodeOfProject(ctx, args.fromProjectId);
+        const comparison = await compareRefs(ctx, project, { ...args, fromProject });
+        return comparison && { ...comparison, project, from: args.from, to: args.to };
+      },
+    }),
   }),
 });
 
 builder.objectField(ProjectRef, 'repository', (t) =>
   t.field({ type: RepositoryRef, extensions: scopes(...REPOSITORY_READ_SCOPES), resolve: (p) => p as ProjectWithNamespace }),
 );
+
+// ---------------------------------------------------------------------------------------------
+// commitCreate
+
+const CommitActionMode = builder.enumType('CommitActionMode', {
+  values: {
+    CREATE: { value: 'create' },
+    UPDATE: { value: 'update' },
+    DELETE: { value: 'delete' },
+    MOVE: { value: 'move' },
+    CHMOD: { value: 'chmod' },
+  } as const,
+});
+
+const CommitEncoding = builder.enumType('CommitEncoding', {
+  values: { TEXT: { value: 'text' }, BASE64: { value: 'base64' } } as const,
+});
+
+const CommitAction = builder.inputType('CommitAction', {
+  fields: (t) => ({
+    action: t.field({ type: CommitActionMode, required: true }),
+    filePath: t.string({ required: true }),
+    previousPath: t.string({ description: 'Original full path of the file being moved.' }),
+    content: t.string(),
+    encoding: t.field({ type: CommitEncoding }),
+    executeFilemode: t.boolean(),
+    lastCommitId: t.string({ description: 'Refuse the change when the file changed after this commit.' }),
+  }),
+});
+
+const CommitCreateInput = mutationInput('CommitCreateInput', (t) => ({
+  ...projectInputFields(t),
+  branch: t.string({ required: true, description: 'Name of the branch to commit into; created from the start when it does not exist.' }),
+  startBranch: t.string({ description: 'Branch the new branch starts from.' }),
+  startSha: t.string({ description: 'Commit the new branch starts from (full SHA).' }),
+  force: t.boolean({ description: 'With startBranch or startSha: replace `branch` by the new commit.' }),
+  message: t.string({ required: true }),
+  actions: t.field({ type: [CommitAction], required: true }),
+  authorName: t.string(),
+  authorEmail: t.string(),
+}));
+
+type CommitCreateResult = CommitParent & { contents: (string | null)[] };
+
+const CommitCreatePayload = payloadType('CommitCreatePayload', 'commit', CommitRef);
+builder.objectFields(CommitCreatePayload, (t) => ({
+  content: t.stringList({
+    nullable: true,
+    description: "Contents of the commit's actions.",
+    resolve: (p) => (p.commit ? (p.commit as CommitCreateResult).contents.filter((c): c is string => c != null) : null),
+  }),
+  commitPipelinePath: t.string({ nullable: true, description: 'Pipelines do not exist here: always null.', resolve: () => null }),
+}));
+
+builder.mutationFields((t) => ({
+  commitCreate: t.field({
+    type: CommitCreatePayload,
+    description: 'One commit with every action, on `branch` (created from `startBranch` or `startSha` when given).',
+    extensions: scopes('api', 'write_repository'),
+    args: { input: t.arg({ type: CommitCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const { projectPath, projectId, clientMutationId: _id, ...fields } = input;
+      const project = await resolveProject(ctx, { projectId, projectPath });
+      return asPayload(
+        ctx,
+        'commit',
+        async (): Promise<CommitCreateResult> => ({
+          ...(await createCommit(ctx, project, fields)),
+          project,
+          contents: fields.actions.map((a) => a.content ?? null),
+        }),
+        input,
+      );
+    },
+  }),
+}));

@@ -55,6 +55,31 @@ export const routes = defineRoutes([
     result: (data) => expected(data.groupCreate?.group, 'group'),
   }),
   route({
+    method: 'PUT',
+    path: '/groups/:id',
+    operation: 'GroupUpdate',
+    params: {
+      id: param.ref(),
+      name: param.string({ allowBlank: false }),
+      path: param.string({ allowBlank: false }),
+      description: param.string(),
+      visibility: param.oneOf(VISIBILITY),
+      request_access_enabled: param.bool(),
+    },
+    variables: (v) => ({
+      input: {
+        id: v.id.id,
+        fullPath: v.id.fullPath,
+        name: v.name,
+        path: v.path,
+        description: v.description,
+        visibility: v.visibility,
+        requestAccessEnabled: v.request_access_enabled,
+      },
+    }),
+    result: (data) => expected(data.groupUpdate?.group, 'group'),
+  }),
+  route({
     method: 'DELETE',
     path: '/groups/:id',
     operation: 'GroupDelete',

@@ -1,8 +1,8 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { VisibilityEnum } from '../namespaces/schema.ts';
-import { createGroup, deleteGroup, findGroup, fullName, listGroups } from './service.ts';
+import { createGroup, deleteGroup, findGroup, fullName, listGroups, updateGroup } from './service.ts';
 
 export const GroupRef = builder.prismaObject('Namespace', {
   variant: 'Group',
@@ -58,7 +58,25 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const GroupUpdateInput = mutationInput('GroupUpdateInput', (t) => ({
+  fullPath: t.id({ description: 'Full path of the group to update.' }),
+  id: t.int({ description: 'Id of the group (alternative to fullPath).' }),
+  name: t.string(),
+  path: t.string(),
+  description: t.string(),
+  visibility: t.field({ type: VisibilityEnum }),
+  requestAccessEnabled: t.boolean(),
+}));
+
 builder.mutationFields((t) => ({
+  groupUpdate: t.field({
+    type: payloadType('GroupUpdatePayload', 'group', GroupRef),
+    args: { input: t.arg({ type: GroupUpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => {
+      const { fullPath, id, clientMutationId: _c, ...changes } = input;
+      return asPayload(ctx, 'group', () => updateGroup(ctx, { id, fullPath: fullPath == null ? null : String(fullPath) }, changes), input);
+    },
+  }),
   groupCreate: t.field({
     type: payloadType('GroupCreatePayload', 'group', GroupRef),
     args: {

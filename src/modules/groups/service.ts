@@ -134,3 +134,74 @@ export async function fullName(ctx: Context, namespace: Namespace): Promise<stri
   const chain = await ctx.loaders.namespace.loadMany(namespace.traversalIds);
   return chain.map((n) => (n instanceof Error || !n ? '' : n.name)).join(' / ');
 }
+
+export type GroupChanges = {
+  name?: string | null;
+  path?: string | null;
+  description?: string | null;
+  visibility?: Visibility | null;
+  requestAccessEnabled?: boolean | null;
+};
+
+/**
+ * GitLab's group update (Owners only): a new path moves the full path of the group and of
+ * everything below it in one transaction; visibility stays within the parent's and above that
+ * of its subgroups and projects.
+ */
+export async function updateGroup(ctx: Context, ref: GroupRef, changes: GroupChanges): Promise<Namespace> {
+  const group = await requireGroup(ctx, ref);
+  await ctx.policy.requireGroupAccess(group, AccessLevel.OWNER);
+  const parent = group.parentId != null ? await ctx.db.namespace.findUnique({ where: { id: group.parentId } }) : null;
+  const errors: Record<string, string[]> = {};
+  if (changes.name != null && changes.name.trim() === '') errors.name = ["can't be blank"];
+  const path = changes.path ?? group.path;
+  if (changes.path != null && changes.path !== group.path) {
+    const pathErrors = pathProblems(changes.path, { topLevel: !parent });
+    if (pathErrors.length) errors.path = pathErrors;
+  }
+  const visibility = changes.visibility ?? group.visibility;
+  if (changes.visibility && changes.visibility !== group.visibility) {
+    const below = { traversalIds: { has: group.id }, NOT: { id: group.id } };
+    if (parent && exceedsVisibility(visibility, parent.visibility)) {
+      errors.visibility_level = [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`];
+    } else if ((await ctx.db.namespace.findMany({ where: { ...below, kind: 'group' }, select: { visibility: true } })).some((g) => exceedsVisibility(g.visibility, visibility))) {
+      errors.visibility_level = [`${visibility} is not allowed since there are sub-groups with higher visibility.`];
+    } else if (
+      (await ctx.db.project.findMany({ where: { namespace: { traversalIds: { has: group.id } } }, select: { visibility: true } })).some((p) => exceedsVisibility(p.visibility, visibility))
+    ) {
+      errors.visibility_level = [`${visibility} is not allowed since this group contains projects with higher visibility.`];
+    }
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  const fullPath = joinPath(parent?.fullPath, path);
+  if (fullPath !== group.fullPath) {
+    const taken = await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(fullPath), NOT: { id: group.id } } });
+    if (taken) throw new ValidationError({ path: ['has already been taken'] });
+  }
+  const updated = await ctx.db
+    .$transaction(async (tx) => {
+      if (fullPath !== group.fullPath) {
+        // Descendants keep their own tail under the new prefix.
+        await tx.$executeRaw`UPDATE namespaces SET full_path = ${fullPath} || substr(full_path, ${group.fullPath.length + 1})
+          WHERE ${group.id} = ANY(traversal_ids) AND id <> ${group.id}`;
+      }
+      return tx.namespace.update({
+        where: { id: group.id },
+        data: {
+          ...(changes.name != null && { name: changes.name }),
+          path,
+          fullPath,
+          visibility,
+          ...(changes.description != null && { description: changes.description }),
+          ...(changes.requestAccessEnabled != null && { requestAccessEnabled: changes.requestAccessEnabled }),
+        },
+      });
+    })
+    .catch((error) => {
+      if (isUniqueViolation(error)) throw new ValidationError({ path: ['has already been taken'] });
+      throw error;
+    });
+  ctx.loaders.namespace.clearAll();
+  ctx.loaders.project.clearAll();
+  return updated;
+}

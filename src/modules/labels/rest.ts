@@ -14,6 +14,11 @@ const entity = (label: LabelEntityFragment) => ({
   subscribed: false,
 });
 
+/** `:label_id`: an id (digits, tried as a title too) or a URL-encoded title, as GitLab's find_label reads it. */
+const isId = (value: string) => /^\d{1,9}$/.test(value);
+const labelRef = (value: string) => (isId(value) ? { labelId: Number(value) } : { title: value });
+const labelInputRef = labelRef;
+
 export const routes = defineRoutes(
   REST_SOURCES.flatMap(({ prefix, kind, resource }) => [
     route({
@@ -39,6 +44,38 @@ export const routes = defineRoutes(
       },
       variables: (v) => ({ source: sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority }),
       result: (data) => entity(expected(data.labelCreate?.label, 'label')),
+    }),
+    route({
+      method: 'GET',
+      path: `/${prefix}/:id/labels/:label_id`,
+      operation: `${kind}Label`,
+      params: { id: param.ref(), label_id: param.string({ required: true }), include_ancestor_groups: param.bool({ default: true }) },
+      variables: (v) => ({ ...v.id, ...labelRef(v.label_id), includeAncestorGroups: v.include_ancestor_groups }),
+      result: (data) => entity(found(found(data.source, resource).label, 'Label')),
+    }),
+    route({
+      method: 'PUT',
+      path: `/${prefix}/:id/labels/:label_id`,
+      operation: 'LabelUpdate',
+      params: {
+        id: param.ref(),
+        label_id: param.string({ required: true }),
+        new_name: param.string(),
+        color: param.string(),
+        description: param.string(),
+        priority: param.nullable(param.int()),
+      },
+      variables: (v) => ({
+        input: { ...sourceInput(kind, v.id), ...labelInputRef(v.label_id), newTitle: v.new_name, color: v.color, description: v.description, priority: v.priority },
+      }),
+      result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
+    }),
+    route({
+      method: 'DELETE',
+      path: `/${prefix}/:id/labels/:label_id`,
+      operation: 'LabelDelete',
+      params: { id: param.ref(), label_id: param.string({ required: true }) },
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), ...labelInputRef(v.label_id) } }),
     }),
   ]),
 );

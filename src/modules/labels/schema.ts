@@ -1,9 +1,9 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, SourceInputRef } from '../namespaces/parent-fields.ts';
-import { createLabel, listLabels, textColor } from './service.ts';
+import { parentFields, parentInputFields, SourceInputRef } from '../namespaces/parent-fields.ts';
+import { createLabel, deleteLabel, findLabel, listLabels, textColor, updateLabel } from './service.ts';
 
 export const LabelRef = builder.prismaObject('Label', {
   fields: (t) => ({
@@ -26,6 +26,49 @@ parentFields((t) => ({
     args: { includeAncestorGroups: t.arg.boolean({ defaultValue: true }), searchTerm: t.arg.string() },
     resolve: (row, args, ctx) =>
       pagedConnection(args, listLabels(ctx, parentOf(row), { includeAncestorGroups: args.includeAncestorGroups, search: args.searchTerm })),
+  }),
+  label: t.field({
+    type: LabelRef,
+    nullable: true,
+    description: 'A label by title (or by `databaseId`), including those of ancestor groups unless told otherwise.',
+    args: { title: t.arg.string(), databaseId: t.arg.int(), includeAncestorGroups: t.arg.boolean({ defaultValue: true }) },
+    resolve: (row, args, ctx) => findLabel(ctx, parentOf(row), { id: args.databaseId, title: args.title }, args),
+  }),
+}));
+
+const labelRefFields = (t: InputFields) => ({
+  ...parentInputFields(t),
+  labelId: t.int({ description: 'Id of the label (alternative to title).' }),
+  title: t.string({ description: 'Title of the label.' }),
+});
+
+const LabelUpdateInput = mutationInput('LabelUpdateInput', (t) => ({
+  ...labelRefFields(t),
+  newTitle: t.string(),
+  color: t.string(),
+  description: t.string(),
+  priority: t.int({ description: 'Null removes the priority.' }),
+}));
+
+const LabelDeleteInput = mutationInput('LabelDeleteInput', labelRefFields);
+
+builder.mutationFields((t) => ({
+  labelUpdate: t.field({
+    type: payloadType('LabelUpdatePayload', 'label', LabelRef),
+    args: { input: t.arg({ type: LabelUpdateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      const { newTitle, color, description, priority } = input;
+      return asPayload(ctx, 'label', () => updateLabel(ctx, parent, { id: input.labelId, title: input.title }, { name: newTitle, color, description, priority }), input);
+    },
+  }),
+  labelDelete: t.field({
+    type: payloadType('LabelDeletePayload', 'label', LabelRef),
+    args: { input: t.arg({ type: LabelDeleteInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      return asPayload(ctx, 'label', () => deleteLabel(ctx, parent, { id: input.labelId, title: input.title }), input);
+    },
   }),
 }));
 

@@ -4,7 +4,8 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
-import { ConflictError, ValidationError } from '../../core/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
 import { ancestorGroupIds, parentColumn, requireParentAccess, type Parent } from '../namespaces/parent.ts';
 
 const NAMED_COLORS: Record<string, string> = {
@@ -100,4 +101,63 @@ export async function findOrCreateLabels(ctx: Context, parent: Parent, names: st
     }
   }
   return missing.length ? availableLabelsNamed(ctx, parent, wanted) : found;
+}
+
+/**
+ * GitLab's `find_label`: a label the parent may use, by id (digits) or else by title; its own
+ * labels only unless `includeAncestorGroups`. Null when there is none.
+ */
+export async function findLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }, opts: { includeAncestorGroups?: boolean | null } = {}): Promise<Label | null> {
+  const scope = availableLabelsWhere(parent, opts.includeAncestorGroups !== false);
+  if (ref.id != null) {
+    const byId = await ctx.db.label.findFirst({ where: { AND: [scope, { id: ref.id }] } });
+    if (byId) return byId;
+  }
+  const title = ref.title ?? (ref.id != null ? String(ref.id) : null);
+  if (title == null) return null;
+  if (opts.includeAncestorGroups === false) return ctx.db.label.findFirst({ where: { AND: [scope, { name: title }] } });
+  return (await availableLabelsNamed(ctx, parent, [title]))[0] ?? null;
+}
+
+/** A label of the parent itself, for the writers of its labels (Reporters and above); 404 Label otherwise. */
+async function ownLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }): Promise<Label> {
+  const label = await findLabel(ctx, parent, ref, { includeAncestorGroups: false });
+  if (!label) throw new NotFoundError('Label');
+  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
+  return label;
+}
+
+export type LabelChanges = { name?: string | null; color?: string | null; description?: string | null; priority?: number | null };
+
+/** GitLab's label update: at least one change; `priority: null` removes the priority. */
+export async function updateLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }, changes: LabelChanges): Promise<Label> {
+  checkInput(rules.atLeastOneOf(changes, { name: 'new_name', color: 'color', description: 'description', priority: 'priority' }, { nullIsGiven: true }));
+  const label = await ownLabel(ctx, parent, ref);
+  const errors: Record<string, string[]> = {};
+  const color = changes.color == null ? undefined : normalizeColor(changes.color);
+  if (color === null) errors.color = ['must be a valid color code'];
+  if (changes.name != null && changes.name.trim() === '') errors.title = ["can't be blank"];
+  if (changes.name != null && changes.name.length > 255) errors.title = ['is too long (maximum is 255 characters)'];
+  if (changes.priority != null && changes.priority < 0) errors.priority = ['must be greater than or equal to 0'];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return ctx.db.label
+    .update({
+      where: { id: label.id },
+      data: {
+        ...(changes.name != null && { name: changes.name }),
+        ...(color && { color }),
+        ...(changes.description !== undefined && { description: changes.description }),
+        ...(changes.priority !== undefined && { priority: changes.priority }),
+      },
+    })
+    .catch((error) => {
+      if (isUniqueViolation(error)) throw new ValidationError({ title: ['has already been taken'] });
+      throw error;
+    });
+}
+
+export async function deleteLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }): Promise<Label> {
+  const label = await ownLabel(ctx, parent, ref);
+  await ctx.db.label.delete({ where: { id: label.id } });
+  return label;
 }

@@ -11,4 +11,14 @@ export const routes = defineRoutes([
       return data.metadata;
     },
   }),
+  route({
+    method: 'GET',
+    path: '/metadata',
+    operation: 'Metadata',
+    result: (data) => {
+      if (!data.metadata) throw new UnauthorizedError();
+      const { version, revision, kas, enterprise } = data.metadata;
+      return { version, revision, kas, enterprise };
+    },
+  }),
 ]);

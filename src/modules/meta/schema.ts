@@ -1,12 +1,24 @@
 import { builder, scopes } from '../../graphql/builder.ts';
 import { APP_REVISION, APP_VERSION } from '../../version.ts';
 
+const KasRef = builder.objectRef<{ enabled: boolean }>('Kas').implement({
+  extensions: scopes('api', 'read_api', 'read_user', 'read_repository'),
+  description: 'The GitLab agent server for Kubernetes: not part of this server.',
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled'),
+    externalUrl: t.string({ nullable: true, resolve: () => null }),
+    externalK8sProxyUrl: t.string({ nullable: true, resolve: () => null }),
+    version: t.string({ nullable: true, resolve: () => null }),
+  }),
+});
+
 const MetadataRef = builder.objectRef<{ version: string; revision: string }>('Metadata').implement({
   extensions: scopes('api', 'read_api', 'read_user', 'read_repository'),
   fields: (t) => ({
     version: t.exposeString('version'),
     revision: t.exposeString('revision'),
     enterprise: t.boolean({ resolve: () => false }),
+    kas: t.field({ type: KasRef, resolve: () => ({ enabled: false }) }),
   }),
 });
 

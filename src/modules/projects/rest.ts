@@ -52,6 +52,32 @@ export const routes = defineRoutes([
   }),
   route({
     method: 'GET',
+    path: '/users/:user_id/projects',
+    operation: 'UserProjects',
+    paginated: true,
+    params: {
+      user_id: param.string({ required: true }),
+      search: param.string(),
+      membership: param.bool(),
+      owned: param.bool(),
+      visibility: param.oneOf(VISIBILITY),
+      order_by: param.oneOf(ORDER_BY),
+      sort: param.oneOf(['asc', 'desc']),
+    },
+    variables: (v) => ({
+      // An id, or a username (GitLab's find_user).
+      ...(/^\d{1,9}$/.test(v.user_id) ? { userId: Number(v.user_id) } : { username: v.user_id }),
+      search: v.search,
+      membership: v.membership,
+      owned: v.owned,
+      visibility: v.visibility,
+      orderBy: v.order_by,
+      sort: v.sort,
+    }),
+    result: (data) => page(found(data.user, 'User').namespace?.projects),
+  }),
+  route({
+    method: 'GET',
     path: '/groups/:id/projects',
     operation: 'GroupProjects',
     paginated: true,

@@ -6,6 +6,7 @@ import { asPayload, payloadType } from '../../graphql/payloads.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { fullName } from '../groups/service.ts';
 import { NamespaceRef, VisibilityEnum } from '../namespaces/schema.ts';
+import { UserRef } from '../users/schema.ts';
 import { createProject, deleteProject, findProject, listProjects, projectFullPath, updateProject } from './service.ts';
 
 const ProjectOrderEnum = builder.enumType('ProjectOrderBy', {
@@ -124,3 +125,30 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => asPayload(ctx, 'project', () => deleteProject(ctx, toRef(args))),
   }),
 }));
+
+
+builder.objectField(UserRef, 'namespace', (t) =>
+  t.field({
+    type: NamespaceRef,
+    nullable: true,
+    description: 'Personal namespace of the user.',
+    resolve: (user, _a, ctx) => ctx.db.namespace.findUnique({ where: { ownerId: user.id } }),
+  }),
+);
+
+builder.objectField(NamespaceRef, 'projects', (t) =>
+  t.connection({
+    type: ProjectRef,
+    description: 'Projects of the namespace the viewer can see (and of its subgroups with includeSubgroups).',
+    args: {
+      includeSubgroups: t.arg.boolean({ defaultValue: false }),
+      search: t.arg.string(),
+      membership: t.arg.boolean(),
+      owned: t.arg.boolean(),
+      visibility: t.arg({ type: VisibilityEnum }),
+      orderBy: t.arg({ type: ProjectOrderEnum }),
+      sort: t.arg({ type: SortDirectionEnum }),
+    },
+    resolve: async (namespace, args, ctx) => pagedConnection(args, await listProjects(ctx, { ...args, namespaceId: namespace.id })),
+  }),
+);

@@ -5,6 +5,9 @@ import type { CommitAction, RepositoryFileMetaFragment } from '../../generated/o
 import { param, type Rule, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf } from '../../rest/shape.ts';
+import { projectInput } from '../../rest/sources.ts';
+import { pageVariables, readPage, setPaginationHeaders, withoutCredentials, type PageRequest } from '../../rest/pagination.ts';
+import qs from 'qs';
 import { rawFile, type RawSource } from './service.ts';
 
 const FILE = '/projects/:id/repository/files/:file_path';
@@ -119,13 +122,15 @@ const contentRequired: Rule = {
 /** The one-action commit a file write makes. */
 function commitVariables(v: Values<typeof COMMIT>, action: CommitAction) {
   return {
-    ...v.id,
-    branch: v.branch,
-    startBranch: v.start_branch,
-    message: v.commit_message,
-    authorName: v.author_name,
-    authorEmail: v.author_email,
-    actions: [{ ...action, filePath: v.file_path, lastCommitId: v.last_commit_id }],
+    input: {
+      ...projectInput(v.id),
+      branch: v.branch,
+      startBranch: v.start_branch,
+      message: v.commit_message,
+      authorName: v.author_name,
+      authorEmail: v.author_email,
+      actions: [{ ...action, filePath: v.file_path, lastCommitId: v.last_commit_id }],
+    },
   };
 }
 
@@ -152,7 +157,54 @@ const headRoute = (path: string) =>
     respond: headersOnly,
   });
 
+type TreeNode = { id: string | null; name: string | null; type: string | null; path: string | null; mode?: string | null };
+type TreePage = { keyset: boolean; page: PageRequest; total: number; nodes: TreeNode[] };
+
+/** GitLab's tree entry: `{id, name, type, path, mode}`. */
+const treeEntity = ({ id, name, type, path, mode }: TreeNode) => ({ id, name, type, path, mode: mode ?? null });
+
+/**
+ * Offset pagination with GitLab's headers, or keyset pagination (`pagination=keyset`): only a
+ * `rel="next"` link whose `page_token` is the last entry's id, while more entries follow.
+ */
+function sendTree(res: Response, body: TreePage, ctx: Context) {
+  const req = res.req;
+  if (!body.keyset) {
+    setPaginationHeaders(req, res, ctx.deps.config.externalUrl, body.page, body.total);
+  } else if (body.total > body.nodes.length && body.nodes.length > 0) {
+    const query = { ...withoutCredentials(req.query as Record<string, unknown>), page_token: body.nodes[body.nodes.length - 1].id, per_page: body.page.perPage };
+    const search = qs.stringify(query, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b) });
+    res.set('Link', `<${ctx.deps.config.externalUrl}${req.baseUrl}${req.path}?${search}>; rel="next"`);
+  }
+  res.json(body.nodes);
+}
+
 export const routes = defineRoutes([
+  route({
+    method: 'GET',
+    path: '/projects/:id/repository/tree',
+    operation: 'RepositoryTree',
+    params: {
+      id: param.ref(),
+      path: param.string(),
+      ref: param.string({ allowBlank: false }),
+      recursive: param.bool({ default: false }),
+      pagination: param.oneOf(['legacy', 'keyset', 'none']),
+      page_token: param.string(),
+      page: param.int(),
+      per_page: param.int(),
+    },
+    variables: (v, p) => {
+      const page = readPage(p);
+      const common = { ...v.id, path: v.path ?? '', ref: v.ref, recursive: v.recursive };
+      return v.pagination === 'keyset' ? { ...common, pageToken: v.page_token, first: page.perPage } : { ...common, ...pageVariables(page) };
+    },
+    result: (data, v, p): TreePage => {
+      const tree = found(found(data.project, 'Project').repository?.tree, 'Tree');
+      return { keyset: v.pagination === 'keyset', page: readPage(p), total: tree.entries?.totalCount ?? 0, nodes: nodesOf(tree.entries).map((node) => treeEntity(node)) };
+    },
+    respond: sendTree,
+  }),
   headRoute(FILE),
   headRoute(`${FILE}/blame`),
   route({

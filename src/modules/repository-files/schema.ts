@@ -3,22 +3,22 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { BlameRange, TreeEntryInfo } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
-import { resolveProject } from '../namespaces/parent.ts';
 import { projectFullPath } from '../projects/service.ts';
 import {
   blameBlob,
   blobBytes,
   blobInfo,
   blobText,
-  createCommit,
   findBlobs,
+  entriesAfter,
   findTree,
   isExecutable,
   lastCommitOf,
   lfsOidOf,
   type BlobAt,
+  type TreeAt,
 } from './service.ts';
 
 const withProject = <T extends object>(project: ProjectWithNamespace, value: T | null) => value && { ...value, project };
@@ -75,33 +75,110 @@ export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').imp
 
 const EntryTypeEnum = builder.enumType('EntryType', { values: ['tree', 'blob', 'commit'] as const });
 
-const TreeEntryRef = builder.objectRef<TreeEntryInfo>('TreeEntry').implement({
+const RefTypeEnum = builder.enumType('RefType', {
+  description: 'Reads a ref as a branch or as a tag only.',
+  values: { HEADS: { value: 'heads' }, TAGS: { value: 'tags' } } as const,
+});
+
+/** One entry of a tree, with what its web links are built from. */
+type EntryAt = TreeEntryInfo & { project: ProjectWithNamespace; ref: string };
+
+const webPath = (e: EntryAt, kind: 'tree' | 'blob') => `/${projectFullPath(e.project)}/-/${kind}/${e.ref}/${e.path}`;
+
+const KIND_NAMES = { tree: 'TreeEntry', blob: 'Blob', commit: 'Submodule' } as const;
+
+/** GitLab's `Entry` interface: what trees, blobs and submodules of a tree share. */
+const EntryRef = builder.interfaceRef<EntryAt>('Entry').implement({
+  resolveType: (e) => KIND_NAMES[e.type],
   fields: (t) => ({
-    id: t.id({ resolve: (e) => `gid://gitlab/TreeEntry/${e.oid}` }),
-    sha: t.exposeString('oid'),
+    id: t.id({ resolve: (e) => `gid://gitlab/${KIND_NAMES[e.type]}/${e.oid}` }),
+    sha: t.exposeString('oid', { description: 'Last commit SHA for the entry.' }),
     name: t.exposeString('name'),
     path: t.exposeString('path'),
     flatPath: t.exposeString('path'),
     type: t.expose('type', { type: EntryTypeEnum }),
-    mode: t.string({ resolve: (e) => e.mode.toString(8).padStart(6, '0') }),
   }),
 });
 
-const entryConnection = (t: any, type: TreeEntryInfo['type']) =>
-  t.connection({
-    type: TreeEntryRef,
-    resolve: (tree: { entries: TreeEntryInfo[] }, args: any) => {
-      const list = tree.entries.filter((e) => e.type === type);
-      return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
-    },
-  });
+const modeOf = (e: TreeEntryInfo) => e.mode.toString(8).padStart(6, '0');
 
-const TreeRef = builder.objectRef<{ entries: TreeEntryInfo[] }>('Tree').implement({
-  description: 'One directory level of the repository at a ref.',
+const TreeEntryRef = builder.objectRef<EntryAt>('TreeEntry').implement({
+  interfaces: [EntryRef],
   fields: (t) => ({
-    trees: entryConnection(t, 'tree'),
-    blobs: entryConnection(t, 'blob'),
-    submodules: entryConnection(t, 'commit'),
+    mode: t.string({ resolve: modeOf }),
+    webPath: t.string({ resolve: (e) => webPath(e, 'tree') }),
+    webUrl: t.string({ resolve: (e, _a, ctx) => ctx.deps.config.externalUrl + webPath(e, 'tree') }),
+  }),
+});
+
+const BlobEntryRef = builder.objectRef<EntryAt>('Blob').implement({
+  interfaces: [EntryRef],
+  fields: (t) => ({
+    mode: t.string({ resolve: modeOf }),
+    lfsOid: t.string({
+      nullable: true,
+      resolve: async (e, _a, ctx) => (await ctx.loaders.repository.load(e.project.id)).lfsOid(e.oid),
+    }),
+    webPath: t.string({ resolve: (e) => webPath(e, 'blob') }),
+    webUrl: t.string({ resolve: (e, _a, ctx) => ctx.deps.config.externalUrl + webPath(e, 'blob') }),
+  }),
+});
+
+const SubmoduleRef = builder.objectRef<EntryAt>('Submodule').implement({
+  interfaces: [EntryRef],
+  fields: (t) => ({
+    mode: t.string({ resolve: modeOf }),
+    webPath: t.string({ nullable: true, description: 'Submodule URLs are not read: null.', resolve: () => null }),
+    webUrl: t.string({ nullable: true, description: 'Submodule URLs are not read: null.', resolve: () => null }),
+    treeUrl: t.string({ nullable: true, description: 'Submodule URLs are not read: null.', resolve: () => null }),
+  }),
+});
+
+const entriesOf = (tree: TreeAt, type?: TreeEntryInfo['type']): EntryAt[] =>
+  tree.entries.filter((e) => !type || e.type === type).map((e) => ({ ...e, project: tree.project, ref: tree.ref }));
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one helper for three connection fields of different node types
+const entryConnection = (t: any, ref: any, type: TreeEntryInfo['type'], name: string) =>
+  t.connection(
+    {
+      type: ref,
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      resolve: (tree: TreeAt, args: any) => {
+        const list = entriesOf(tree, type);
+        return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+      },
+    },
+    { name: `${name}Connection` },
+    { name: `${name}Edge` },
+  );
+
+const TreeRef = builder.objectRef<TreeAt>('Tree').implement({
+  description: 'A directory of the repository at a ref: one level, or everything below it when read recursively.',
+  fields: (t) => ({
+    trees: entryConnection(t, TreeEntryRef, 'tree', 'TreeEntry'),
+    blobs: entryConnection(t, BlobEntryRef, 'blob', 'Blob'),
+    submodules: entryConnection(t, SubmoduleRef, 'commit', 'Submodule'),
+    entries: t.connection(
+      {
+        type: EntryRef,
+        description: 'Every entry, directories first (the order of the REST tree listing).',
+        args: { pageToken: t.arg.string({ description: 'Continue after the entry with this id (keyset pagination).' }) },
+        resolve: (tree, args) => {
+          const list = entriesAfter(entriesOf(tree), args.pageToken) as EntryAt[];
+          return pagedConnection(args, { fetch: async ({ offset, limit }) => list.slice(offset, offset + limit), count: async () => list.length });
+        },
+      },
+      { name: 'EntryConnection' },
+      { name: 'EntryEdge' },
+    ),
+    lastCommit: t.field({
+      type: CommitRef,
+      nullable: true,
+      resolve: (tree) => {
+        const sha = tree.path === '' ? tree.commitSha : tree.repository.lastCommitFor(tree.commitSha, tree.path);
+        return withProject(tree.project, sha ? tree.repository.commit(sha) : null);
+      },
+    }),
   }),
 });
 
@@ -118,49 +195,10 @@ builder.objectFields(RepositoryRef, (t) => ({
   }),
   tree: t.field({
     type: TreeRef,
+    extensions: scopes(...REPOSITORY_READ_SCOPES),
     nullable: true,
-    args: { path: t.arg.string(), ref: t.arg.string() },
-    resolve: (project, args, ctx) => findTree(ctx, project, args.path ?? '', args.ref ?? 'HEAD'),
-  }),
-}));
-
-const CommitActionMode = builder.enumType('CommitActionMode', {
-  values: { CREATE: { value: 'create' }, UPDATE: { value: 'update' }, DELETE: { value: 'delete' } } as const,
-});
-const CommitEncoding = builder.enumType('CommitEncoding', {
-  values: { TEXT: { value: 'text' }, BASE64: { value: 'base64' } } as const,
-});
-
-const CommitAction = builder.inputType('CommitAction', {
-  fields: (t) => ({
-    action: t.field({ type: CommitActionMode, required: true }),
-    filePath: t.string({ required: true }),
-    content: t.string(),
-    encoding: t.field({ type: CommitEncoding }),
-    executeFilemode: t.boolean(),
-    lastCommitId: t.string({ description: 'Refuse the change when the file changed after this commit.' }),
-  }),
-});
-
-builder.mutationFields((t) => ({
-  commitCreate: t.field({
-    type: payloadType('CommitCreatePayload', 'commit', CommitRef),
-    description: 'One commit with every action, on `branch` (created from `startBranch` when given).',
-    extensions: scopes('api', 'write_repository'),
-    args: {
-      projectPath: t.arg.id(),
-      projectId: t.arg.int(),
-      branch: t.arg.string({ required: true }),
-      startBranch: t.arg.string(),
-      message: t.arg.string({ required: true }),
-      actions: t.arg({ type: [CommitAction], required: true }),
-      authorName: t.arg.string(),
-      authorEmail: t.arg.string(),
-    },
-    resolve: (_r, { projectPath, projectId, ...input }, ctx) =>
-      asPayload(ctx, 'commit', async () => {
-        const project = await resolveProject(ctx, { projectId, projectPath });
-        return { ...(await createCommit(ctx, project, input)), project };
-      }),
+    description: 'A directory at a ref (the default branch when none is given); null when either does not exist.',
+    args: { path: t.arg.string({ defaultValue: '' }), ref: t.arg.string(), recursive: t.arg.boolean({ defaultValue: false }), refType: t.arg({ type: RefTypeEnum }) },
+    resolve: (project, args, ctx) => findTree(ctx, project, args.path ?? '', args.ref ?? project.defaultBranch ?? 'HEAD', args),
   }),
 }));

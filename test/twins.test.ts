@@ -65,8 +65,8 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
   users: {
     twin: () => ({
       rest: `/users/${ids.developer}`,
-      graphql: `query($id: Int!) { user(id: $id) { ${USER} } }`,
-      variables: { id: ids.developer },
+      graphql: `query($id: UserID!) { user(id: $id) { ${USER} } }`,
+      variables: { id: `gid://gitlab/User/${ids.developer}` },
       at: (data) => data.user,
       fields: userFields,
     }),

@@ -1,8 +1,9 @@
 import { builder, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
 import { resolveProject } from '../namespaces/parent.ts';
+import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, type Branch } from './service.ts';
 
@@ -46,20 +47,34 @@ builder.objectFields(RepositoryRef, (t) => ({
   }),
 }));
 
-builder.mutationFields((t) => {
-  const projectArgs = { projectPath: t.arg.id(), projectId: t.arg.int() };
-  return {
-    createBranch: t.field({
-      type: payloadType('CreateBranchPayload', 'branch', BranchRef),
-      extensions: scopes('api', 'write_repository'),
-      args: { ...projectArgs, name: t.arg.string({ required: true }), ref: t.arg.string({ required: true }) },
-      resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => createBranch(ctx, await resolveProject(ctx, args), args.name, args.ref)),
-    }),
-    branchDelete: t.field({
-      type: payloadType('BranchDeletePayload', 'branch', BranchRef),
-      extensions: scopes('api', 'write_repository'),
-      args: { ...projectArgs, name: t.arg.string({ required: true }) },
-      resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => deleteBranch(ctx, await resolveProject(ctx, args), args.name)),
-    }),
-  };
-});
+const CreateBranchInput = mutationInput('CreateBranchInput', (t) => ({
+  ...projectInputFields(t),
+  name: t.string({ required: true, description: 'Name of the branch.' }),
+  ref: t.string({ required: true, description: 'Branch name or commit SHA to create branch from.' }),
+}));
+
+const BranchDeleteInput = mutationInput('BranchDeleteInput', (t) => ({
+  ...projectInputFields(t),
+  name: t.string({ required: true, description: 'Name of the branch.' }),
+}));
+
+builder.mutationFields((t) => ({
+  createBranch: t.field({
+    type: payloadType('CreateBranchPayload', 'branch', BranchRef),
+    extensions: scopes('api', 'write_repository'),
+    args: { input: t.arg({ type: CreateBranchInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const project = await resolveProject(ctx, input);
+      return asPayload(ctx, 'branch', () => createBranch(ctx, project, input.name, input.ref), input);
+    },
+  }),
+  branchDelete: t.field({
+    type: payloadType('BranchDeletePayload', 'branch', BranchRef),
+    extensions: scopes('api', 'write_repository'),
+    args: { input: t.arg({ type: BranchDeleteInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const project = await resolveProject(ctx, input);
+      return asPayload(ctx, 'branch', () => deleteBranch(ctx, project, input.name), input);
+    },
+  }),
+}));

@@ -37,7 +37,7 @@ export const routes = defineRoutes(
         description: param.string(),
         priority: param.int(),
       },
-      variables: (v) => ({ source: sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority }),
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority } }),
       result: (data) => entity(expected(data.labelCreate?.label, 'label')),
     }),
   ]),

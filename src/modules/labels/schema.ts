@@ -1,9 +1,10 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, SourceInputRef } from '../namespaces/parent-fields.ts';
-import { createLabel, listLabels, textColor } from './service.ts';
+import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
+import { createLabel, DEFAULT_LABEL_COLOR, listLabels, textColor } from './service.ts';
+
 
 export const LabelRef = builder.prismaObject('Label', {
   fields: (t) => ({
@@ -29,17 +30,25 @@ parentFields((t) => ({
   }),
 }));
 
+const LabelCreateInput = mutationInput('LabelCreateInput', (t) => ({
+  ...parentInputFields(t),
+  title: t.string({ required: true, description: 'Title of the label.' }),
+  description: t.string({ description: 'Description of the label.' }),
+  color: t.string({
+    defaultValue: DEFAULT_LABEL_COLOR,
+    description: 'The color of the label given in 6-digit hex notation with leading \'#\' sign (for example, `#FFAABB`) or one of the CSS color names.',
+  }),
+  priority: t.int({ description: 'Priority of the label (project labels).' }),
+}));
+
 builder.mutationFields((t) => ({
   labelCreate: t.field({
     type: payloadType('LabelCreatePayload', 'label', LabelRef),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      title: t.arg.string({ required: true }),
-      color: t.arg.string({ required: true }),
-      description: t.arg.string(),
-      priority: t.arg.int(),
+    args: { input: t.arg({ type: LabelCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      const { title, description, color, priority } = input;
+      return asPayload(ctx, 'label', () => createLabel(ctx, parent, { name: title, description, color: color ?? DEFAULT_LABEL_COLOR, priority }), input);
     },
-    resolve: (_r, { source, title, ...rest }, ctx) =>
-      asPayload(ctx, 'label', async () => createLabel(ctx, await resolveParent(ctx, source), { name: title, ...rest })),
   }),
 }));

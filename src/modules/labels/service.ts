@@ -81,7 +81,8 @@ export async function createLabel(ctx: Context, parent: Parent, input: LabelInpu
 }
 
 /** GitLab's colour for labels created on the fly from a name. */
-const DEFAULT_LABEL_COLOR = '#6699CC';
+/** GitLab's `Label::DEFAULT_COLOR`. */
+export const DEFAULT_LABEL_COLOR = '#6699CC';
 
 /**
  * Labels by name as issuables take them: an available one where it exists, otherwise a new label

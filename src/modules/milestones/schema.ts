@@ -2,9 +2,9 @@ import type { Milestone } from '../../generated/prisma/client.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, SourceInputRef } from '../namespaces/parent-fields.ts';
+import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
 import { createMilestone, findMilestone, listMilestones, updateMilestone } from './service.ts';
 
 const MilestoneStateEnum = builder.enumType('MilestoneStateEnum', { values: ['active', 'closed'] as const });
@@ -55,35 +55,51 @@ parentFields((t) => ({
   }),
 }));
 
-const MilestoneAttributes = builder.inputType('MilestoneAttributesInput', {
-  fields: (t) => ({
-    title: t.string(),
-    description: t.string(),
-    dueDate: t.field({ type: 'Date' }),
-    startDate: t.field({ type: 'Date' }),
-    stateEvent: t.field({ type: MilestoneStateEvent }),
-  }),
+const milestoneAttributeFields = (t: InputFields) => ({
+  description: t.string({ description: 'Description of the milestone.' }),
+  dueDate: t.field({ type: 'Date', description: 'Due date of the milestone.' }),
+  startDate: t.field({ type: 'Date', description: 'Start date of the milestone.' }),
+});
+
+const MilestoneCreateInput = mutationInput('MilestoneCreateInput', (t) => ({
+  ...parentInputFields(t),
+  title: t.string({ required: true, description: 'Title of the milestone.' }),
+  ...milestoneAttributeFields(t),
+}));
+
+const MilestoneUpdateInput = mutationInput('MilestoneUpdateInput', (t) => ({
+  ...parentInputFields(t),
+  id: t.field({ type: 'MilestoneID', required: true, description: 'Global ID of the milestone to update.' }),
+  title: t.string({ description: 'Title of the milestone.' }),
+  ...milestoneAttributeFields(t),
+  stateEvent: t.field({ type: MilestoneStateEvent, description: 'Close or activate the milestone.' }),
+}));
+
+const milestoneInput = ({ title, description, dueDate, startDate }: { title?: string | null; description?: string | null; dueDate?: Date | null; startDate?: Date | null }) => ({
+  title,
+  description,
+  dueDate,
+  startDate,
 });
 
 builder.mutationFields((t) => ({
   milestoneCreate: t.field({
     type: payloadType('MilestoneCreatePayload', 'milestone', MilestoneRef),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      title: t.arg.string({ required: true }),
-      attributes: t.arg({ type: MilestoneAttributes }),
+    description: 'Creates a milestone in a project or group.',
+    args: { input: t.arg({ type: MilestoneCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      return asPayload(ctx, 'milestone', () => createMilestone(ctx, parent, { ...milestoneInput(input), title: input.title }), input);
     },
-    resolve: (_r, { source, title, attributes }, ctx) =>
-      asPayload(ctx, 'milestone', async () => createMilestone(ctx, await resolveParent(ctx, source), { ...attributes, title })),
   }),
   milestoneUpdate: t.field({
     type: payloadType('MilestoneUpdatePayload', 'milestone', MilestoneRef),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      id: t.arg.int({ required: true }),
-      attributes: t.arg({ type: MilestoneAttributes, required: true }),
+    description: 'Updates a milestone of a project or group; `stateEvent` closes or reopens it.',
+    args: { input: t.arg({ type: MilestoneUpdateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      const attributes = { ...milestoneInput(input), stateEvent: input.stateEvent };
+      return asPayload(ctx, 'milestone', () => updateMilestone(ctx, parent, input.id, attributes), input);
     },
-    resolve: (_r, { source, id, attributes }, ctx) =>
-      asPayload(ctx, 'milestone', async () => updateMilestone(ctx, await resolveParent(ctx, source), id, attributes)),
   }),
 }));

@@ -2,15 +2,14 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
+import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
+import { projectInputFields } from '../namespaces/input-fields.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { fullName } from '../groups/service.ts';
 import { NamespaceRef, VisibilityEnum } from '../namespaces/schema.ts';
-import { createProject, deleteProject, findProject, listProjects, projectFullPath, updateProject } from './service.ts';
+import { createProject, deleteProject, findProject, listProjects, projectFullPath, projectSort, updateProject, type ProjectInput } from './service.ts';
 
-const ProjectOrderEnum = builder.enumType('ProjectOrderBy', {
-  values: ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const,
-});
 export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
 
 // Every project a resolver returns comes from the projects service, which loads its namespace.
@@ -80,46 +79,73 @@ builder.queryFields((t) => ({
   }),
   projects: t.connection({
     type: ProjectRef,
+    description: 'Find projects visible to the current user.',
     args: {
-      search: t.arg.string(),
-      membership: t.arg.boolean(),
-      owned: t.arg.boolean(),
-      visibility: t.arg({ type: VisibilityEnum }),
-      orderBy: t.arg({ type: ProjectOrderEnum }),
-      sort: t.arg({ type: SortDirectionEnum }),
+      ids: t.arg.idList({ description: 'Filter projects by IDs, e.g. `"gid://gitlab/Project/1"`.' }),
+      search: t.arg.string({ description: 'Search query, which can be for the project name, a path, or a description.' }),
+      searchNamespaces: t.arg.boolean({ description: "Include namespace in project search (matches the project's full path)." }),
+      membership: t.arg.boolean({ description: 'Return only projects that the current user is a member of.' }),
+      owned: t.arg.boolean({ description: 'Return only projects in namespaces the current user owns.' }),
+      visibility: t.arg({ type: VisibilityEnum, description: 'Filter projects by visibility.' }),
+      sort: t.arg.string({
+        defaultValue: 'id_desc',
+        description:
+          'Sort order of results. Format: `<field_name>_<sort_direction>`, for example: `id_desc` or `name_asc` (fields: id, name, path, created_at, updated_at, last_activity_at; also GitLab\'s `created`, `updated`, `latest_activity`).',
+      }),
     },
-    resolve: async (_r, args, ctx) => pagedConnection(args, await listProjects(ctx, args)),
+    resolve: async (_r, { ids, sort, ...args }, ctx) =>
+      pagedConnection(
+        args,
+        await listProjects(ctx, {
+          ...args,
+          ...projectSort(sort),
+          ids: ids?.map((id) => databaseIdOfGlobalId('ProjectID', id)),
+        }),
+      ),
   }),
 }));
 
-const ProjectAttributes = builder.inputType('ProjectAttributesInput', {
-  fields: (t) => ({
-    name: t.string(),
-    path: t.string(),
-    description: t.string(),
-    visibility: t.field({ type: VisibilityEnum }),
-    defaultBranch: t.string(),
-  }),
+const projectAttributeFields = (t: InputFields) => ({
+  name: t.string({ description: 'Name of the project.' }),
+  path: t.string({ description: 'Path of the project.' }),
+  description: t.string({ description: 'Description of the project.' }),
+  visibility: t.field({ type: VisibilityEnum, description: 'Visibility of the project.' }),
+  defaultBranch: t.string({ description: 'Default branch of the project.' }),
 });
+
+const ProjectCreateInput = mutationInput('ProjectCreateInput', (t) => ({
+  namespaceId: t.field({ type: 'NamespaceID', description: 'Namespace of the project; the current user\'s own when omitted.' }),
+  initializeWithReadme: t.boolean({ description: 'Commit a README on the default branch.' }),
+  ...projectAttributeFields(t),
+}));
+
+const ProjectUpdateInput = mutationInput('ProjectUpdateInput', (t) => ({ ...projectInputFields(t), ...projectAttributeFields(t) }));
+const ProjectDeleteInput = mutationInput('ProjectDeleteInput', projectInputFields);
+
+/** A project input's `projectPath` / `projectId` as a project lookup. */
+const projectOf = (input: { projectPath?: string | number | null; projectId?: number | null }) =>
+  toRef({ fullPath: input.projectPath, id: input.projectId });
+
+const attributesOf = ({ name, path, description, visibility, defaultBranch }: ProjectInput) => ({ name, path, description, visibility, defaultBranch });
 
 builder.mutationFields((t) => ({
   projectCreate: t.field({
     type: payloadType('ProjectCreatePayload', 'project', ProjectRef),
-    args: {
-      namespaceId: t.arg.int(),
-      initializeWithReadme: t.arg.boolean(),
-      attributes: t.arg({ type: ProjectAttributes, required: true }),
-    },
-    resolve: (_r, { attributes, ...rest }, ctx) => asPayload(ctx, 'project', () => createProject(ctx, { ...attributes, ...rest })),
+    description: 'Creates a project in a namespace the current user may create projects in.',
+    args: { input: t.arg({ type: ProjectCreateInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      asPayload(ctx, 'project', () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }), input),
   }),
   projectUpdate: t.field({
     type: payloadType('ProjectUpdatePayload', 'project', ProjectRef),
-    args: { ...projectRefArgs(t), attributes: t.arg({ type: ProjectAttributes, required: true }) },
-    resolve: (_r, args, ctx) => asPayload(ctx, 'project', () => updateProject(ctx, toRef(args), args.attributes)),
+    description: "Changes a project's name, path, description, visibility or default branch.",
+    args: { input: t.arg({ type: ProjectUpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
   }),
   projectDelete: t.field({
     type: payloadType('ProjectDeletePayload', 'project', ProjectRef),
-    args: projectRefArgs(t),
-    resolve: (_r, args, ctx) => asPayload(ctx, 'project', () => deleteProject(ctx, toRef(args))),
+    description: 'Deletes a project (Owners).',
+    args: { input: t.arg({ type: ProjectDeleteInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => deleteProject(ctx, projectOf(input)), input),
   }),
 }));

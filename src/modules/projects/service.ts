@@ -59,7 +59,10 @@ export async function requireCodeOfProject(ctx: Context, projectId: number): Pro
 }
 
 export type ProjectFilter = {
+  ids?: number[] | null;
   search?: string | null;
+  /** `search` also matches the namespace's full path. */
+  searchNamespaces?: boolean | null;
   membership?: boolean | null;
   owned?: boolean | null;
   visibility?: Visibility | null;
@@ -68,6 +71,21 @@ export type ProjectFilter = {
   namespaceId?: number | null;
   includeSubgroups?: boolean | null;
 };
+
+type ProjectOrder = NonNullable<ProjectFilter['orderBy']>;
+
+// GitLab's names for the same orders (`sort: "latest_activity_desc"`).
+const SORT_ALIASES: Record<string, ProjectOrder> = { created: 'created_at', updated: 'updated_at', latest_activity: 'last_activity_at' };
+
+/**
+ * GitLab's GraphQL `sort: String` (`<field>_<direction>`, e.g. `id_desc`, `name_asc`) as an order;
+ * anything else is GitLab's default, `id_desc`, as GitLab's finder falls back to it.
+ */
+export function projectSort(sort: string | null | undefined): { orderBy: ProjectOrder; sort: 'asc' | 'desc' } {
+  const match = /^([a-z_]+)_(asc|desc)$/.exec(sort ?? '');
+  const field = match && (SORT_ALIASES[match[1]!] ?? (match[1]! in ORDER_COLUMNS ? (match[1] as ProjectOrder) : null));
+  return field ? { orderBy: field, sort: match[2] as 'asc' | 'desc' } : { orderBy: 'id', sort: 'desc' };
+}
 
 const ORDER_COLUMNS = {
   id: 'id',
@@ -85,8 +103,18 @@ export async function listProjects(ctx: Context, filter: ProjectFilter): Promise
       ...(filter.membership ? [await ctx.policy.membershipWhere()] : []),
       ...(filter.owned ? [{ namespace: { ownerId: ctx.viewer.userId ?? -1 } }] : []),
       ...(filter.visibility ? [{ visibility: filter.visibility }] : []),
+      ...(filter.ids ? [{ id: { in: filter.ids } }] : []),
       ...(filter.search
-        ? [{ OR: [{ name: containsIgnoringCase(filter.search) }, { path: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }] }]
+        ? [
+            {
+              OR: [
+                { name: containsIgnoringCase(filter.search) },
+                { path: containsIgnoringCase(filter.search) },
+                { description: containsIgnoringCase(filter.search) },
+                ...(filter.searchNamespaces ? [{ namespace: { fullPath: containsIgnoringCase(filter.search) } }] : []),
+              ],
+            },
+          ]
         : []),
       ...(filter.namespaceId != null
         ? [filter.includeSubgroups ? { namespace: { traversalIds: { has: filter.namespaceId } } } : { namespaceId: filter.namespaceId }]

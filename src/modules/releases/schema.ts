@@ -34,6 +34,11 @@ import {
 } from './service.ts';
 
 export const ReleaseSortEnum = builder.enumType('ReleaseSort', { values: RELEASE_SORTS });
+// GitLab's group release list sorts by release date only.
+const GroupReleaseSortEnum = builder.enumType('GroupReleaseSort', {
+  description: 'Values for sorting releases belonging to a group.',
+  values: ['RELEASED_AT_DESC', 'RELEASED_AT_ASC'] as const,
+});
 export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType', {
   values: { OTHER: { value: 'other' }, RUNBOOK: { value: 'runbook' }, PACKAGE: { value: 'package' }, IMAGE: { value: 'image' } } as const,
 });
@@ -221,7 +226,7 @@ builder.objectFields(ProjectRef, (t) => ({
   releases: t.connection({
     type: ReleaseRef,
     args: {
-      sort: t.arg({ type: ReleaseSortEnum }),
+      sort: t.arg({ type: ReleaseSortEnum, defaultValue: 'RELEASED_AT_DESC', description: 'Sort order of returned releases.' }),
       updatedBefore: t.arg({ type: 'Time', description: 'Only releases updated before this time.' }),
       updatedAfter: t.arg({ type: 'Time', description: 'Only releases updated after this time.' }),
     },
@@ -247,7 +252,7 @@ builder.objectFields(ProjectRef, (t) => ({
 builder.objectField(GroupRef, 'releases', (t) =>
   t.connection({
     type: ReleaseRef,
-    args: { sort: t.arg({ type: ReleaseSortEnum }) },
+    args: { sort: t.arg({ type: GroupReleaseSortEnum, defaultValue: 'RELEASED_AT_DESC', description: 'Sort group releases by given criteria.' }) },
     resolve: async (g, args, ctx) => pagedConnection(args, await listGroupReleases(ctx, g, args.sort)),
   }),
 );

@@ -42,7 +42,7 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
 
   it('releaseAssetLinkUpdate needs a name or a url', async () => {
     const link = (await t.api('post', `/projects/${project.id}/releases/v1/assets/links`).send({ name: 'a', url: 'https://x.test/a' }).expect(201)).body;
-    const res = await payload(`releaseAssetLinkUpdate(input: { id: "${link.id}", linkType: IMAGE }) { link { linkType } errors }`);
+    const res = await payload(`releaseAssetLinkUpdate(input: { id: "gid://gitlab/Releases::Link/${link.id}", linkType: IMAGE }) { link { linkType } errors }`);
     expect(res).toEqual({ link: null, errors: ['name, url are missing, at least one parameter must be provided'], codes: ['BAD_PARAMETER'] });
     expect((await t.db.releaseLink.findUniqueOrThrow({ where: { id: link.id } })).linkType).toBe('other');
   });

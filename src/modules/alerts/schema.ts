@@ -2,7 +2,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { ParamError } from '../../core/errors.ts';
 import { builder, databaseIdOf, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
 import { UserRef } from '../users/schema.ts';
@@ -299,8 +299,8 @@ const AlertPayload = (name: string) =>
     fields: (t) => ({
       alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert as never }),
       issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => (p.issue ?? null) as never }),
-      errors: t.stringList({ resolve: (p) => p.errors }),
-      clientMutationId: t.string({ nullable: true, resolve: (p) => p.clientMutationId ?? null }),
+      errors: payloadErrorsField(t),
+      clientMutationId: payloadClientMutationIdField(t),
     }),
   });
 
@@ -328,8 +328,8 @@ builder.mutationFields((t) => ({
     type: builder.objectRef<{ alerts?: unknown[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload').implement({
       fields: (f) => ({
         alerts: f.field({ type: [AlertRef], nullable: true, description: 'The alerts the test payload created or grouped.', resolve: (p) => (p.alerts ?? null) as never }),
-        errors: f.stringList({ resolve: (p) => p.errors }),
-        clientMutationId: f.string({ nullable: true, resolve: (p) => p.clientMutationId ?? null }),
+        errors: payloadErrorsField(f),
+        clientMutationId: payloadClientMutationIdField(f),
       }),
     }),
     description: 'Sends a test alert with a JSON payload to an endpoint (Developer and above).',

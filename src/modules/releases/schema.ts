@@ -5,7 +5,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/schema.ts';
 import { GroupRef } from '../groups/schema.ts';
@@ -282,23 +282,18 @@ const releaseAttributes = (t: any) => ({
   milestoneIds: t.intList({ description: 'Milestone ids, instead of titles.' }),
 });
 
-const ReleaseCreateInput = builder.inputType('ReleaseCreateInput', {
-  fields: (t) => ({
-    ...projectInputFields(t),
-    tagName: t.string({ required: true }),
-    tagMessage: t.string({ description: 'Message of the annotated tag created from ref.' }),
-    ref: t.string({ description: 'Commit SHA, branch or tag to create the tag from when it does not exist.' }),
-    ...releaseAttributes(t),
-    assets: t.field({ type: ReleaseAssetsInput }),
-  }),
-});
+const ReleaseCreateInput = mutationInput('ReleaseCreateInput', (t) => ({
+  ...projectInputFields(t),
+  tagName: t.string({ required: true }),
+  tagMessage: t.string({ description: 'Message of the annotated tag created from ref.' }),
+  ref: t.string({ description: 'Commit SHA, branch or tag to create the tag from when it does not exist.' }),
+  ...releaseAttributes(t),
+  assets: t.field({ type: ReleaseAssetsInput }),
+}));
 
-const ReleaseUpdateInput = builder.inputType('ReleaseUpdateInput', {
-  fields: (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...releaseAttributes(t) }),
-});
+const ReleaseUpdateInput = mutationInput('ReleaseUpdateInput', (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...releaseAttributes(t) }));
 
-const ReleaseTagInput = (name: string) =>
-  builder.inputType(name, { fields: (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }) }) });
+const ReleaseTagInput = (name: string) => mutationInput(name, (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }) }));
 
 const ReleasePayload = (name: string) => payloadType(name, 'release', ReleaseRef);
 

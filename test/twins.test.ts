@@ -125,7 +125,8 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       variables: { id: project.id },
       at: (data) => data.project?.milestone,
       fields: {
-        id: 'databaseId', iid: 'iid', project_id: 'projectId', title: 'title', description: 'description', state: 'state', created_at: 'createdAt',
+        // GraphQL types iid as GitLab does (ID, a string); REST answers the number.
+        id: 'databaseId', iid: (m) => Number(m.iid), project_id: 'projectId', title: 'title', description: 'description', state: 'state', created_at: 'createdAt',
         updated_at: 'updatedAt', due_date: 'dueDate', start_date: 'startDate', expired: 'expired', web_url: 'webUrl',
       },
     }),

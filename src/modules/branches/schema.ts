@@ -4,8 +4,9 @@ import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
 import { resolveProject } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
+import { hasLevel, ProjectPermissionsRef } from '../projects/schema.ts';
 import { projectFullPath } from '../projects/service.ts';
-import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, type Branch } from './service.ts';
+import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, PUSH_CODE_LEVEL, type Branch } from './service.ts';
 
 export const BranchRef = builder.objectRef<Branch>('Branch').implement({
   fields: (t) => ({
@@ -45,6 +46,10 @@ builder.objectFields(RepositoryRef, (t) => ({
     args: { name: t.arg.string({ required: true }) },
     resolve: (project, { name }, ctx) => findBranch(ctx, project, name),
   }),
+}));
+
+builder.objectFields(ProjectPermissionsRef, (t) => ({
+  pushCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `push_code` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PUSH_CODE_LEVEL) }),
 }));
 
 const CreateBranchInput = mutationInput('CreateBranchInput', (t) => ({

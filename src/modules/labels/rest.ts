@@ -22,7 +22,8 @@ export const routes = defineRoutes(
       operation: `${kind}Labels`,
       paginated: true,
       params: { id: param.ref(), include_ancestor_groups: param.bool(), search: param.string() },
-      variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups, search: v.search }),
+      // GitLab's REST list includes ancestor groups' labels unless told not to; GraphQL's does not.
+      variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups ?? true, search: v.search }),
       result: (data) => page(found(data.source, resource).labels, entity),
     }),
     route({

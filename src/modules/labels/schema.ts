@@ -3,7 +3,8 @@ import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
 import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
-import { createLabel, DEFAULT_LABEL_COLOR, listLabels, textColor } from './service.ts';
+import { hasLevel, ProjectPermissionsRef } from '../projects/schema.ts';
+import { createLabel, DEFAULT_LABEL_COLOR, LABEL_WRITE_LEVEL, listLabels, textColor } from './service.ts';
 
 
 export const LabelRef = builder.prismaObject('Label', {
@@ -24,10 +25,21 @@ export const LabelRef = builder.prismaObject('Label', {
 parentFields((t) => ({
   labels: t.connection({
     type: LabelRef,
-    args: { includeAncestorGroups: t.arg.boolean({ defaultValue: true }), searchTerm: t.arg.string() },
+    args: {
+      title: t.arg.string({ description: 'Exact match on title.' }),
+      searchTerm: t.arg.string({ description: 'Search term to find labels with.' }),
+      includeAncestorGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from ancestor groups.' }),
+    },
     resolve: (row, args, ctx) =>
-      pagedConnection(args, listLabels(ctx, parentOf(row), { includeAncestorGroups: args.includeAncestorGroups, search: args.searchTerm })),
+      pagedConnection(
+        args,
+        listLabels(ctx, parentOf(row), { includeAncestorGroups: args.includeAncestorGroups ?? false, search: args.searchTerm, title: args.title }),
+      ),
   }),
+}));
+
+builder.objectFields(ProjectPermissionsRef, (t) => ({
+  createLabel: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_label` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, LABEL_WRITE_LEVEL) }),
 }));
 
 const LabelCreateInput = mutationInput('LabelCreateInput', (t) => ({

@@ -35,10 +35,17 @@ function availableLabelsWhere(parent: Parent, includeAncestorGroups: boolean): P
 }
 
 /** Project labels include those of the project's ancestor groups, as GitLab's list does by default. */
-export function listLabels(ctx: Context, parent: Parent, opts: { includeAncestorGroups?: boolean | null; search?: string | null }): Listing<Label> {
+export function listLabels(
+  ctx: Context,
+  parent: Parent,
+  opts: { includeAncestorGroups?: boolean | null; search?: string | null; title?: string | null },
+): Listing<Label> {
   const where: Prisma.LabelWhereInput = {
-    ...availableLabelsWhere(parent, opts.includeAncestorGroups !== false),
-    ...(opts.search && { name: containsIgnoringCase(opts.search) }),
+    AND: [
+      availableLabelsWhere(parent, opts.includeAncestorGroups !== false),
+      ...(opts.search ? [{ name: containsIgnoringCase(opts.search) }] : []),
+      ...(opts.title ? [{ name: opts.title }] : []),
+    ],
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.label.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
@@ -63,8 +70,11 @@ export async function availableLabelsNamed(ctx: Context, parent: Parent, names: 
 
 export type LabelInput = { name: string; color: string; description?: string | null; priority?: number | null };
 
+/** Who creates labels (GitLab's admin_label, create_label). */
+export const LABEL_WRITE_LEVEL = AccessLevel.REPORTER;
+
 export async function createLabel(ctx: Context, parent: Parent, input: LabelInput): Promise<Label> {
-  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
+  await requireParentAccess(ctx, parent, LABEL_WRITE_LEVEL);
   const errors: Record<string, string[]> = {};
   const color = normalizeColor(input.color);
   if (!color) errors.color = ['must be a valid color code'];

@@ -12,6 +12,8 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({ description: v.descripti
 export const milestoneEntity = ({ project_id, group_id, ...rest }: MilestoneEntityFragment) => ({
   ...(project_id != null ? { project_id } : { group_id }),
   ...rest,
+  // GraphQL types iid as GitLab does (ID, a string); REST answers a number in the same place.
+  iid: Number(rest.iid),
 });
 
 export const routes = defineRoutes(

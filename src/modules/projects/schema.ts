@@ -8,7 +8,19 @@ import { projectInputFields } from '../namespaces/input-fields.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { fullName } from '../groups/service.ts';
 import { NamespaceRef, VisibilityEnum } from '../namespaces/schema.ts';
-import { createProject, deleteProject, findProject, listProjects, projectFullPath, projectSort, updateProject, type ProjectInput } from './service.ts';
+import type { Context } from '../../core/context.ts';
+import {
+  createProject,
+  deleteProject,
+  findProject,
+  listProjects,
+  PROJECT_ADMIN_LEVEL,
+  PROJECT_OWNER_LEVEL,
+  projectFullPath,
+  projectSort,
+  updateProject,
+  type ProjectInput,
+} from './service.ts';
 
 export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
 
@@ -51,6 +63,39 @@ export const ProjectRef = builder.prismaObject('Project', {
     }),
   }),
 });
+
+/**
+ * GitLab's `ProjectPermissions`: what the current user may do in the project, from the access
+ * levels the services enforce. Modules add the abilities of their areas (pushCode, createRelease…).
+ */
+export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('ProjectPermissions').implement({
+  fields: (t) => ({
+    readProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `read_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadProject(p) }),
+    readProjectMember: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `read_project_member` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.canReadProject(p),
+    }),
+    downloadCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `download_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
+    readCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `read_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
+    forkProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `fork_project` on this resource (forgegate has no forks: always false)', resolve: () => false }),
+    adminProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `admin_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_ADMIN_LEVEL) }),
+    renameProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `rename_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_ADMIN_LEVEL) }),
+    changeVisibilityLevel: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `change_visibility_level` on this resource',
+      resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_OWNER_LEVEL),
+    }),
+    removeProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `remove_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_OWNER_LEVEL) }),
+  }),
+});
+
+/** The viewer has at least `level` in the project (what `requireProjectAccess` checks). */
+export const hasLevel = async (ctx: Context, project: ProjectWithNamespace, level: number) => (await ctx.policy.projectAccessLevel(project)) >= level;
+
+builder.objectField(ProjectRef, 'userPermissions', (t) =>
+  t.field({ type: ProjectPermissionsRef, description: 'Permissions for the current user on the resource.', resolve: (p) => withNamespace(p) }),
+);
 
 builder.objectField(GroupRef, 'projects', (t) =>
   t.connection({

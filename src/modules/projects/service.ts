@@ -243,11 +243,16 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
 
 const UPDATABLE = { name: 'name', path: 'path', description: 'description', visibility: 'visibility', defaultBranch: 'default_branch' } as const;
 
+/** Who edits a project's settings (GitLab's admin_project, rename_project). */
+export const PROJECT_ADMIN_LEVEL = AccessLevel.MAINTAINER;
+/** Who changes its visibility and deletes it (change_visibility_level, remove_project). */
+export const PROJECT_OWNER_LEVEL = AccessLevel.OWNER;
+
 /** Maintainers edit settings; only Owners change visibility. */
 export async function updateProject(ctx: Context, ref: ProjectRef, input: ProjectInput): Promise<ProjectWithNamespace> {
   checkInput(rules.atLeastOneOf(input, UPDATABLE));
   const project = await requireProject(ctx, ref);
-  await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? AccessLevel.OWNER : AccessLevel.MAINTAINER);
+  await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? PROJECT_OWNER_LEVEL : PROJECT_ADMIN_LEVEL);
   validate(input, project.namespace.visibility, project.namespace.kind === 'group');
   if (input.name != null || input.path != null) {
     await assertFree(ctx, project.namespaceId, input.name ?? project.name, input.path ?? project.path, project.id);
@@ -277,7 +282,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
 /** Deletes the project (Owners only); its repository is removed after the row. */
 export async function deleteProject(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace> {
   const project = await requireProject(ctx, ref);
-  await ctx.policy.requireProjectAccess(project, AccessLevel.OWNER);
+  await ctx.policy.requireProjectAccess(project, PROJECT_OWNER_LEVEL);
   await ctx.db.project.delete({ where: { id: project.id } });
   await ctx.deps.git.remove(project.id);
   return project;

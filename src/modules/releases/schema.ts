@@ -1,7 +1,6 @@
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { AccessLevel } from '../../auth/access-levels.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
@@ -12,7 +11,7 @@ import { GroupRef } from '../groups/schema.ts';
 import { MilestoneRef } from '../milestones/schema.ts';
 import { resolveProject } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { hasLevel, ProjectPermissionsRef, ProjectRef } from '../projects/schema.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/schema.ts';
 import { UserRef } from '../users/schema.ts';
@@ -27,6 +26,7 @@ import {
   listGroupReleases,
   listReleases,
   RELEASE_SORTS,
+  RELEASE_WRITE_LEVEL,
   releaseByTag,
   updateRelease,
   type ReleaseCreateInput as CreateInput,
@@ -335,12 +335,9 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-/** What the viewer may do in a project, GitLab's `Project.userPermissions` subset. */
-const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('ProjectPermissions').implement({
-  fields: (t) => ({
-    downloadCode: t.boolean({ resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
-    createRelease: t.boolean({ resolve: async (p, _a, ctx) => (await ctx.policy.projectAccessLevel(p)) >= AccessLevel.DEVELOPER }),
-  }),
-});
-
-builder.objectField(ProjectRef, 'userPermissions', (t) => t.field({ type: ProjectPermissionsRef, resolve: (p) => p as ProjectWithNamespace }));
+// The release abilities of GitLab's `ProjectPermissions`, from the level the service requires.
+builder.objectFields(ProjectPermissionsRef, (t) => ({
+  createRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+  updateRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `update_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+  destroyRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `destroy_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+}));

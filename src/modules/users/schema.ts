@@ -13,19 +13,20 @@ const UserStateEnum = builder.enumType('UserState', {
 /** Private attributes are for the user and administrators only (CVE-2020-26413). */
 const selfOrAdmin = (user: User, ctx: Context) => ctx.viewer.isAdmin || ctx.viewer.userId === user.id;
 
-export const UserRef = builder.prismaObject('User', {
-  name: 'UserCore',
+/** GitLab's `User` interface: what `UserCore` (any user) and `CurrentUser` (the viewer) share. */
+export const UserInterface = builder.interfaceRef<User>('User').implement({
+  description: 'Representation of a GitLab user.',
   extensions: scopes(...USER_READ_SCOPES),
   fields: (t) => ({
     id: t.id({ resolve: (u) => gid('User', u.id) }),
-    databaseId: t.exposeInt('id'),
-    username: t.exposeString('username'),
-    name: t.exposeString('name'),
-    state: t.expose('state', { type: UserStateEnum }),
+    databaseId: t.int({ resolve: (u) => u.id }),
+    username: t.string({ resolve: (u) => u.username }),
+    name: t.string({ resolve: (u) => u.name }),
+    state: t.field({ type: UserStateEnum, resolve: (u) => u.state }),
     locked: t.boolean({ resolve: () => false }),
     bot: t.boolean({ resolve: () => false }),
-    bio: t.exposeString('bio'),
-    createdAt: t.expose('createdAt', { type: 'Time' }),
+    bio: t.string({ resolve: (u) => u.bio }),
+    createdAt: t.field({ type: 'Time', resolve: (u) => u.createdAt }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
     publicEmail: t.string({ nullable: true, resolve: () => null }),
@@ -37,9 +38,27 @@ export const UserRef = builder.prismaObject('User', {
   }),
 });
 
+
+export const UserRef = builder.prismaObject('User', {
+  name: 'UserCore',
+  description: 'Core representation of a GitLab user.',
+  interfaces: [UserInterface],
+  extensions: scopes(...USER_READ_SCOPES),
+  fields: () => ({}),
+});
+
+/** GitLab's type of `currentUser`: the same fields as any user, for the viewer. */
+export const CurrentUserRef = builder.prismaObject('User', {
+  variant: 'CurrentUser',
+  description: 'The currently authenticated GitLab user.',
+  interfaces: [UserInterface],
+  extensions: scopes(...USER_READ_SCOPES),
+  fields: () => ({}),
+});
+
 builder.queryFields((t) => ({
   currentUser: t.field({
-    type: UserRef,
+    type: CurrentUserRef,
     nullable: true,
     description: 'The user behind the credential, null for anonymous requests.',
     extensions: scopes(...USER_READ_SCOPES),

@@ -160,7 +160,7 @@ describe('one way to name a parent', () => {
 
   it('gives Project and Group the same fields from one definition', async () => {
     const res = await t.graphql(`{
-      project(id: ${project.id}) { labels { nodes { title } } milestones { nodes { title } } projectMembers(relations: [DIRECT]) { nodes { user { username } } } }
+      project(id: ${project.id}) { labels(includeAncestorGroups: true) { nodes { title } } milestones { nodes { title } } projectMembers(relations: [DIRECT]) { nodes { user { username } } } }
       group(fullPath: "acme") { labels { nodes { title } } milestones { nodes { title } } groupMembers { nodes { user { username } } } } }`);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.group.labels.nodes).toEqual([{ title: 'g' }]);

@@ -82,6 +82,14 @@ describe('member mutations with input:', () => {
     expect(garbage.body.errors[0].message).toContain('"42" is not a valid Global ID');
     const literal = await t.graphql(`{ user(id: "gid://gitlab/Group/${group.id}") { username } }`);
     expect(literal.body.errors[0].message).toContain('does not represent an instance of User');
+    const rule = await t.graphql(`mutation { deletePackagesProtectionRule(input: { id: "gid://gitlab/Project/${project.id}" }) { errors } }`);
+    expect(rule.body.errors[0].message).toContain('does not represent an instance of Packages::Protection::Rule');
+    // A subclass is accepted where GitLab accepts one: a Group is a Namespace.
+    const inGroup = await run(
+      `mutation($ns: NamespaceID) { projectCreate(input: { name: "Typed", namespaceId: $ns }) { errors project { fullPath } } }`,
+      { ns: gid('Group', group.id) },
+    );
+    expect(inGroup.projectCreate).toEqual({ errors: [], project: { fullPath: 'acme/typed' } });
   });
 
   it('lists members with GitLab relation enums', async () => {
@@ -311,7 +319,7 @@ describe('lookups by full path', () => {
       }`,
       { search: 'acme', searchNamespaces: true, sort: 'name_asc', membership: true },
     );
-    expect(projects.projects.nodes.map((p: { fullPath: string }) => p.fullPath)).toEqual(['acme/app', 'acme/empty']);
+    expect(projects.projects.nodes.map((p: { fullPath: string }) => p.fullPath)).toEqual(['acme/app', 'acme/empty', 'acme/typed']);
     const byIds = await run(`query($ids: [ID!]) { projects(ids: $ids) { nodes { fullPath } } }`, { ids: [gid('Project', project.id)] });
     expect(byIds.projects.nodes).toEqual([{ fullPath: 'acme/app' }]);
     const withoutNamespaces = await run(`{ projects(search: "acme") { nodes { fullPath } } }`);

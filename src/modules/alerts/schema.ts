@@ -2,7 +2,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { ParamError } from '../../core/errors.ts';
 import { builder, databaseIdOf, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
 import { UserRef } from '../users/schema.ts';
@@ -203,8 +203,10 @@ const HttpCreateInput = mutationInput('HttpIntegrationCreateInput', (t) => ({
   payloadExample: t.string({ description: 'A sample payload (JSON object) the mapping is taken from.' }),
   payloadAttributeMappings: t.field({ type: [MappingInput] }),
 }));
+const httpIntegrationId = (t: InputFields) =>
+  t.field({ type: 'AlertManagementHttpIntegrationID', required: true, description: 'ID of the integration to mutate.' });
 const HttpUpdateInput = mutationInput('HttpIntegrationUpdateInput', (t) => ({
-  id: t.id({ required: true }),
+  id: httpIntegrationId(t),
   name: t.string(),
   active: t.boolean(),
   payloadExample: t.string(),
@@ -221,8 +223,8 @@ const PrometheusUpdateInput = mutationInput('PrometheusIntegrationUpdateInput', 
   apiUrl: t.string({ description: 'Deprecated; accepted and ignored.' }),
 }));
 const idInput = (name: string) => mutationInput(name, (t) => ({ id: t.id({ required: true }) }));
-const HttpResetInput = idInput('HttpIntegrationResetTokenInput');
-const HttpDestroyInput = idInput('HttpIntegrationDestroyInput');
+const HttpResetInput = mutationInput('HttpIntegrationResetTokenInput', (t) => ({ id: httpIntegrationId(t) }));
+const HttpDestroyInput = mutationInput('HttpIntegrationDestroyInput', (t) => ({ id: httpIntegrationId(t) }));
 const PrometheusResetInput = idInput('PrometheusIntegrationResetTokenInput');
 
 const mappingsOf = (m: { fieldName: string; path: string[]; type: string; label?: string | null }[] | null | undefined) => m ?? undefined;
@@ -238,17 +240,17 @@ builder.mutationFields((t) => ({
       type: IntegrationPayload('HttpIntegrationUpdatePayload'),
       args: { input: t.arg({ type: HttpUpdateInput, required: true }) },
       resolve: (_r, { input }, ctx) =>
-        asPayload(ctx, 'integration', () => updateIntegration(ctx, integrationId(input.id), 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
+        asPayload(ctx, 'integration', () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
     }),
     httpIntegrationResetToken: t.field({
       type: IntegrationPayload('HttpIntegrationResetTokenPayload'),
       args: { input: t.arg({ type: HttpResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
     }),
     httpIntegrationDestroy: t.field({
       type: IntegrationPayload('HttpIntegrationDestroyPayload'),
       args: { input: t.arg({ type: HttpDestroyInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => destroyIntegration(ctx, integrationId(input.id), 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => destroyIntegration(ctx, input.id, 'http'), input),
     }),
     prometheusIntegrationCreate: t.field({
       type: IntegrationPayload('PrometheusIntegrationCreatePayload'),
@@ -284,7 +286,7 @@ const CreateIssueInput = mutationInput('AlertCreateIssueInput', (t) => ({
 }));
 const TestAlertInput = mutationInput('AlertManagementAlertTestInput', (t) => ({
   ...projectInputFields(t),
-  integrationId: t.id({ required: true, description: 'Global id of the endpoint (AlertManagement::HttpIntegration).' }),
+  integrationId: t.field({ type: 'AlertManagementHttpIntegrationID', required: true, description: 'Global ID of the endpoint.' }),
   payload: t.string({ required: true, description: 'The JSON payload, as a monitoring tool would post it.' }),
 }));
 const SettingsInput = mutationInput('AlertManagementSettingsUpdateInput', (t) => ({
@@ -334,7 +336,7 @@ builder.mutationFields((t) => ({
     }),
     description: 'Sends a test alert with a JSON payload to an endpoint (Developer and above).',
     args: { input: t.arg({ type: TestAlertInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alerts', () => sendTestAlert(ctx, input, integrationId(input.integrationId), input.payload), input),
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),
   }),
   alertManagementSettingsUpdate: t.field({
     type: payloadType('AlertManagementSettingsUpdatePayload', 'settings', SettingsRef),

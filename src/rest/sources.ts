@@ -6,7 +6,7 @@ export const REST_SOURCES = [
   { prefix: 'groups', kind: 'Group', resource: 'Group' },
 ] as const;
 
-/** `:id` of a project or group route as the SourceInput of a mutation. */
+/** `:id` of a project or group route as the parent fields of a mutation input (`parentInputFields`). */
 export function sourceInput(kind: 'Project' | 'Group', ref: { id?: number; fullPath?: string }) {
   return kind === 'Project' ? { projectId: ref.id, projectPath: ref.fullPath } : { groupId: ref.id, groupPath: ref.fullPath };
 }

@@ -50,11 +50,11 @@ describe('branches', () => {
 
   it('answers branchNames and createBranch over GraphQL', async () => {
     const p = (await t.api('post', '/projects').send({ name: 'Branchy GQL', initialize_with_readme: true }).expect(201)).body;
-    const made = await t.graphql(`mutation { createBranch(projectId: ${p.id}, name: "topic", ref: "main") { branch { name default commit { sha } } errors } }`);
+    const made = await t.graphql(`mutation { createBranch(input: { projectId: ${p.id}, name: "topic", ref: "main" }) { branch { name default commit { sha } } errors } }`);
     expect(made.body.data.createBranch).toEqual({ branch: { name: 'topic', default: false, commit: { sha: git(p.id, 'rev-parse', 'main') } }, errors: [] });
     const names = await t.graphql(`{ project(id: ${p.id}) { repository { all: branchNames(searchPattern: "*", offset: 0, limit: 10) t: branchNames(searchPattern: "to*", offset: 0, limit: 10) } } }`);
     expect(names.body.data.project.repository).toEqual({ all: ['main', 'topic'], t: ['topic'] });
-    const again = await t.graphql(`mutation { createBranch(projectId: ${p.id}, name: "topic", ref: "main") { branch { name } errors } }`);
+    const again = await t.graphql(`mutation { createBranch(input: { projectId: ${p.id}, name: "topic", ref: "main" }) { branch { name } errors } }`);
     expect(again.body.data.createBranch).toEqual({ branch: null, errors: ['Branch already exists'] });
   });
 });

@@ -150,8 +150,8 @@ describe('GET /users/:id/projects', () => {
     expect((await t.api('get', `/users/${owner.id}/projects?search=gam`).expect(200)).body).toHaveLength(1);
     expect((await t.api('get', `/users/${viewer.id}/projects`).expect(200)).body).toEqual([]);
     const gql = await t.graphql(
-      `query($id: Int) { user(id: $id) { namespace { fullPath projects(orderBy: name, sort: asc) { count nodes { name } } } } }`,
-      { id: owner.id },
+      `query($id: UserID) { user(id: $id) { namespace { fullPath projects(sort: "name_asc") { count nodes { name } } } } }`,
+      { id: `gid://gitlab/User/${owner.id}` },
       viewer.token,
     );
     expect(gql.body.data.user.namespace).toEqual({ fullPath: 'owner1', projects: { count: 3, nodes: asViewer.body.map((p: { name: string }) => ({ name: p.name })) } });

@@ -153,7 +153,7 @@ describe('authentication', () => {
   it('refuses GraphQL mutations for read_api tokens', async () => {
     const u = await t.user('gqlreader');
     const readApi = await t.token(u.id, ['read_api']);
-    const res = await t.graphql('mutation { groupCreate(name: "x", path: "gql-x") { errors } }', {}, readApi);
+    const res = await t.graphql('mutation { groupCreate(input: { name: "x", path: "gql-x" }) { errors } }', {}, readApi);
     expect(res.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
     expect(await t.db.namespace.count({ where: { path: 'gql-x' } })).toBe(0);
   });

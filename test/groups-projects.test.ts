@@ -48,9 +48,9 @@ describe('groups', () => {
   it('has a GraphQL twin with the same data and errors', async () => {
     const res = await t.graphql('{ group(fullPath: "top/sub") { fullName parent { fullPath } } }');
     expect(res.body.data.group).toEqual({ fullName: 'Top / Sub', parent: { fullPath: 'top' } });
-    const created = await t.graphql('mutation { groupCreate(name: "Via GQL", path: "via-gql") { group { fullPath } errors } }');
+    const created = await t.graphql('mutation { groupCreate(input: { name: "Via GQL", path: "via-gql" }) { group { fullPath } errors } }');
     expect(created.body.data.groupCreate).toEqual({ group: { fullPath: 'via-gql' }, errors: [] });
-    const dup = await t.graphql('mutation { groupCreate(name: "Again", path: "via-gql") { group { fullPath } errors } }');
+    const dup = await t.graphql('mutation { groupCreate(input: { name: "Again", path: "via-gql" }) { group { fullPath } errors } }');
     expect(dup.body.data.groupCreate).toEqual({ group: null, errors: ['Path has already been taken'] });
     expect(dup.body.extensions.payloadErrors[0]).toMatchObject({ code: 'VALIDATION', status: 400 });
   });
@@ -128,7 +128,7 @@ describe('projects', () => {
   });
 
   it('has a GraphQL twin for create and read', async () => {
-    const res = await t.graphql('mutation { projectCreate(initializeWithReadme: true, attributes: { name: "Gql Proj" }) { project { fullPath defaultBranch webUrl } errors } }');
+    const res = await t.graphql('mutation { projectCreate(input: { initializeWithReadme: true, name: "Gql Proj" }) { project { fullPath defaultBranch webUrl } errors } }');
     expect(res.body.data.projectCreate).toEqual({ project: { fullPath: 'root/gql-proj', defaultBranch: 'main', webUrl: `${EXTERNAL_URL}/root/gql-proj` }, errors: [] });
     const list = await t.graphql('{ projects(search: "gql") { totalCount nodes { fullPath namespace { fullPath } } } }');
     expect(list.body.data.projects).toEqual({ totalCount: 1, nodes: [{ fullPath: 'root/gql-proj', namespace: { fullPath: 'root' } }] });

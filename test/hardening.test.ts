@@ -118,7 +118,7 @@ describe('bad input is 4xx, never 500', () => {
       expect(res.status, name).toBe(400);
       expect(JSON.stringify(res.body), name).toMatch(/null byte/);
     }
-    const gql = await t.graphql('mutation($t: String!) { milestoneCreate(source: { projectId: 1 }, title: $t) { errors } }', { t: 'a\u0000b' });
+    const gql = await t.graphql('mutation($t: String!) { milestoneCreate(input: { projectId: 1, title: $t }) { errors } }', { t: 'a\u0000b' });
     expect(gql.body.errors[0].message).toBe('$t contains a null byte');
     const literal = await t.graphql('{ projects(search: "a\\u0000b") { count } }', {}, null);
     expect(literal.body.errors[0].message).toBe('the query contains a null byte');

@@ -36,7 +36,7 @@ describe('members', () => {
       await t.api('post', path).send({ user_id: u.id, username: 'byname', access_level: 20 }).expect(400, { error: 'user_id, username are mutually exclusive' });
       await t.api('post', path).send({ username: 'nobody-here', access_level: 20 }).expect(404, { message: '404 User Not Found' });
     }
-    const gql = await t.graphql(`mutation { memberCreate(source: { projectId: ${project.id} }, accessLevel: 30) { member { accessLevel { integerValue } } errors } }`);
+    const gql = await t.graphql(`mutation { memberCreate(input: { projectId: ${project.id}, accessLevel: 30 }) { member { accessLevel { integerValue } } errors } }`);
     expect(gql.body.data.memberCreate.errors).toEqual(['userId, username are missing, exactly one parameter must be provided']);
   });
 
@@ -67,15 +67,15 @@ describe('members', () => {
   it('has GraphQL twins for listing and adding', async () => {
     const u = await t.user('mem3');
     const res = await t.graphql(
-      'mutation($g: ID!, $u: Int!) { memberCreate(source: { groupPath: $g }, userId: $u, accessLevel: 20) { member { accessLevel { integerValue stringValue } user { username } } errors } }',
-      { g: 'org/team', u: u.id },
+      'mutation($g: ID!, $u: UserID!) { memberCreate(input: { groupPath: $g, userId: $u, accessLevel: 20 }) { member { accessLevel { integerValue stringValue } user { username } } errors } }',
+      { g: 'org/team', u: `gid://gitlab/User/${u.id}` },
     );
     expect(res.body.data.memberCreate).toEqual({ member: { accessLevel: { integerValue: 20, stringValue: 'REPORTER' }, user: { username: 'mem3' } }, errors: [] });
     const list = await t.graphql('{ group(fullPath: "org/team") { groupMembers(relations: [DIRECT]) { totalCount nodes { user { username } } } } }');
     expect(list.body.data.group.groupMembers.nodes.map((n: { user: { username: string } }) => n.user.username)).toContain('mem3');
     const again = await t.graphql(
-      'mutation($u: Int!) { memberCreate(source: { groupPath: "org/team" }, userId: $u, accessLevel: 20) { errors } }',
-      { u: u.id },
+      'mutation($u: UserID!) { memberCreate(input: { groupPath: "org/team", userId: $u, accessLevel: 20 }) { errors } }',
+      { u: `gid://gitlab/User/${u.id}` },
     );
     expect(again.body.data.memberCreate.errors).toEqual(['Member already exists']);
   });
@@ -123,7 +123,7 @@ describe('milestones', () => {
     expect(gm).toMatchObject({ group_id: group.id, iid: 1, web_url: `${EXTERNAL_URL}/groups/org/-/milestones/1` });
     const res = await t.graphql('{ group(fullPath: "org") { milestones { totalCount nodes { title groupId } } } }');
     expect(res.body.data.group.milestones).toEqual({ totalCount: 1, nodes: [{ title: 'Q1', groupId: group.id }] });
-    const created = await t.graphql('mutation { milestoneCreate(source: { projectPath: "org/team/svc" }, title: "gql", attributes: { dueDate: "2027-01-01" }) { milestone { title dueDate state } errors } }');
+    const created = await t.graphql('mutation { milestoneCreate(input: { projectPath: "org/team/svc", title: "gql", dueDate: "2027-01-01" }) { milestone { title dueDate state } errors } }');
     expect(created.body.data.milestoneCreate).toEqual({ milestone: { title: 'gql', dueDate: '2027-01-01', state: 'active' }, errors: [] });
   });
 
@@ -155,7 +155,7 @@ describe('labels', () => {
     expect(names).toEqual(['bug', 'org-wide']);
     const own = (await t.api('get', `/projects/${project.id}/labels?include_ancestor_groups=false`).expect(200)).body.map((l: { name: string }) => l.name);
     expect(own).toEqual(['bug']);
-    const gql = await t.graphql('mutation { labelCreate(source: { projectPath: "org/team/svc" }, title: "feat", color: "#00ff00") { label { title color textColor } errors } }');
+    const gql = await t.graphql('mutation { labelCreate(input: { projectPath: "org/team/svc", title: "feat", color: "#00ff00" }) { label { title color textColor } errors } }');
     expect(gql.body.data.labelCreate).toEqual({ label: { title: 'feat', color: '#00FF00', textColor: '#FFFFFF' }, errors: [] });
   });
 });

@@ -82,9 +82,9 @@ describe('release links', () => {
     expect(link).toMatchObject({ name: 'g', linkType: 'IMAGE', directAssetPath: '/img.png' });
     const dup = await t.graphql(`mutation { releaseAssetLinkCreate(input: {projectPath: "${p}", tagName: "v1/0", name: "g", url: "https://x.test/g2"}) { link { id } errors } }`);
     expect(dup.body.data.releaseAssetLinkCreate).toEqual({ link: null, errors: ['Name has already been taken'] });
-    const updated = await t.graphql(`mutation($id: ID!) { releaseAssetLinkUpdate(input: {id: $id, name: "g2"}) { link { name } errors } }`, { id: link.id });
+    const updated = await t.graphql(`mutation($id: ReleasesLinkID!) { releaseAssetLinkUpdate(input: {id: $id, name: "g2"}) { link { name } errors } }`, { id: link.id });
     expect(updated.body.data.releaseAssetLinkUpdate).toEqual({ link: { name: 'g2' }, errors: [] });
-    const deleted = await t.graphql(`mutation($id: ID!) { releaseAssetLinkDelete(input: {id: $id}) { link { name } errors } }`, { id: link.id });
+    const deleted = await t.graphql(`mutation($id: ReleasesLinkID!) { releaseAssetLinkDelete(input: {id: $id}) { link { name } errors } }`, { id: link.id });
     expect(deleted.body.data.releaseAssetLinkDelete).toEqual({ link: { name: 'g2' }, errors: [] });
   });
 });

@@ -25,7 +25,7 @@ async function payload(mutation: string, variables: Record<string, unknown> = {}
 describe('rules that moved from REST into the services, over GraphQL', () => {
   it('projectCreate needs a name or a path', async () => {
     const before = await t.db.project.count();
-    const res = await payload('projectCreate(attributes: { description: "x" }) { project { id } errors }');
+    const res = await payload('projectCreate(input: { description: "x" }) { project { id } errors }');
     expect(res).toEqual({ project: null, errors: ['name, path are missing, at least one parameter must be provided'], codes: ['BAD_PARAMETER'] });
     expect(await t.db.project.count()).toBe(before);
     // REST keeps Grape's body.
@@ -33,7 +33,7 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
   });
 
   it('projectUpdate needs at least one attribute', async () => {
-    const res = await payload(`projectUpdate(id: ${project.id}, attributes: {}) { project { id } errors }`);
+    const res = await payload(`projectUpdate(input: { projectId: ${project.id} }) { project { id } errors }`);
     expect(res.errors).toEqual(['name, path, description, visibility, defaultBranch, topics are missing, at least one parameter must be provided']);
     await t.api('put', `/projects/${project.id}`).send({}).expect(400, {
       error: 'name, path, description, visibility, default_branch, topics are missing, at least one parameter must be provided',
@@ -42,7 +42,7 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
 
   it('releaseAssetLinkUpdate needs a name or a url', async () => {
     const link = (await t.api('post', `/projects/${project.id}/releases/v1/assets/links`).send({ name: 'a', url: 'https://x.test/a' }).expect(201)).body;
-    const res = await payload(`releaseAssetLinkUpdate(input: { id: "${link.id}", linkType: IMAGE }) { link { linkType } errors }`);
+    const res = await payload(`releaseAssetLinkUpdate(input: { id: "gid://gitlab/Releases::Link/${link.id}", linkType: IMAGE }) { link { linkType } errors }`);
     expect(res).toEqual({ link: null, errors: ['name, url are missing, at least one parameter must be provided'], codes: ['BAD_PARAMETER'] });
     expect((await t.db.releaseLink.findUniqueOrThrow({ where: { id: link.id } })).linkType).toBe('other');
   });
@@ -62,9 +62,9 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
 
   it('memberCreate and memberUpdate take GitLab access levels only (Minimal Access for groups only)', async () => {
     const u = await t.user();
-    const bad = await payload(`memberCreate(source: { projectId: ${project.id} }, userId: ${u.id}, accessLevel: 35) { member { id } errors }`);
+    const bad = await payload(`memberCreate(input: { projectId: ${project.id}, userId: "gid://gitlab/User/${u.id}", accessLevel: 35 }) { member { id } errors }`);
     expect(bad).toEqual({ member: null, errors: ['accessLevel does not have a valid value'], codes: ['BAD_PARAMETER'] });
-    const minimal = await payload(`memberCreate(source: { projectId: ${project.id} }, userId: ${u.id}, accessLevel: 5) { member { id } errors }`);
+    const minimal = await payload(`memberCreate(input: { projectId: ${project.id}, userId: "gid://gitlab/User/${u.id}", accessLevel: 5 }) { member { id } errors }`);
     expect(minimal.errors).toEqual(['accessLevel does not have a valid value']);
     expect(await t.db.member.count({ where: { userId: u.id } })).toBe(0);
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: u.id, access_level: 35 }).expect(400, { error: 'access_level does not have a valid value' });
@@ -82,10 +82,10 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
   });
 
   it('userCreate needs a password or asks for a random one', async () => {
-    const missing = await payload('userCreate(username: "nopass", name: "N", email: "nopass@example.com") { user { id } errors }');
+    const missing = await payload('userCreate(input: { username: "nopass", name: "N", email: "nopass@example.com" }) { user { id } errors }');
     expect(missing.errors).toEqual(['password, resetPassword, forceRandomPassword are missing, at least one parameter must be provided']);
     expect(await t.db.user.count({ where: { username: 'nopass' } })).toBe(0);
-    const random = await payload('userCreate(username: "randpass", name: "R", email: "randpass@example.com", forceRandomPassword: true) { user { username } errors }');
+    const random = await payload('userCreate(input: { username: "randpass", name: "R", email: "randpass@example.com", forceRandomPassword: true }) { user { username } errors }');
     expect(random).toMatchObject({ user: { username: 'randpass' }, errors: [] });
     expect((await t.db.user.findFirstOrThrow({ where: { username: 'randpass' } })).passwordDigest).toMatch(/^scrypt\$/);
     const reset = await t.api('post', '/users').send({ username: 'resetpass', name: 'R', email: 'resetpass@example.com', reset_password: true }).expect(201);
@@ -141,24 +141,26 @@ describe("GitLab's per-interface rule for package protection levels, stated once
 describe('one way to name a parent', () => {
   it('takes exactly one of projectPath, projectId, groupPath, groupId, and only the kinds a use case accepts', async () => {
     const u = await t.user();
-    const both = await payload(`memberCreate(source: { projectId: ${project.id}, groupPath: "acme" }, userId: ${u.id}, accessLevel: 20) { member { id } errors }`);
-    expect(both.errors).toEqual(['exactly one of projectPath, projectId, groupPath, groupId must be given']);
-    const none = await payload('labelCreate(source: {}, title: "x", color: "red") { label { id } errors }');
-    expect(none.errors).toEqual(both.errors);
-    const byGroup = await payload('labelCreate(source: { groupPath: "acme" }, title: "g", color: "red") { label { title isProjectLabel } errors }');
+    // Naming the parent is an argument error (top level), as GitLab's argument validation is.
+    const both = await t.graphql(`mutation { memberCreate(input: { projectId: ${project.id}, groupPath: "acme", userId: "gid://gitlab/User/${u.id}", accessLevel: 20 }) { member { id } errors } }`);
+    expect(both.body.errors[0]).toMatchObject({ message: 'exactly one of projectPath, projectId, groupPath, groupId must be given', extensions: { code: 'BAD_PARAMETER' } });
+    expect(both.body.data.memberCreate).toBeNull();
+    const none = await t.graphql('mutation { labelCreate(input: { title: "x", color: "red" }) { label { id } errors } }');
+    expect(none.body.errors[0].message).toEqual(both.body.errors[0].message);
+    const byGroup = await payload('labelCreate(input: { groupPath: "acme", title: "g", color: "red" }) { label { title isProjectLabel } errors }');
     expect(byGroup).toMatchObject({ label: { title: 'g', isProjectLabel: false }, errors: [] });
-    const byProjectId = await payload(`milestoneCreate(source: { projectId: ${project.id} }, title: "M2") { milestone { projectId } errors }`);
+    const byProjectId = await payload(`milestoneCreate(input: { projectId: ${project.id}, title: "M2" }) { milestone { projectId } errors }`);
     expect(byProjectId).toMatchObject({ milestone: { projectId: project.id }, errors: [] });
     // A release belongs to a project: a group, or a project named twice, is refused.
     const twice = await t.graphql(`mutation { releaseDelete(input: { projectPath: "${project.path_with_namespace}", projectId: ${project.id}, tagName: "v1" }) { errors } }`);
     expect(twice.body.errors[0]).toMatchObject({ message: 'exactly one of projectPath, projectId must be given', extensions: { code: 'BAD_PARAMETER' } });
-    const hidden = await t.graphql(`mutation { memberCreate(source: { groupPath: "acme" }, userId: ${u.id}, accessLevel: 20) { errors } }`, {}, u.token);
+    const hidden = await t.graphql(`mutation { memberCreate(input: { groupPath: "acme", userId: "gid://gitlab/User/${u.id}", accessLevel: 20 }) { errors } }`, {}, u.token);
     expect(hidden.body.errors[0]).toMatchObject({ message: 'Group not found', extensions: { code: 'NOT_FOUND' } });
   });
 
   it('gives Project and Group the same fields from one definition', async () => {
     const res = await t.graphql(`{
-      project(id: ${project.id}) { labels { nodes { title } } milestones { nodes { title } } projectMembers(relations: [DIRECT]) { nodes { user { username } } } }
+      project(id: ${project.id}) { labels(includeAncestorGroups: true) { nodes { title } } milestones { nodes { title } } projectMembers(relations: [DIRECT]) { nodes { user { username } } } }
       group(fullPath: "acme") { labels { nodes { title } } milestones { nodes { title } } groupMembers { nodes { user { username } } } } }`);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.group.labels.nodes).toEqual([{ title: 'g' }]);

@@ -65,8 +65,8 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
   users: {
     twin: () => ({
       rest: `/users/${ids.developer}`,
-      graphql: `query($id: Int!) { user(id: $id) { ${USER} } }`,
-      variables: { id: ids.developer },
+      graphql: `query($id: UserID!) { user(id: $id) { ${USER} } }`,
+      variables: { id: `gid://gitlab/User/${ids.developer}` },
       at: (data) => data.user,
       fields: userFields,
     }),
@@ -125,7 +125,8 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       variables: { id: project.id },
       at: (data) => data.project?.milestone,
       fields: {
-        id: 'databaseId', iid: 'iid', project_id: 'projectId', title: 'title', description: 'description', state: 'state', created_at: 'createdAt',
+        // GraphQL types iid as GitLab does (ID, a string); REST answers the number.
+        id: 'databaseId', iid: (m) => Number(m.iid), project_id: 'projectId', title: 'title', description: 'description', state: 'state', created_at: 'createdAt',
         updated_at: 'updatedAt', due_date: 'dueDate', start_date: 'startDate', expired: 'expired', web_url: 'webUrl',
       },
     }),

@@ -28,6 +28,11 @@ export function batchGroupBy<K, V>(load: (keys: readonly K[]) => Promise<V[]>, k
 function coreLoaders(db: Db, git: GitStore) {
   return {
     user: batchBy<number, User>((ids) => db.user.findMany({ where: { id: { in: [...ids] } } }), (u) => u.id),
+    /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
+    userByEmail: batchBy<string, User>(
+      (emails) => db.user.findMany({ where: { OR: emails.map((email) => ({ email: { equals: email, mode: 'insensitive' as const } })) } }),
+      (u) => u.email.toLowerCase(),
+    ),
     namespace: batchBy<number, Namespace>(
       (ids) => db.namespace.findMany({ where: { id: { in: [...ids] } } }),
       (n) => n.id,

@@ -2,7 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { storableDates } from './scalars.ts';
+import { GLOBAL_ID_CLASSES, globalIdScalar, gid, parseGlobalId, storableDates, type GlobalIdScalarName } from './scalars.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Scope } from '../auth/scopes.ts';
@@ -18,7 +18,7 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
     /** A multipart file (see `core/upload.ts`); its scalar is declared by the area that takes uploads. */
     Upload: { Input: Upload; Output: never };
-  };
+  } & { [K in GlobalIdScalarName]: { Input: number; Output: number | string } };
   Connection: { totalCount: number };
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
@@ -44,6 +44,8 @@ export const builder = new SchemaBuilder<{
 builder.addScalarType('Time', storableDates(DateTimeResolver), { description: 'Time represented in ISO 8601. For example: "2021-03-09T14:58:50+00:00".' });
 builder.addScalarType('Date', storableDates(DateResolver));
 builder.addScalarType('JSON', JSONResolver);
+// GitLab's typed global ids (`UserID`, `ProjectID`, …): arguments take them, the input is the database id.
+for (const name of Object.keys(GLOBAL_ID_CLASSES) as GlobalIdScalarName[]) builder.addScalarType(name, globalIdScalar(name));
 
 builder.queryType({});
 builder.mutationType({});
@@ -66,16 +68,15 @@ export const scopes = (...list: Scope[]) => ({ scopes: list });
  */
 export const scopesWithSelection = (...list: Scope[]) => ({ scopes: list, scopesCoverSelection: true });
 
-/** GitLab's global id format, `gid://gitlab/Project/1`. */
-export const gid = (type: string, id: number) => `gid://gitlab/${type}/${id}`;
+export { gid };
 
 /**
  * The database id in a global id of `type` (`gid://gitlab/Packages::Protection::Rule/7`), or in a
  * bare number as the REST facade passes it; null for anything else (another type, garbage).
  */
 export function databaseIdOf(type: string, value: string | number): number | null {
-  const match = /^(?:gid:\/\/gitlab\/([A-Za-z:]+)\/)?(\d{1,15})$/.exec(String(value));
-  if (!match || (match[1] !== undefined && match[1] !== type)) return null;
-  const id = Number(match[2]);
-  return id <= 2_147_483_647 ? id : null;
+  const text = String(value);
+  if (/^\d{1,15}$/.test(text)) return Number(text) <= 2_147_483_647 ? Number(text) : null;
+  const parsed = parseGlobalId(text);
+  return parsed && parsed.className === type ? parsed.id : null;
 }

@@ -1,4 +1,5 @@
 import type { InputFieldMap, ObjectRef, SchemaTypes } from '@pothos/core';
+import { getArgumentValues, Kind, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { builder } from './builder.ts';
 import type { Context } from '../core/context.ts';
 import { isPayloadError } from '../core/errors.ts';
@@ -40,17 +41,43 @@ export async function asPayload<K extends string, T>(ctx: Context, key: K, run: 
   }
 }
 
+/**
+ * The `clientMutationId` a payload echoes: the one its mutation kept, else the one the
+ * mutation's `input` carried (read from the operation, so every mutation echoes it).
+ */
+export function clientMutationIdOf(payload: { clientMutationId?: string | null }, info: GraphQLResolveInfo): string | null {
+  if (payload.clientMutationId != null) return payload.clientMutationId;
+  const mutation = info.schema.getMutationType();
+  const key = info.path.prev?.key;
+  if (info.operation.operation !== 'mutation' || !mutation || info.path.prev?.prev !== undefined) return null;
+  const node = info.operation.selectionSet.selections.find(
+    (s): s is FieldNode => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === key,
+  );
+  const field = node && mutation.getFields()[node.name.value];
+  if (!node || !field) return null;
+  const input = getArgumentValues(field, node, info.variableValues).input as MutationInput | undefined;
+  return input?.clientMutationId ?? null;
+}
+
+/** GitLab's `errors: [String!]!` of a mutation payload. */
+export const payloadErrorsField = <P extends { errors: string[] }>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, P>) =>
+  t.stringList({ nullable: false, description: 'Errors encountered during the mutation.', resolve: (p) => p.errors });
+
+/** GitLab's `clientMutationId` of a mutation payload (see `clientMutationIdOf`). */
+export const payloadClientMutationIdField = <P extends { clientMutationId?: string | null }>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, P>) =>
+  t.string({
+    nullable: true,
+    description: 'A unique identifier for the client performing the mutation.',
+    resolve: (p, _a, _ctx, info) => clientMutationIdOf(p, info),
+  });
+
 export function payloadType<K extends string, T>(name: string, key: K, type: ObjectRef<Context extends never ? never : any, T>) {
   return builder.objectRef<Payload<K, T>>(name).implement({
     fields: (t) => ({
       // The object field's type is only known per payload; Pothos cannot infer it from a computed key.
       [key]: t.field({ type, nullable: true, resolve: (p: Payload<K, T>) => p[key] as never }),
-      errors: t.stringList({ description: 'Errors encountered during the mutation.', resolve: (p) => p.errors }),
-      clientMutationId: t.string({
-        nullable: true,
-        description: 'A unique identifier for the client performing the mutation.',
-        resolve: (p) => p.clientMutationId ?? null,
-      }),
+      errors: payloadErrorsField(t),
+      clientMutationId: payloadClientMutationIdField(t),
     }),
   });
 }

@@ -1,4 +1,5 @@
-import { GraphQLError, GraphQLScalarType, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { ParamError } from '../core/errors.ts';
 import { isStorableDate, MAX_YEAR, MIN_YEAR } from '../core/input.ts';
 
 /**
@@ -17,5 +18,75 @@ export function storableDates(scalar: GraphQLScalarType): GraphQLScalarType {
     ...config,
     parseValue: (value: unknown) => check(config.parseValue!(value)),
     parseLiteral: (node: ValueNode, variables?: { [key: string]: unknown } | null) => check(config.parseLiteral!(node, variables)),
+  });
+}
+
+/**
+ * GitLab's typed global ids (`Types::GlobalIDType[::User]` is the scalar `UserID`): the scalar
+ * name and the classes whose `gid://gitlab/<Class>/<id>` it accepts (the class and its
+ * subclasses, as GitLab accepts a `Group` gid for a `NamespaceID`).
+ */
+export const GLOBAL_ID_CLASSES = {
+  UserID: ['User'],
+  ProjectID: ['Project'],
+  GroupID: ['Group'],
+  NamespaceID: ['Namespace', 'Group', 'Namespaces::UserNamespace', 'Namespaces::ProjectNamespace'],
+  MilestoneID: ['Milestone'],
+  LabelID: ['Label', 'ProjectLabel', 'GroupLabel'],
+  MemberID: ['Member', 'ProjectMember', 'GroupMember'],
+  ReleaseID: ['Release'],
+  ReleasesLinkID: ['Releases::Link'],
+  EpicID: ['Epic'],
+  PersonalAccessTokenID: ['PersonalAccessToken'],
+  PackagesProtectionRuleID: ['Packages::Protection::Rule'],
+  AlertManagementHttpIntegrationID: ['AlertManagement::HttpIntegration'],
+} as const;
+
+export type GlobalIdScalarName = keyof typeof GLOBAL_ID_CLASSES;
+
+const GID = /^gid:\/\/gitlab\/([A-Za-z]+(?:::[A-Za-z]+)*)\/(\d{1,15})$/;
+
+/** `gid://gitlab/<Class>/<id>` as its class and database id; null for anything else (or an id PostgreSQL's `int` cannot hold). */
+export function parseGlobalId(value: unknown): { className: string; id: number } | null {
+  if (typeof value !== 'string') return null;
+  const match = GID.exec(value);
+  if (!match) return null;
+  const id = Number(match[2]);
+  return id <= 2_147_483_647 ? { className: match[1]!, id } : null;
+}
+
+/** GitLab's global id format, `gid://gitlab/Project/1`. */
+export const gid = (className: string, id: number) => `gid://gitlab/${className}/${id}`;
+
+/**
+ * The database id in a global id of one of the classes of `name`; a GraphQL error in GitLab's
+ * words otherwise. The scalars use it, and so do arguments GitLab types `[ID!]` (`ids:`).
+ */
+export function databaseIdOfGlobalId(name: GlobalIdScalarName, value: unknown): number {
+  const classes: readonly string[] = GLOBAL_ID_CLASSES[name];
+  const parsed = parseGlobalId(value);
+  if (!parsed) throw new ParamError(`${JSON.stringify(value)} is not a valid Global ID`);
+  if (!classes.includes(parsed.className)) {
+    throw new ParamError(`${JSON.stringify(value)} does not represent an instance of ${classes[0]}`);
+  }
+  return parsed.id;
+}
+
+/**
+ * The scalar `name` (e.g. `UserID`): its input is the database id of a global id of one of its
+ * classes, anything else a GraphQL argument error (GitLab's wording); its output a global id.
+ */
+export function globalIdScalar(name: GlobalIdScalarName): GraphQLScalarType<number, string> {
+  const classes: readonly string[] = GLOBAL_ID_CLASSES[name];
+  const parse = (value: unknown) => databaseIdOfGlobalId(name, value);
+  return new GraphQLScalarType<number, string>({
+    name,
+    description: `A \`${name}\` is a global ID. It is encoded as a string, for example \`${gid(classes[0]!, 1)}\`.`,
+    serialize: (value) => (typeof value === 'number' ? gid(classes[0]!, value) : String(value)),
+    parseValue: parse,
+    parseLiteral: (node) => {
+      if (node.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string, e.g. "${gid(classes[0]!, 1)}"`);
+      return parse(node.value);
+    },
   });
 }

@@ -3,7 +3,7 @@ import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf, page } from '../../rest/shape.ts';
 import { databaseIdOf } from '../../graphql/builder.ts';
-import { projectInput } from '../../rest/sources.ts';
+import { globalId, projectInput } from '../../rest/sources.ts';
 import { ALERT_SEVERITIES, ALERT_SORTS, ALERT_STATUSES } from './service.ts';
 
 const lower = <V extends string>(value: V | null) => (value === null ? null : (value.toLowerCase() as Lowercase<V>));
@@ -75,7 +75,7 @@ export const routes = defineRoutes([
     operation: 'UpdateAlertHttpIntegration',
     params: { ...INTEGRATION, name: param.string(), active: param.bool(), payload_example: param.string(), payload_attribute_mappings: mapping },
     variables: (v) => ({
-      input: { id: String(v.integration_id), name: v.name, active: v.active, payloadExample: v.payload_example, payloadAttributeMappings: mappingsInput(v.payload_attribute_mappings) },
+      input: { id: globalId('AlertManagement::HttpIntegration', v.integration_id), name: v.name, active: v.active, payloadExample: v.payload_example, payloadAttributeMappings: mappingsInput(v.payload_attribute_mappings) },
     }),
     result: (data) => integrationEntity(expected(data.httpIntegrationUpdate?.integration, 'integration')),
   }),
@@ -84,7 +84,7 @@ export const routes = defineRoutes([
     path: `${BASE}/http_integrations/:integration_id/reset_token`,
     operation: 'ResetAlertHttpIntegrationToken',
     params: INTEGRATION,
-    variables: (v) => ({ input: { id: String(v.integration_id) } }),
+    variables: (v) => ({ input: { id: globalId('AlertManagement::HttpIntegration', v.integration_id) } }),
     result: (data) => integrationEntity(expected(data.httpIntegrationResetToken?.integration, 'integration')),
   }),
   route({
@@ -92,7 +92,7 @@ export const routes = defineRoutes([
     path: `${BASE}/http_integrations/:integration_id`,
     operation: 'DestroyAlertHttpIntegration',
     params: INTEGRATION,
-    variables: (v) => ({ input: { id: String(v.integration_id) } }),
+    variables: (v) => ({ input: { id: globalId('AlertManagement::HttpIntegration', v.integration_id) } }),
   }),
   route({
     method: 'GET',
@@ -137,7 +137,7 @@ export const routes = defineRoutes([
     operation: 'SendTestAlert',
     status: 201,
     params: { ...INTEGRATION, payload: param.string({ required: true }) },
-    variables: (v) => ({ input: { ...projectInput(v.id), integrationId: String(v.integration_id), payload: v.payload } }),
+    variables: (v) => ({ input: { ...projectInput(v.id), integrationId: globalId('AlertManagement::HttpIntegration', v.integration_id), payload: v.payload } }),
     result: (data) => expected(data.alertManagementAlertTest?.alerts, 'alerts').map(alertEntity),
   }),
   route({

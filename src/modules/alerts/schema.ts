@@ -2,7 +2,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { ParamError } from '../../core/errors.ts';
 import { builder, databaseIdOf, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
 import { UserRef } from '../users/schema.ts';
@@ -203,8 +203,10 @@ const HttpCreateInput = mutationInput('HttpIntegrationCreateInput', (t) => ({
   payloadExample: t.string({ description: 'A sample payload (JSON object) the mapping is taken from.' }),
   payloadAttributeMappings: t.field({ type: [MappingInput] }),
 }));
+const httpIntegrationId = (t: InputFields) =>
+  t.field({ type: 'AlertManagementHttpIntegrationID', required: true, description: 'ID of the integration to mutate.' });
 const HttpUpdateInput = mutationInput('HttpIntegrationUpdateInput', (t) => ({
-  id: t.id({ required: true }),
+  id: httpIntegrationId(t),
   name: t.string(),
   active: t.boolean(),
   payloadExample: t.string(),
@@ -221,8 +223,8 @@ const PrometheusUpdateInput = mutationInput('PrometheusIntegrationUpdateInput', 
   apiUrl: t.string({ description: 'Deprecated; accepted and ignored.' }),
 }));
 const idInput = (name: string) => mutationInput(name, (t) => ({ id: t.id({ required: true }) }));
-const HttpResetInput = idInput('HttpIntegrationResetTokenInput');
-const HttpDestroyInput = idInput('HttpIntegrationDestroyInput');
+const HttpResetInput = mutationInput('HttpIntegrationResetTokenInput', (t) => ({ id: httpIntegrationId(t) }));
+const HttpDestroyInput = mutationInput('HttpIntegrationDestroyInput', (t) => ({ id: httpIntegrationId(t) }));
 const PrometheusResetInput = idInput('PrometheusIntegrationResetTokenInput');
 
 const mappingsOf = (m: { fieldName: string; path: string[]; type: string; label?: string | null }[] | null | undefined) => m ?? undefined;
@@ -238,17 +240,17 @@ builder.mutationFields((t) => ({
       type: IntegrationPayload('HttpIntegrationUpdatePayload'),
       args: { input: t.arg({ type: HttpUpdateInput, required: true }) },
       resolve: (_r, { input }, ctx) =>
-        asPayload(ctx, 'integration', () => updateIntegration(ctx, integrationId(input.id), 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
+        asPayload(ctx, 'integration', () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
     }),
     httpIntegrationResetToken: t.field({
       type: IntegrationPayload('HttpIntegrationResetTokenPayload'),
       args: { input: t.arg({ type: HttpResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
     }),
     httpIntegrationDestroy: t.field({
       type: IntegrationPayload('HttpIntegrationDestroyPayload'),
       args: { input: t.arg({ type: HttpDestroyInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => destroyIntegration(ctx, integrationId(input.id), 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => destroyIntegration(ctx, input.id, 'http'), input),
     }),
     prometheusIntegrationCreate: t.field({
       type: IntegrationPayload('PrometheusIntegrationCreatePayload'),
@@ -284,7 +286,7 @@ const CreateIssueInput = mutationInput('AlertCreateIssueInput', (t) => ({
 }));
 const TestAlertInput = mutationInput('AlertManagementAlertTestInput', (t) => ({
   ...projectInputFields(t),
-  integrationId: t.id({ required: true, description: 'Global id of the endpoint (AlertManagement::HttpIntegration).' }),
+  integrationId: t.field({ type: 'AlertManagementHttpIntegrationID', required: true, description: 'Global ID of the endpoint.' }),
   payload: t.string({ required: true, description: 'The JSON payload, as a monitoring tool would post it.' }),
 }));
 const SettingsInput = mutationInput('AlertManagementSettingsUpdateInput', (t) => ({
@@ -299,8 +301,8 @@ const AlertPayload = (name: string) =>
     fields: (t) => ({
       alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert as never }),
       issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => (p.issue ?? null) as never }),
-      errors: t.stringList({ resolve: (p) => p.errors }),
-      clientMutationId: t.string({ nullable: true, resolve: (p) => p.clientMutationId ?? null }),
+      errors: payloadErrorsField(t),
+      clientMutationId: payloadClientMutationIdField(t),
     }),
   });
 
@@ -328,13 +330,13 @@ builder.mutationFields((t) => ({
     type: builder.objectRef<{ alerts?: unknown[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload').implement({
       fields: (f) => ({
         alerts: f.field({ type: [AlertRef], nullable: true, description: 'The alerts the test payload created or grouped.', resolve: (p) => (p.alerts ?? null) as never }),
-        errors: f.stringList({ resolve: (p) => p.errors }),
-        clientMutationId: f.string({ nullable: true, resolve: (p) => p.clientMutationId ?? null }),
+        errors: payloadErrorsField(f),
+        clientMutationId: payloadClientMutationIdField(f),
       }),
     }),
     description: 'Sends a test alert with a JSON payload to an endpoint (Developer and above).',
     args: { input: t.arg({ type: TestAlertInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alerts', () => sendTestAlert(ctx, input, integrationId(input.integrationId), input.payload), input),
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),
   }),
   alertManagementSettingsUpdate: t.field({
     type: payloadType('AlertManagementSettingsUpdatePayload', 'settings', SettingsRef),

@@ -1,5 +1,5 @@
 import { builder, scopes } from '../../graphql/builder.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import type { ApplicationSettings } from '../../core/settings.ts';
 import { findSettings, updateSettings } from './service.ts';
 
@@ -15,13 +15,11 @@ const ApplicationSettingsRef = builder.objectRef<ApplicationSettings>('Applicati
   }),
 });
 
-const ApplicationSettingsUpdateInput = builder.inputType('ApplicationSettingsUpdateInput', {
-  fields: (t) => ({
-    bulkImportEnabled: t.boolean(),
-    allowLocalRequestsFromWebHooksAndServices: t.boolean(),
-    dnsRebindingProtectionEnabled: t.boolean(),
-  }),
-});
+const ApplicationSettingsUpdateInput = mutationInput('ApplicationSettingsUpdateInput', (t) => ({
+  bulkImportEnabled: t.boolean(),
+  allowLocalRequestsFromWebHooksAndServices: t.boolean(),
+  dnsRebindingProtectionEnabled: t.boolean(),
+}));
 
 builder.queryField('applicationSettings', (t) =>
   t.field({

@@ -2,6 +2,7 @@ import type { BranchEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page } from '../../rest/shape.ts';
+import { projectInput } from '../../rest/sources.ts';
 import { commitEntity } from '../commits/rest.ts';
 
 const BRANCHES = '/projects/:id/repository/branches';
@@ -36,7 +37,7 @@ export const routes = defineRoutes([
       branch: param.string({ required: true, allowBlank: false }),
       ref: param.string({ required: true, allowBlank: false }),
     },
-    variables: (v) => ({ ...v.id, name: v.branch, ref: v.ref }),
+    variables: (v) => ({ input: { ...projectInput(v.id), name: v.branch, ref: v.ref } }),
     result: (data) => entity(expected(data.createBranch?.branch, 'branch')),
   }),
   route({
@@ -44,6 +45,6 @@ export const routes = defineRoutes([
     path: `${BRANCHES}/:branch`,
     operation: 'BranchDelete',
     params: { id: param.ref(), branch: param.string({ required: true }) },
-    variables: (v) => ({ ...v.id, name: v.branch }),
+    variables: (v) => ({ input: { ...projectInput(v.id), name: v.branch } }),
   }),
 ]);

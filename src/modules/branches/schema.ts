@@ -1,10 +1,12 @@
 import { builder, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
 import { resolveProject } from '../namespaces/parent.ts';
+import { projectInputFields } from '../namespaces/parent-fields.ts';
+import { hasLevel, ProjectPermissionsRef } from '../projects/schema.ts';
 import { projectFullPath } from '../projects/service.ts';
-import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, type Branch } from './service.ts';
+import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, PUSH_CODE_LEVEL, type Branch } from './service.ts';
 
 export const BranchRef = builder.objectRef<Branch>('Branch').implement({
   fields: (t) => ({
@@ -46,20 +48,38 @@ builder.objectFields(RepositoryRef, (t) => ({
   }),
 }));
 
-builder.mutationFields((t) => {
-  const projectArgs = { projectPath: t.arg.id(), projectId: t.arg.int() };
-  return {
-    createBranch: t.field({
-      type: payloadType('CreateBranchPayload', 'branch', BranchRef),
-      extensions: scopes('api', 'write_repository'),
-      args: { ...projectArgs, name: t.arg.string({ required: true }), ref: t.arg.string({ required: true }) },
-      resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => createBranch(ctx, await resolveProject(ctx, args), args.name, args.ref)),
-    }),
-    branchDelete: t.field({
-      type: payloadType('BranchDeletePayload', 'branch', BranchRef),
-      extensions: scopes('api', 'write_repository'),
-      args: { ...projectArgs, name: t.arg.string({ required: true }) },
-      resolve: (_r, args, ctx) => asPayload(ctx, 'branch', async () => deleteBranch(ctx, await resolveProject(ctx, args), args.name)),
-    }),
-  };
-});
+builder.objectFields(ProjectPermissionsRef, (t) => ({
+  pushCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `push_code` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PUSH_CODE_LEVEL) }),
+}));
+
+const CreateBranchInput = mutationInput('CreateBranchInput', (t) => ({
+  ...projectInputFields(t),
+  name: t.string({ required: true, description: 'Name of the branch.' }),
+  ref: t.string({ required: true, description: 'Branch name or commit SHA to create branch from.' }),
+}));
+
+const BranchDeleteInput = mutationInput('BranchDeleteInput', (t) => ({
+  ...projectInputFields(t),
+  name: t.string({ required: true, description: 'Name of the branch.' }),
+}));
+
+builder.mutationFields((t) => ({
+  createBranch: t.field({
+    type: payloadType('CreateBranchPayload', 'branch', BranchRef),
+    extensions: scopes('api', 'write_repository'),
+    args: { input: t.arg({ type: CreateBranchInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const project = await resolveProject(ctx, input);
+      return asPayload(ctx, 'branch', () => createBranch(ctx, project, input.name, input.ref), input);
+    },
+  }),
+  branchDelete: t.field({
+    type: payloadType('BranchDeletePayload', 'branch', BranchRef),
+    extensions: scopes('api', 'write_repository'),
+    args: { input: t.arg({ type: BranchDeleteInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const project = await resolveProject(ctx, input);
+      return asPayload(ctx, 'branch', () => deleteBranch(ctx, project, input.name), input);
+    },
+  }),
+}));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { CommitInfo, DiffEntry, DiffStats } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
@@ -8,6 +9,7 @@ import { resolveProject } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
 import { projectFullPath, requireCodeOfProject } from '../projects/service.ts';
+import { UserRef } from '../users/schema.ts';
 import { commitDiffs, commitStatsOf, compareRefs, createCommit, findCommit, listCommits, readableRepository, type Comparison } from './service.ts';
 
 type CommitParent = CommitInfo & { project: ProjectWithNamespace };
@@ -247,4 +249,25 @@ builder.mutationFields((t) => ({
       );
     },
   }),
+}));
+
+/** GitLab's commit description: the message after its first line, null when there is none. */
+const descriptionOf = (message: string) => message.split('\n').slice(1).join('\n').trim() || null;
+
+/** Gravatar of an email address, GitLab's default avatar for commit authors without an account. */
+const gravatar = (email: string) =>
+  `https://www.gravatar.com/avatar/${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}?s=80&d=identicon`;
+
+// GitLab's Commit fields for what the repository browser and release pages read.
+builder.objectFields(CommitRef, (t) => ({
+  fullTitle: t.string({ description: 'Full title of the commit message.', resolve: (c) => c.message.split('\n', 1)[0]!.trim() }),
+  description: t.string({ nullable: true, description: 'Description of the commit message.', resolve: (c) => descriptionOf(c.message) }),
+  webPath: t.string({ description: 'Web path of the commit.', resolve: (c) => `/${projectFullPath(c.project)}/-/commit/${c.id}` }),
+  author: t.field({
+    type: UserRef,
+    nullable: true,
+    description: 'Author of the commit: the user with the author email, when there is one.',
+    resolve: (c, _a, ctx) => ctx.loaders.userByEmail.load(c.authorEmail.trim().toLowerCase()),
+  }),
+  authorGravatar: t.string({ nullable: true, description: "Commit author's Gravatar URL.", resolve: (c) => gravatar(c.authorEmail) }),
 }));

@@ -305,7 +305,7 @@ const epicAttributeFields = (t: Fields) => ({
   color: t.string({ description: 'Hex code or colour name; behind the feature flag `epic_highlight_color`.' }),
   addLabelIds: t.idList({ description: 'Ids of labels to add.' }),
   addLabels: t.stringList({ description: 'Names of labels to add (created in the group when none of that name exists).' }),
-  parentId: t.id({ description: 'Global id of the parent epic; null makes the epic top-level.' }),
+  parentId: t.field({ type: 'EpicID', description: 'ID of the parent epic; null makes the epic top-level.' }),
 });
 
 const CreateEpicInput = mutationInput('CreateEpicInput', (t) => ({
@@ -434,7 +434,7 @@ builder.mutationFields((t) => ({
         'epic',
         async () =>
           within(group)(
-            await createEpic(ctx, group, { ...input, labels: input.addLabels, labelIds: labelIds(input.addLabelIds), parentId: parentIdOf(input.parentId) }, { colorAllowed }),
+            await createEpic(ctx, group, { ...input, labels: input.addLabels, labelIds: labelIds(input.addLabelIds), parentId: input.parentId }, { colorAllowed }),
           ),
         input,
       );
@@ -450,7 +450,7 @@ builder.mutationFields((t) => ({
         ...input,
         addLabelIds: labelIds(input.addLabelIds),
         removeLabelIds: labelIds(input.removeLabelIds),
-        parentId: parentIdOf(input.parentId),
+        parentId: input.parentId,
       };
       return asPayload(ctx, 'epic', async () => within(group)(await updateEpic(ctx, group, iidNumber(input.iid), changes, { colorAllowed })), input);
     },

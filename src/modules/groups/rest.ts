@@ -1,5 +1,6 @@
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
+import { globalId, sourceInput } from '../../rest/sources.ts';
 import { expected, found, page } from '../../rest/shape.ts';
 
 const VISIBILITY = ['private', 'internal', 'public'] as const;
@@ -45,12 +46,14 @@ export const routes = defineRoutes([
       request_access_enabled: param.bool(),
     },
     variables: (v) => ({
-      name: v.name,
-      path: v.path,
-      parentId: v.parent_id,
-      visibility: v.visibility,
-      description: v.description,
-      requestAccessEnabled: v.request_access_enabled,
+      input: {
+        name: v.name,
+        path: v.path,
+        parentId: globalId('Group', v.parent_id),
+        visibility: v.visibility,
+        description: v.description,
+        requestAccessEnabled: v.request_access_enabled,
+      },
     }),
     result: (data) => expected(data.groupCreate?.group, 'group'),
   }),
@@ -85,7 +88,7 @@ export const routes = defineRoutes([
     operation: 'GroupDelete',
     status: 202,
     params: { id: param.ref() },
-    variables: (v) => v.id,
+    variables: (v) => ({ input: sourceInput('Group', v.id) }),
     result: () => ({ message: '202 Accepted' }),
   }),
 ]);

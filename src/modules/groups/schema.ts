@@ -68,6 +68,20 @@ const GroupUpdateInput = mutationInput('GroupUpdateInput', (t) => ({
   requestAccessEnabled: t.boolean(),
 }));
 
+const GroupCreateInput = mutationInput('GroupCreateInput', (t) => ({
+  name: t.string({ required: true, description: 'Name of the group.' }),
+  path: t.string({ description: 'Path of the group; derived from the name when omitted.' }),
+  parentId: t.field({ type: 'GroupID', description: 'Global ID of the parent group; a top-level group when omitted.' }),
+  visibility: t.field({ type: VisibilityEnum, description: 'Visibility of the group.' }),
+  description: t.string({ description: 'Description of the group.' }),
+  requestAccessEnabled: t.boolean({ description: 'Users can request access to the group.' }),
+}));
+
+const GroupDeleteInput = mutationInput('GroupDeleteInput', (t) => ({
+  groupPath: t.id({ description: 'Full path of the group.' }),
+  groupId: t.int({ description: 'Id of the group (alternative to groupPath).' }),
+}));
+
 builder.mutationFields((t) => ({
   groupUpdate: t.field({
     type: payloadType('GroupUpdatePayload', 'group', GroupRef),
@@ -79,20 +93,18 @@ builder.mutationFields((t) => ({
   }),
   groupCreate: t.field({
     type: payloadType('GroupCreatePayload', 'group', GroupRef),
-    args: {
-      name: t.arg.string({ required: true }),
-      path: t.arg.string(),
-      parentId: t.arg.int(),
-      visibility: t.arg({ type: VisibilityEnum }),
-      description: t.arg.string(),
-      requestAccessEnabled: t.arg.boolean(),
+    description: 'Creates a group, top-level or in a parent group.',
+    args: { input: t.arg({ type: GroupCreateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => {
+      const { clientMutationId: _, ...attributes } = input;
+      return asPayload(ctx, 'group', () => createGroup(ctx, attributes), input);
     },
-    resolve: (_r, args, ctx) => asPayload(ctx, 'group', () => createGroup(ctx, args)),
   }),
   groupDelete: t.field({
     type: payloadType('GroupDeletePayload', 'group', GroupRef),
-    args: { fullPath: t.arg.id(), id: t.arg.int() },
-    resolve: (_r, args, ctx) =>
-      asPayload(ctx, 'group', () => deleteGroup(ctx, { id: args.id, fullPath: args.fullPath == null ? null : String(args.fullPath) })),
+    description: 'Deletes a group (Owners).',
+    args: { input: t.arg({ type: GroupDeleteInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      asPayload(ctx, 'group', () => deleteGroup(ctx, { id: input.groupId, fullPath: input.groupPath == null ? null : String(input.groupPath) }), input),
   }),
 }));

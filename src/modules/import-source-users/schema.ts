@@ -81,7 +81,7 @@ type MessagePayload = { message: string | null; errors: string[]; clientMutation
 const CsvPayload = builder.objectRef<MessagePayload>('ImportSourceUsersReassignFromCsvPayload').implement({
   fields: (t) => ({
     message: t.exposeString('message', { nullable: true }),
-    errors: t.exposeStringList('errors', { description: 'Errors encountered during the mutation.' }),
+    errors: t.exposeStringList('errors', { nullable: false, description: 'Errors encountered during the mutation.' }),
     clientMutationId: t.string({ nullable: true, resolve: (p) => p.clientMutationId ?? null }),
   }),
 });

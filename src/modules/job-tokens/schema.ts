@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { resolveProject } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { createJobToken, type JobTokenGrant } from './service.ts';
@@ -13,13 +13,11 @@ const JobTokenRef = builder.objectRef<JobTokenGrant>('JobToken').implement({
   }),
 });
 
-const JobTokenCreateInput = builder.inputType('JobTokenCreateInput', {
-  fields: (t) => ({
-    ...projectInputFields(t),
-    userId: t.int({ required: true, description: 'The user the job runs as.' }),
-    expiresInMinutes: t.int({ description: 'Default 60, at most 1440.' }),
-  }),
-});
+const JobTokenCreateInput = mutationInput('JobTokenCreateInput', (t) => ({
+  ...projectInputFields(t),
+  userId: t.int({ required: true, description: 'The user the job runs as.' }),
+  expiresInMinutes: t.int({ description: 'Default 60, at most 1440.' }),
+}));
 
 builder.mutationFields((t) => ({
   jobTokenCreate: t.field({

@@ -27,7 +27,8 @@ export const routes = defineRoutes(
       operation: `${kind}Labels`,
       paginated: true,
       params: { id: param.ref(), include_ancestor_groups: param.bool(), search: param.string() },
-      variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups, search: v.search }),
+      // GitLab's REST list includes ancestor groups' labels unless told not to; GraphQL's does not.
+      variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups ?? true, search: v.search }),
       result: (data) => page(found(data.source, resource).labels, entity),
     }),
     route({
@@ -42,7 +43,7 @@ export const routes = defineRoutes(
         description: param.string(),
         priority: param.int(),
       },
-      variables: (v) => ({ source: sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority }),
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority } }),
       result: (data) => entity(expected(data.labelCreate?.label, 'label')),
     }),
     route({

@@ -2,8 +2,9 @@ import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, parentInputFields, SourceInputRef } from '../namespaces/parent-fields.ts';
-import { createLabel, deleteLabel, findLabel, listLabels, textColor, updateLabel } from './service.ts';
+import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
+import { hasLevel, ProjectPermissionsRef } from '../projects/schema.ts';
+import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_LEVEL, listLabels, textColor, updateLabel } from './service.ts';
 
 export const LabelRef = builder.prismaObject('Label', {
   fields: (t) => ({
@@ -23,9 +24,16 @@ export const LabelRef = builder.prismaObject('Label', {
 parentFields((t) => ({
   labels: t.connection({
     type: LabelRef,
-    args: { includeAncestorGroups: t.arg.boolean({ defaultValue: true }), searchTerm: t.arg.string() },
+    args: {
+      title: t.arg.string({ description: 'Exact match on title.' }),
+      searchTerm: t.arg.string({ description: 'Search term to find labels with.' }),
+      includeAncestorGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from ancestor groups.' }),
+    },
     resolve: (row, args, ctx) =>
-      pagedConnection(args, listLabels(ctx, parentOf(row), { includeAncestorGroups: args.includeAncestorGroups, search: args.searchTerm })),
+      pagedConnection(
+        args,
+        listLabels(ctx, parentOf(row), { includeAncestorGroups: args.includeAncestorGroups ?? false, search: args.searchTerm, title: args.title }),
+      ),
   }),
   label: t.field({
     type: LabelRef,
@@ -72,17 +80,29 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+builder.objectFields(ProjectPermissionsRef, (t) => ({
+  createLabel: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_label` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, LABEL_WRITE_LEVEL) }),
+}));
+
+const LabelCreateInput = mutationInput('LabelCreateInput', (t) => ({
+  ...parentInputFields(t),
+  title: t.string({ required: true, description: 'Title of the label.' }),
+  description: t.string({ description: 'Description of the label.' }),
+  color: t.string({
+    defaultValue: DEFAULT_LABEL_COLOR,
+    description: 'The color of the label given in 6-digit hex notation with leading \'#\' sign (for example, `#FFAABB`) or one of the CSS color names.',
+  }),
+  priority: t.int({ description: 'Priority of the label (project labels).' }),
+}));
+
 builder.mutationFields((t) => ({
   labelCreate: t.field({
     type: payloadType('LabelCreatePayload', 'label', LabelRef),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      title: t.arg.string({ required: true }),
-      color: t.arg.string({ required: true }),
-      description: t.arg.string(),
-      priority: t.arg.int(),
+    args: { input: t.arg({ type: LabelCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      const { title, description, color, priority } = input;
+      return asPayload(ctx, 'label', () => createLabel(ctx, parent, { name: title, description, color: color ?? DEFAULT_LABEL_COLOR, priority }), input);
     },
-    resolve: (_r, { source, title, ...rest }, ctx) =>
-      asPayload(ctx, 'label', async () => createLabel(ctx, await resolveParent(ctx, source), { name: title, ...rest })),
   }),
 }));

@@ -36,10 +36,17 @@ function availableLabelsWhere(parent: Parent, includeAncestorGroups: boolean): P
 }
 
 /** Project labels include those of the project's ancestor groups, as GitLab's list does by default. */
-export function listLabels(ctx: Context, parent: Parent, opts: { includeAncestorGroups?: boolean | null; search?: string | null }): Listing<Label> {
+export function listLabels(
+  ctx: Context,
+  parent: Parent,
+  opts: { includeAncestorGroups?: boolean | null; search?: string | null; title?: string | null },
+): Listing<Label> {
   const where: Prisma.LabelWhereInput = {
-    ...availableLabelsWhere(parent, opts.includeAncestorGroups !== false),
-    ...(opts.search && { name: containsIgnoringCase(opts.search) }),
+    AND: [
+      availableLabelsWhere(parent, opts.includeAncestorGroups !== false),
+      ...(opts.search ? [{ name: containsIgnoringCase(opts.search) }] : []),
+      ...(opts.title ? [{ name: opts.title }] : []),
+    ],
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.label.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
@@ -64,8 +71,11 @@ export async function availableLabelsNamed(ctx: Context, parent: Parent, names: 
 
 export type LabelInput = { name: string; color: string; description?: string | null; priority?: number | null };
 
+/** Who creates labels (GitLab's admin_label, create_label). */
+export const LABEL_WRITE_LEVEL = AccessLevel.REPORTER;
+
 export async function createLabel(ctx: Context, parent: Parent, input: LabelInput): Promise<Label> {
-  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
+  await requireParentAccess(ctx, parent, LABEL_WRITE_LEVEL);
   const errors: Record<string, string[]> = {};
   const color = normalizeColor(input.color);
   if (!color) errors.color = ['must be a valid color code'];
@@ -82,7 +92,8 @@ export async function createLabel(ctx: Context, parent: Parent, input: LabelInpu
 }
 
 /** GitLab's colour for labels created on the fly from a name. */
-const DEFAULT_LABEL_COLOR = '#6699CC';
+/** GitLab's `Label::DEFAULT_COLOR`. */
+export const DEFAULT_LABEL_COLOR = '#6699CC';
 
 /**
  * Labels by name as issuables take them: an available one where it exists, otherwise a new label

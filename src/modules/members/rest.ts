@@ -3,7 +3,7 @@ import type { MemberEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page } from '../../rest/shape.ts';
-import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
+import { globalId, REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 
 /** GitLab's member entity: the user's attributes with the membership's beside them. */
 export const memberEntity = ({ user, access_level, ...membership }: MemberEntityFragment) => ({
@@ -48,7 +48,9 @@ export const routes = defineRoutes(
       operation: 'MemberCreate',
       status: 201,
       params: { ...MEMBERSHIP, user_id: param.int(), username: param.string() },
-      variables: (v) => ({ source: sourceInput(kind, v.id), userId: v.user_id, username: v.username, accessLevel: v.access_level, expiresAt: v.expires_at }),
+      variables: (v) => ({
+        input: { ...sourceInput(kind, v.id), userId: v.user_id == null ? null : globalId('User', v.user_id), username: v.username, accessLevel: v.access_level, expiresAt: v.expires_at },
+      }),
       result: (data) => memberEntity(expected(data.memberCreate?.member, 'member')),
     }),
     route({
@@ -56,7 +58,7 @@ export const routes = defineRoutes(
       path: `/${prefix}/:id/members/:user_id`,
       operation: 'MemberUpdate',
       params: MEMBERSHIP,
-      variables: (v) => ({ source: sourceInput(kind, v.id), userId: v.user_id, accessLevel: v.access_level, expiresAt: v.expires_at }),
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), userId: globalId('User', v.user_id), accessLevel: v.access_level, expiresAt: v.expires_at } }),
       result: (data) => memberEntity(expected(data.memberUpdate?.member, 'member')),
     }),
     route({
@@ -64,7 +66,7 @@ export const routes = defineRoutes(
       path: `/${prefix}/:id/members/:user_id`,
       operation: 'MemberDelete',
       params: { id: param.ref(), user_id: param.int({ required: true }) },
-      variables: (v) => ({ source: sourceInput(kind, v.id), userId: v.user_id }),
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), userId: globalId('User', v.user_id) } }),
     }),
   ]),
 );

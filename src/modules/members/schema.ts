@@ -1,11 +1,11 @@
 import { accessLevelName } from '../../auth/access-levels.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, SourceInputRef } from '../namespaces/parent-fields.ts';
+import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
 import { UserRef } from '../users/schema.ts';
-import { addMember, findMember, listMembers, removeMember, updateMember } from './service.ts';
+import { addMember, findMember, listMembers, removeMember, updateMember, type MemberRelation } from './service.ts';
 
 const AccessLevelEnum = builder.enumType('AccessLevelEnum', {
   values: ['NO_ACCESS', 'MINIMAL_ACCESS', 'GUEST', 'REPORTER', 'DEVELOPER', 'MAINTAINER', 'OWNER'] as const,
@@ -18,9 +18,30 @@ const AccessLevelRef = builder.objectRef<number>('AccessLevel').implement({
   }),
 });
 
-const MemberRelationEnum = builder.enumType('MembershipRelation', {
-  values: { DIRECT: { value: 'direct' }, INHERITED: { value: 'inherited' } } as const,
+const NO_SHARING = 'forgegate has no group sharing: selects no one.';
+
+// GitLab's relation enums, one per parent type; the sharing relations exist so GitLab's documents validate.
+const ProjectMemberRelation = builder.enumType('ProjectMemberRelation', {
+  description: 'Project member relation.',
+  values: {
+    DIRECT: { value: 'direct', description: 'Direct members.' },
+    INHERITED: { value: 'inherited', description: 'Inherited members.' },
+    INVITED_GROUPS: { value: 'invited_groups', description: `Invited Groups members. ${NO_SHARING}` },
+    SHARED_INTO_ANCESTORS: { value: 'shared_into_ancestors', description: `Shared Into Ancestors members. ${NO_SHARING}` },
+  } as const,
 });
+
+const GroupMemberRelation = builder.enumType('GroupMemberRelation', {
+  description: 'Group member relation.',
+  values: {
+    DIRECT: { value: 'direct', description: 'Members in the group itself.' },
+    INHERITED: { value: 'inherited', description: "Members in the group's ancestor groups." },
+    SHARED_FROM_GROUPS: { value: 'shared_from_groups', description: `Invited group's members. ${NO_SHARING}` },
+  } as const,
+});
+
+const relationsOnly = (relations: readonly string[] | null | undefined) =>
+  (relations ?? []).filter((r): r is MemberRelation => r === 'direct' || r === 'inherited');
 
 export const MemberRef = builder.prismaObject('Member', {
   fields: (t) => ({
@@ -43,10 +64,14 @@ parentFields((t, kind) => ({
   [kind === 'project' ? 'projectMembers' : 'groupMembers']: t.connection({
     type: MemberRef,
     args: {
-      relations: t.arg({ type: [MemberRelationEnum], defaultValue: ['direct', 'inherited'], description: 'DIRECT, INHERITED or both (default).' }),
-      search: t.arg.string(),
+      relations: t.arg({
+        type: [kind === 'project' ? ProjectMemberRelation : GroupMemberRelation] as [typeof ProjectMemberRelation],
+        defaultValue: ['direct', 'inherited'],
+        description: 'Filter members by the given member relations.',
+      }),
+      search: t.arg.string({ description: 'Search query.' }),
     },
-    resolve: (row, args, ctx) => pagedConnection(args, listMembers(ctx, parentOf(row), { ...args, relations: args.relations ?? [] })),
+    resolve: (row, args, ctx) => pagedConnection(args, listMembers(ctx, parentOf(row), { ...args, relations: relationsOnly(args.relations) })),
   }),
   member: t.field({
     type: MemberRef,
@@ -59,29 +84,55 @@ parentFields((t, kind) => ({
 
 const MemberPayload = (name: string) => payloadType(name, 'member', MemberRef);
 
-builder.mutationFields((t) => {
-  const membership = {
-    source: t.arg({ type: SourceInputRef, required: true }),
-    userId: t.arg.int({ required: true }),
-    accessLevel: t.arg.int({ required: true }),
-    expiresAt: t.arg({ type: 'Date' }),
-  };
-  return {
-    memberCreate: t.field({
-      type: MemberPayload('MemberCreatePayload'),
-      // The user by id or by username: exactly one of them.
-      args: { ...membership, userId: t.arg.int(), username: t.arg.string() },
-      resolve: (_r, { source, ...input }, ctx) => asPayload(ctx, 'member', async () => addMember(ctx, await resolveParent(ctx, source), input)),
-    }),
-    memberUpdate: t.field({
-      type: MemberPayload('MemberUpdatePayload'),
-      args: membership,
-      resolve: (_r, { source, ...input }, ctx) => asPayload(ctx, 'member', async () => updateMember(ctx, await resolveParent(ctx, source), input)),
-    }),
-    memberDelete: t.field({
-      type: MemberPayload('MemberDeletePayload'),
-      args: { source: t.arg({ type: SourceInputRef, required: true }), userId: t.arg.int({ required: true }) },
-      resolve: (_r, { source, userId }, ctx) => asPayload(ctx, 'member', async () => removeMember(ctx, await resolveParent(ctx, source), userId)),
-    }),
-  };
+const membershipFields = (t: InputFields) => ({
+  ...parentInputFields(t),
+  userId: t.field({ type: 'UserID', required: true, description: 'Global ID of the user.' }),
 });
+
+const MembershipInput = (name: string) =>
+  mutationInput(name, (t) => ({
+    ...membershipFields(t),
+    accessLevel: t.int({ required: true, description: 'Access level: 5 (Minimal Access, groups), 10, 15, 20, 30, 40 or 50.' }),
+    expiresAt: t.field({ type: 'Date', description: 'Date the membership expires.' }),
+  }));
+
+const MemberCreateInput = mutationInput('MemberCreateInput', (t) => ({
+  ...parentInputFields(t),
+  // The user by global ID or by username: exactly one of them (the service checks).
+  userId: t.field({ type: 'UserID', description: 'Global ID of the user.' }),
+  username: t.string({ description: 'Username of the user (alternative to userId).' }),
+  accessLevel: t.int({ required: true, description: 'Access level: 5 (Minimal Access, groups), 10, 15, 20, 30, 40 or 50.' }),
+  expiresAt: t.field({ type: 'Date', description: 'Date the membership expires.' }),
+}));
+const MemberUpdateInput = MembershipInput('MemberUpdateInput');
+const MemberDeleteInput = mutationInput('MemberDeleteInput', membershipFields);
+
+builder.mutationFields((t) => ({
+  memberCreate: t.field({
+    type: MemberPayload('MemberCreatePayload'),
+    description: 'Adds a user to a project or group.',
+    args: { input: t.arg({ type: MemberCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      return asPayload(ctx, 'member', () => addMember(ctx, parent, input), input);
+    },
+  }),
+  memberUpdate: t.field({
+    type: MemberPayload('MemberUpdatePayload'),
+    description: "Changes a direct member's access level or expiry.",
+    args: { input: t.arg({ type: MemberUpdateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      return asPayload(ctx, 'member', () => updateMember(ctx, parent, input), input);
+    },
+  }),
+  memberDelete: t.field({
+    type: MemberPayload('MemberDeletePayload'),
+    description: 'Removes a direct member.',
+    args: { input: t.arg({ type: MemberDeleteInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      return asPayload(ctx, 'member', () => removeMember(ctx, parent, input.userId), input);
+    },
+  }),
+}));

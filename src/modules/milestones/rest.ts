@@ -2,7 +2,7 @@ import type { MilestoneEntityFragment } from '../../generated/operations.ts';
 import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page } from '../../rest/shape.ts';
-import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
+import { globalId, REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 
 const ATTRIBUTES = { description: param.string(), due_date: param.date(), start_date: param.date() };
 
@@ -12,6 +12,8 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({ description: v.descripti
 export const milestoneEntity = ({ project_id, group_id, ...rest }: MilestoneEntityFragment) => ({
   ...(project_id != null ? { project_id } : { group_id }),
   ...rest,
+  // GraphQL types iid as GitLab does (ID, a string); REST answers a number in the same place.
+  iid: Number(rest.iid),
 });
 
 export const routes = defineRoutes(
@@ -45,7 +47,7 @@ export const routes = defineRoutes(
       operation: 'MilestoneCreate',
       status: 201,
       params: { id: param.ref(), title: param.string({ required: true, allowBlank: false }), ...ATTRIBUTES },
-      variables: (v) => ({ source: sourceInput(kind, v.id), title: v.title, attributes: attributes(v) }),
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), title: v.title, ...attributes(v) } }),
       result: (data) => milestoneEntity(expected(data.milestoneCreate?.milestone, 'milestone')),
     }),
     route({
@@ -60,9 +62,7 @@ export const routes = defineRoutes(
         state_event: param.oneOf(['close', 'activate']),
       },
       variables: (v) => ({
-        source: sourceInput(kind, v.id),
-        milestoneId: v.milestone_id,
-        attributes: { ...attributes(v), title: v.title, stateEvent: v.state_event },
+        input: { ...sourceInput(kind, v.id), id: globalId('Milestone', v.milestone_id), ...attributes(v), title: v.title, stateEvent: v.state_event },
       }),
       result: (data) => milestoneEntity(expected(data.milestoneUpdate?.milestone, 'milestone')),
     }),

@@ -2,26 +2,48 @@ import type { Milestone } from '../../generated/prisma/client.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, SourceInputRef } from '../namespaces/parent-fields.ts';
-import { createMilestone, findMilestone, listMilestones, updateMilestone } from './service.ts';
+import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
+import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
+import { createMilestone, findMilestone, isExpired, isUpcoming, listMilestones, MILESTONE_SORTS, updateMilestone } from './service.ts';
 
 const MilestoneStateEnum = builder.enumType('MilestoneStateEnum', { values: ['active', 'closed'] as const });
 const MilestoneStateEvent = builder.enumType('MilestoneStateEvent', { values: ['close', 'activate'] as const });
 
-async function webUrl(ctx: Context, m: Milestone) {
-  const base = ctx.deps.config.externalUrl;
-  if (m.groupId != null) return `${base}/groups/${(await ctx.loaders.namespace.load(m.groupId))!.fullPath}/-/milestones/${m.iid}`;
+const MilestoneSortEnum = builder.enumType('MilestoneSort', {
+  description: 'Values for sorting milestones.',
+  values: MILESTONE_SORTS,
+});
+
+const TimeframeInput = builder.inputType('Timeframe', {
+  description: 'A time-frame defined as a closed inclusive range of two dates.',
+  fields: (t) => ({
+    start: t.field({ type: 'Date', required: true, description: 'Start of the range.' }),
+    end: t.field({ type: 'Date', required: true, description: 'End of the range.' }),
+  }),
+});
+
+/** GitLab's milestone path: `/groups/<group>/-/milestones/<iid>` or `/<project>/-/milestones/<iid>`. */
+async function webPath(ctx: Context, m: Milestone) {
+  if (m.groupId != null) return `/groups/${(await ctx.loaders.namespace.load(m.groupId))!.fullPath}/-/milestones/${m.iid}`;
   const project = (await ctx.loaders.project.load(m.projectId!))!;
-  return `${base}/${project.namespace.fullPath}/${project.path}/-/milestones/${m.iid}`;
+  return `/${project.namespace.fullPath}/${project.path}/-/milestones/${m.iid}`;
 }
+
+const MilestoneStatsRef = builder.objectRef<Milestone>('MilestoneStats').implement({
+  description: 'Contains statistics about a milestone. forgegate has no issues: both counts are 0.',
+  fields: (t) => ({
+    totalIssuesCount: t.int({ description: 'Total number of issues associated with the milestone.', resolve: () => 0 }),
+    closedIssuesCount: t.int({ description: 'Number of closed issues associated with the milestone.', resolve: () => 0 }),
+  }),
+});
 
 export const MilestoneRef = builder.prismaObject('Milestone', {
   fields: (t) => ({
     id: t.id({ resolve: (m) => gid('Milestone', m.id) }),
     databaseId: t.exposeInt('id'),
-    iid: t.exposeInt('iid'),
+    iid: t.exposeID('iid', { description: 'Internal ID of the milestone.' }),
     projectId: t.exposeInt('projectId', { nullable: true }),
     groupId: t.exposeInt('groupId', { nullable: true }),
     title: t.exposeString('title'),
@@ -31,8 +53,13 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
     dueDate: t.expose('dueDate', { type: 'Date', nullable: true }),
     startDate: t.expose('startDate', { type: 'Date', nullable: true }),
-    expired: t.boolean({ resolve: (m) => Boolean(m.dueDate && m.dueDate < new Date(new Date().toISOString().slice(0, 10))) }),
-    webUrl: t.string({ resolve: (m, _a, ctx) => webUrl(ctx, m) }),
+    expired: t.boolean({ description: 'The due date is past.', resolve: (m) => isExpired(m) }),
+    upcoming: t.boolean({ description: 'The start date is in the future.', resolve: (m) => isUpcoming(m) }),
+    webPath: t.string({ description: 'Web path of the milestone.', resolve: (m, _a, ctx) => webPath(ctx, m) }),
+    webUrl: t.string({ resolve: async (m, _a, ctx) => `${ctx.deps.config.externalUrl}${await webPath(ctx, m)}` }),
+    projectMilestone: t.boolean({ description: 'Indicates if milestone is at project level.', resolve: (m) => m.projectId != null }),
+    groupMilestone: t.boolean({ description: 'Indicates if milestone is at group level.', resolve: (m) => m.groupId != null }),
+    stats: t.field({ type: MilestoneStatsRef, nullable: true, description: 'Milestone statistics.', resolve: (m) => m }),
   }),
 });
 
@@ -40,12 +67,21 @@ parentFields((t) => ({
   milestones: t.connection({
     type: MilestoneRef,
     args: {
-      state: t.arg({ type: MilestoneStateEnum }),
-      title: t.arg.string(),
-      searchTitle: t.arg.string(),
-      iids: t.arg.intList(),
+      ids: t.arg.idList({ description: 'Array of global milestone IDs, e.g., `"gid://gitlab/Milestone/1"`.' }),
+      iids: t.arg.intList({ description: 'Internal IDs of the milestones.' }),
+      state: t.arg({ type: MilestoneStateEnum, description: 'Filter milestones by state.' }),
+      title: t.arg.string({ description: 'Title of the milestone.' }),
+      searchTitle: t.arg.string({ description: 'Search string for the title (and description).' }),
+      containingDate: t.arg({ type: 'Time', description: 'Date the milestone contains.' }),
+      timeframe: t.arg({ type: TimeframeInput, description: 'List items overlapping the given timeframe.' }),
+      includeAncestors: t.arg.boolean({ description: 'Also return milestones in the ancestor groups.' }),
+      sort: t.arg({ type: MilestoneSortEnum, description: 'Sort milestones by this criteria. Default: newest first.' }),
     },
-    resolve: (row, args, ctx) => pagedConnection(args, listMilestones(ctx, parentOf(row), { ...args, search: args.searchTitle })),
+    resolve: (row, { ids, searchTitle, ...args }, ctx) =>
+      pagedConnection(
+        args,
+        listMilestones(ctx, parentOf(row), { ...args, search: searchTitle, ids: ids?.map((id) => databaseIdOfGlobalId('MilestoneID', id)) }),
+      ),
   }),
   milestone: t.field({
     type: MilestoneRef,
@@ -55,35 +91,51 @@ parentFields((t) => ({
   }),
 }));
 
-const MilestoneAttributes = builder.inputType('MilestoneAttributesInput', {
-  fields: (t) => ({
-    title: t.string(),
-    description: t.string(),
-    dueDate: t.field({ type: 'Date' }),
-    startDate: t.field({ type: 'Date' }),
-    stateEvent: t.field({ type: MilestoneStateEvent }),
-  }),
+const milestoneAttributeFields = (t: InputFields) => ({
+  description: t.string({ description: 'Description of the milestone.' }),
+  dueDate: t.field({ type: 'Date', description: 'Due date of the milestone.' }),
+  startDate: t.field({ type: 'Date', description: 'Start date of the milestone.' }),
+});
+
+const MilestoneCreateInput = mutationInput('MilestoneCreateInput', (t) => ({
+  ...parentInputFields(t),
+  title: t.string({ required: true, description: 'Title of the milestone.' }),
+  ...milestoneAttributeFields(t),
+}));
+
+const MilestoneUpdateInput = mutationInput('MilestoneUpdateInput', (t) => ({
+  ...parentInputFields(t),
+  id: t.field({ type: 'MilestoneID', required: true, description: 'Global ID of the milestone to update.' }),
+  title: t.string({ description: 'Title of the milestone.' }),
+  ...milestoneAttributeFields(t),
+  stateEvent: t.field({ type: MilestoneStateEvent, description: 'Close or activate the milestone.' }),
+}));
+
+const milestoneInput = ({ title, description, dueDate, startDate }: { title?: string | null; description?: string | null; dueDate?: Date | null; startDate?: Date | null }) => ({
+  title,
+  description,
+  dueDate,
+  startDate,
 });
 
 builder.mutationFields((t) => ({
   milestoneCreate: t.field({
     type: payloadType('MilestoneCreatePayload', 'milestone', MilestoneRef),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      title: t.arg.string({ required: true }),
-      attributes: t.arg({ type: MilestoneAttributes }),
+    description: 'Creates a milestone in a project or group.',
+    args: { input: t.arg({ type: MilestoneCreateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      return asPayload(ctx, 'milestone', () => createMilestone(ctx, parent, { ...milestoneInput(input), title: input.title }), input);
     },
-    resolve: (_r, { source, title, attributes }, ctx) =>
-      asPayload(ctx, 'milestone', async () => createMilestone(ctx, await resolveParent(ctx, source), { ...attributes, title })),
   }),
   milestoneUpdate: t.field({
     type: payloadType('MilestoneUpdatePayload', 'milestone', MilestoneRef),
-    args: {
-      source: t.arg({ type: SourceInputRef, required: true }),
-      id: t.arg.int({ required: true }),
-      attributes: t.arg({ type: MilestoneAttributes, required: true }),
+    description: 'Updates a milestone of a project or group; `stateEvent` closes or reopens it.',
+    args: { input: t.arg({ type: MilestoneUpdateInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      const attributes = { ...milestoneInput(input), stateEvent: input.stateEvent };
+      return asPayload(ctx, 'milestone', () => updateMilestone(ctx, parent, input.id, attributes), input);
     },
-    resolve: (_r, { source, id, attributes }, ctx) =>
-      asPayload(ctx, 'milestone', async () => updateMilestone(ctx, await resolveParent(ctx, source), id, attributes)),
   }),
 }));

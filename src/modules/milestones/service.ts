@@ -5,23 +5,93 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { parentColumn, parentId, requireParentAccess, type Parent } from '../namespaces/parent.ts';
+import { ancestorGroupIds, parentColumn, parentId, requireParentAccess, type Parent } from '../namespaces/parent.ts';
 import { nextIid } from '../../core/iids.ts';
 
-export type MilestoneFilter = { state?: 'active' | 'closed' | null; title?: string | null; search?: string | null; iids?: number[] | null };
+/** GitLab's `MilestoneSort` values; without one, newest first (what the REST list answers). */
+export const MILESTONE_SORTS = [
+  'DUE_DATE_ASC',
+  'DUE_DATE_DESC',
+  'EXPIRED_LAST_DUE_DATE_ASC',
+  'EXPIRED_LAST_DUE_DATE_DESC',
+  'CREATED_ASC',
+  'CREATED_DESC',
+  'UPDATED_ASC',
+  'UPDATED_DESC',
+] as const;
+export type MilestoneSort = (typeof MILESTONE_SORTS)[number];
+
+export type MilestoneFilter = {
+  state?: 'active' | 'closed' | null;
+  title?: string | null;
+  search?: string | null;
+  iids?: number[] | null;
+  ids?: number[] | null;
+  /** Milestones whose start and due dates enclose this day. */
+  containingDate?: Date | null;
+  /** Milestones that overlap this period (GitLab's `timeframe`). */
+  timeframe?: { start: Date; end: Date } | null;
+  /** Also the milestones of the groups above the parent. */
+  includeAncestors?: boolean | null;
+  sort?: MilestoneSort | null;
+};
+
+const day = (date: Date) => new Date(date.toISOString().slice(0, 10));
+const today = () => day(new Date());
+
+/** GitLab's `expired`: the due date is past. */
+export const isExpired = (m: Pick<Milestone, 'dueDate'>) => Boolean(m.dueDate && m.dueDate < today());
+/** GitLab's `upcoming`: the start date is in the future. */
+export const isUpcoming = (m: Pick<Milestone, 'startDate'>) => Boolean(m.startDate && m.startDate > today());
+
+function orderOf(sort: MilestoneSort | null | undefined): Prisma.MilestoneOrderByWithRelationInput[] {
+  switch (sort) {
+    case 'DUE_DATE_ASC':
+    case 'EXPIRED_LAST_DUE_DATE_ASC':
+      return [{ dueDate: { sort: 'asc', nulls: 'last' } }, { id: 'desc' }];
+    case 'DUE_DATE_DESC':
+    case 'EXPIRED_LAST_DUE_DATE_DESC':
+      return [{ dueDate: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }];
+    case 'CREATED_ASC':
+      return [{ createdAt: 'asc' }, { id: 'asc' }];
+    case 'CREATED_DESC':
+      return [{ createdAt: 'desc' }, { id: 'desc' }];
+    case 'UPDATED_ASC':
+      return [{ updatedAt: 'asc' }, { id: 'asc' }];
+    case 'UPDATED_DESC':
+      return [{ updatedAt: 'desc' }, { id: 'desc' }];
+    default:
+      return [{ id: 'desc' }];
+  }
+}
 
 export function listMilestones(ctx: Context, parent: Parent, filter: MilestoneFilter): Listing<Milestone> {
+  const ancestors = filter.includeAncestors ? ancestorGroupIds(parent) : [];
   const where: Prisma.MilestoneWhereInput = {
-    ...parentColumn(parent),
-    ...(filter.state && { state: filter.state }),
-    ...(filter.title && { title: filter.title }),
-    ...(filter.iids?.length && { iid: { in: filter.iids } }),
-    ...(filter.search && {
-      OR: [{ title: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }],
-    }),
+    AND: [
+      ancestors.length ? { OR: [parentColumn(parent), { groupId: { in: ancestors } }] } : parentColumn(parent),
+      ...(filter.state ? [{ state: filter.state }] : []),
+      ...(filter.title ? [{ title: filter.title }] : []),
+      ...(filter.iids?.length ? [{ iid: { in: filter.iids } }] : []),
+      ...(filter.ids ? [{ id: { in: filter.ids } }] : []),
+      ...(filter.search ? [{ OR: [{ title: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }] }] : []),
+      ...(filter.containingDate
+        ? [{ startDate: { lte: day(filter.containingDate) }, dueDate: { gte: day(filter.containingDate) } }]
+        : []),
+      ...(filter.timeframe
+        ? [{ OR: [{ startDate: null }, { startDate: { lte: filter.timeframe.end } }] }, { OR: [{ dueDate: null }, { dueDate: { gte: filter.timeframe.start } }] }]
+        : []),
+    ],
   };
+  const orderBy = orderOf(filter.sort);
+  const expiredLast = filter.sort?.startsWith('EXPIRED_LAST_');
   return {
-    fetch: ({ offset, limit }) => ctx.db.milestone.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
+    fetch: async ({ offset, limit }) => {
+      if (!expiredLast) return ctx.db.milestone.findMany({ where, orderBy, skip: offset, take: limit });
+      // Open milestones first, then the expired ones, each by due date: a parent has few milestones.
+      const all = await ctx.db.milestone.findMany({ where, orderBy });
+      return [...all.filter((m) => !isExpired(m)), ...all.filter(isExpired)].slice(offset, offset + limit);
+    },
     count: () => ctx.db.milestone.count({ where }),
   };
 }

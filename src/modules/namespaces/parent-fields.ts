@@ -2,7 +2,6 @@ import type { FieldMap } from '@pothos/core';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Namespace } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
-import type { InputFields } from '../../graphql/payloads.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { ProjectRef } from '../projects/schema.ts';
 import type { ParentKind } from './parent.ts';
@@ -25,20 +24,4 @@ export function parentFields(define: (t: ParentFieldBuilder, kind: ParentKind) =
   builder.objectFields(GroupRef, (t) => define(t as unknown as ParentFieldBuilder, 'group'));
 }
 
-/** The input fields naming a project (see `ParentInput`): spread them into a mutation's input. */
-export const projectInputFields = (t: InputFields) => ({
-  projectPath: t.id({ description: 'Full path of the project.' }),
-  projectId: t.int({ description: 'Id of the project (alternative to projectPath).' }),
-});
-
-/** The input fields naming a project or a group (see `ParentInput`). */
-export const parentInputFields = (t: InputFields) => ({
-  ...projectInputFields(t),
-  groupPath: t.id({ description: 'Full path of the group.' }),
-  groupId: t.int({ description: 'Id of the group (alternative to groupPath).' }),
-});
-
-export const SourceInputRef = builder.inputType('SourceInput', {
-  description: 'The project or group a member, milestone or label belongs to: exactly one of the fields.',
-  fields: parentInputFields,
-});
+export { parentInputFields, projectInputFields } from './input-fields.ts';

@@ -2,7 +2,7 @@ import type { PackagesProtectionRuleEntityFragment } from '../../generated/opera
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf } from '../../rest/shape.ts';
-import { projectInput } from '../../rest/sources.ts';
+import { globalId, projectInput } from '../../rest/sources.ts';
 import { DELETE_LEVELS, PACKAGE_TYPES, PUSH_LEVELS, type DeleteLevel, type PushLevel } from './service.ts';
 
 const lower = <V extends string>(value: V | null | undefined) => (value == null ? null : (value.toLowerCase() as Lowercase<V>));
@@ -66,7 +66,7 @@ export const routes = defineRoutes([
     params: { ...RULE_ID, ...RULE },
     variables: (v) => ({
       input: {
-        id: String(v.package_protection_rule_id),
+        id: globalId('Packages::Protection::Rule', v.package_protection_rule_id),
         ...projectInput(v.id),
         packageNamePattern: v.package_name_pattern,
         packageType: v.package_type && enumValue(v.package_type),
@@ -81,6 +81,6 @@ export const routes = defineRoutes([
     path: `${RULES_PATH}/:package_protection_rule_id`,
     operation: 'DeletePackagesProtectionRule',
     params: RULE_ID,
-    variables: (v) => ({ input: { id: String(v.package_protection_rule_id), ...projectInput(v.id) } }),
+    variables: (v) => ({ input: { id: globalId('Packages::Protection::Rule', v.package_protection_rule_id), ...projectInput(v.id) } }),
   }),
 ]);

@@ -1,6 +1,5 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { ParamError } from '../../core/errors.ts';
-import { builder, databaseIdOf, gid } from '../../graphql/builder.ts';
+import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
@@ -90,13 +89,6 @@ builder.objectFields(ProjectRef, (t) => ({
   }),
 }));
 
-/** `gid://gitlab/Packages::Protection::Rule/7`, or `7` as the REST facade passes it. */
-function ruleId(id: string | number): number {
-  const value = databaseIdOf('Packages::Protection::Rule', id);
-  if (value === null) throw new ParamError(`${id} is not a valid PackagesProtectionRuleID`);
-  return value;
-}
-
 const levelFields = (t: InputFields) => ({
   minimumAccessLevelForPush: t.field({ type: PushLevelEnum, description: 'Null: Developer applies.' }),
   minimumAccessLevelForDelete: t.field({ type: DeleteLevelEnum, description: 'Only while the feature flag `packages_protected_packages_delete` is on; ignored otherwise.' }),
@@ -110,7 +102,7 @@ const CreateInput = mutationInput('CreatePackagesProtectionRuleInput', (t) => ({
 }));
 
 const ruleLocation = (t: InputFields) => ({
-  id: t.id({ required: true, description: 'Global ID of the rule.' }),
+  id: t.field({ type: 'PackagesProtectionRuleID', required: true, description: 'Global ID of the package protection rule.' }),
   ...projectInputFields(t),
 });
 
@@ -136,12 +128,12 @@ builder.mutationFields((t) => ({
     type: RulePayload('UpdatePackagesProtectionRulePayload'),
     description: 'Updates a package protection rule; a level given as null is cleared.',
     args: { input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => updateRule(ctx, ruleId(input.id), input, input), input),
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => updateRule(ctx, input.id, input, input), input),
   }),
   deletePackagesProtectionRule: t.field({
     type: RulePayload('DeletePackagesProtectionRulePayload'),
     description: 'Deletes a package protection rule.',
     args: { input: t.arg({ type: DeleteInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => deleteRule(ctx, ruleId(input.id), input), input),
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => deleteRule(ctx, input.id, input), input),
   }),
 }));

@@ -1,6 +1,7 @@
 import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page } from '../../rest/shape.ts';
+import { globalId, projectInput } from '../../rest/sources.ts';
 
 const VISIBILITY = ['private', 'internal', 'public'] as const;
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
@@ -39,7 +40,14 @@ export const routes = defineRoutes([
       order_by: param.oneOf(ORDER_BY),
       sort: param.oneOf(['asc', 'desc']),
     },
-    variables: (v) => ({ search: v.search, membership: v.membership, owned: v.owned, visibility: v.visibility, orderBy: v.order_by, sort: v.sort }),
+    variables: (v) => ({
+      search: v.search,
+      membership: v.membership,
+      owned: v.owned,
+      visibility: v.visibility,
+      // REST's default order is created_at desc; GraphQL's (GitLab's) id_desc.
+      sort: `${v.order_by ?? 'created_at'}_${v.sort ?? 'desc'}`,
+    }),
     result: (data) => page(data.projects),
   }),
   route({
@@ -66,13 +74,12 @@ export const routes = defineRoutes([
     },
     variables: (v) => ({
       // An id, or a username (GitLab's find_user).
-      ...(/^\d{1,9}$/.test(v.user_id) ? { userId: Number(v.user_id) } : { username: v.user_id }),
+      ...(/^\d{1,9}$/.test(v.user_id) ? { userId: globalId('User', Number(v.user_id)) } : { username: v.user_id }),
       search: v.search,
       membership: v.membership,
       owned: v.owned,
       visibility: v.visibility,
-      orderBy: v.order_by,
-      sort: v.sort,
+      sort: `${v.order_by ?? 'created_at'}_${v.sort ?? 'desc'}`,
     }),
     result: (data) => page(found(data.user, 'User').namespace?.projects),
   }),
@@ -91,7 +98,7 @@ export const routes = defineRoutes([
     operation: 'ProjectCreate',
     status: 201,
     params: { namespace_id: param.int(), initialize_with_readme: param.bool(), ...ATTRIBUTES },
-    variables: (v) => ({ namespaceId: v.namespace_id, initializeWithReadme: v.initialize_with_readme, attributes: attributes(v) }),
+    variables: (v) => ({ input: { namespaceId: globalId('Namespace', v.namespace_id), initializeWithReadme: v.initialize_with_readme, ...attributes(v) } }),
     result: (data) => expected(data.projectCreate?.project, 'project'),
   }),
   route({
@@ -99,7 +106,7 @@ export const routes = defineRoutes([
     path: '/projects/:id',
     operation: 'ProjectUpdate',
     params: { id: param.ref(), ...ATTRIBUTES },
-    variables: (v) => ({ ...v.id, attributes: attributes(v) }),
+    variables: (v) => ({ input: { ...projectInput(v.id), ...attributes(v) } }),
     result: (data) => expected(data.projectUpdate?.project, 'project'),
   }),
   route({
@@ -108,7 +115,7 @@ export const routes = defineRoutes([
     operation: 'ProjectDelete',
     status: 202,
     params: { id: param.ref() },
-    variables: (v) => v.id,
+    variables: (v) => ({ input: projectInput(v.id) }),
     result: () => ({ message: '202 Accepted' }),
   }),
 ]);

@@ -2,16 +2,27 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
+import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
+import { projectInputFields } from '../namespaces/input-fields.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { fullName } from '../groups/service.ts';
 import { NamespaceRef, VisibilityEnum } from '../namespaces/schema.ts';
 import { UserRef } from '../users/schema.ts';
-import { createProject, deleteProject, findProject, listProjects, projectFullPath, updateProject } from './service.ts';
+import type { Context } from '../../core/context.ts';
+import {
+  createProject,
+  deleteProject,
+  findProject,
+  listProjects,
+  PROJECT_ADMIN_LEVEL,
+  PROJECT_OWNER_LEVEL,
+  projectFullPath,
+  projectSort,
+  updateProject,
+  type ProjectInput,
+} from './service.ts';
 
-const ProjectOrderEnum = builder.enumType('ProjectOrderBy', {
-  values: ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const,
-});
 export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
 
 // Every project a resolver returns comes from the projects service, which loads its namespace.
@@ -54,6 +65,39 @@ export const ProjectRef = builder.prismaObject('Project', {
   }),
 });
 
+/**
+ * GitLab's `ProjectPermissions`: what the current user may do in the project, from the access
+ * levels the services enforce. Modules add the abilities of their areas (pushCode, createRelease…).
+ */
+export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('ProjectPermissions').implement({
+  fields: (t) => ({
+    readProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `read_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadProject(p) }),
+    readProjectMember: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `read_project_member` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.canReadProject(p),
+    }),
+    downloadCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `download_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
+    readCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `read_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
+    forkProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `fork_project` on this resource (forgegate has no forks: always false)', resolve: () => false }),
+    adminProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `admin_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_ADMIN_LEVEL) }),
+    renameProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `rename_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_ADMIN_LEVEL) }),
+    changeVisibilityLevel: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `change_visibility_level` on this resource',
+      resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_OWNER_LEVEL),
+    }),
+    removeProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `remove_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_OWNER_LEVEL) }),
+  }),
+});
+
+/** The viewer has at least `level` in the project (what `requireProjectAccess` checks). */
+export const hasLevel = async (ctx: Context, project: ProjectWithNamespace, level: number) => (await ctx.policy.projectAccessLevel(project)) >= level;
+
+builder.objectField(ProjectRef, 'userPermissions', (t) =>
+  t.field({ type: ProjectPermissionsRef, description: 'Permissions for the current user on the resource.', resolve: (p) => withNamespace(p) }),
+);
+
 builder.objectField(GroupRef, 'projects', (t) =>
   t.connection({
     type: ProjectRef,
@@ -81,51 +125,77 @@ builder.queryFields((t) => ({
   }),
   projects: t.connection({
     type: ProjectRef,
+    description: 'Find projects visible to the current user.',
     args: {
-      search: t.arg.string(),
-      membership: t.arg.boolean(),
-      owned: t.arg.boolean(),
-      visibility: t.arg({ type: VisibilityEnum }),
-      orderBy: t.arg({ type: ProjectOrderEnum }),
-      sort: t.arg({ type: SortDirectionEnum }),
+      ids: t.arg.idList({ description: 'Filter projects by IDs, e.g. `"gid://gitlab/Project/1"`.' }),
+      search: t.arg.string({ description: 'Search query, which can be for the project name, a path, or a description.' }),
+      searchNamespaces: t.arg.boolean({ description: "Include namespace in project search (matches the project's full path)." }),
+      membership: t.arg.boolean({ description: 'Return only projects that the current user is a member of.' }),
+      owned: t.arg.boolean({ description: 'Return only projects in namespaces the current user owns.' }),
+      visibility: t.arg({ type: VisibilityEnum, description: 'Filter projects by visibility.' }),
+      sort: t.arg.string({
+        defaultValue: 'id_desc',
+        description:
+          'Sort order of results. Format: `<field_name>_<sort_direction>`, for example: `id_desc` or `name_asc` (fields: id, name, path, created_at, updated_at, last_activity_at; also GitLab\'s `created`, `updated`, `latest_activity`).',
+      }),
     },
-    resolve: async (_r, args, ctx) => pagedConnection(args, await listProjects(ctx, args)),
+    resolve: async (_r, { ids, sort, ...args }, ctx) =>
+      pagedConnection(
+        args,
+        await listProjects(ctx, {
+          ...args,
+          ...projectSort(sort),
+          ids: ids?.map((id) => databaseIdOfGlobalId('ProjectID', id)),
+        }),
+      ),
   }),
 }));
 
-const ProjectAttributes = builder.inputType('ProjectAttributesInput', {
-  fields: (t) => ({
-    name: t.string(),
-    path: t.string(),
-    description: t.string(),
-    visibility: t.field({ type: VisibilityEnum }),
-    defaultBranch: t.string(),
-    topics: t.stringList(),
-  }),
+const projectAttributeFields = (t: InputFields) => ({
+  name: t.string({ description: 'Name of the project.' }),
+  path: t.string({ description: 'Path of the project.' }),
+  description: t.string({ description: 'Description of the project.' }),
+  visibility: t.field({ type: VisibilityEnum, description: 'Visibility of the project.' }),
+  defaultBranch: t.string({ description: 'Default branch of the project.' }),
+  topics: t.stringList({ description: 'Topics of the project (GitLab\'s `topics`; `tag_list` is its legacy name).' }),
 });
+
+const ProjectCreateInput = mutationInput('ProjectCreateInput', (t) => ({
+  namespaceId: t.field({ type: 'NamespaceID', description: 'Namespace of the project; the current user\'s own when omitted.' }),
+  initializeWithReadme: t.boolean({ description: 'Commit a README on the default branch.' }),
+  ...projectAttributeFields(t),
+}));
+
+const ProjectUpdateInput = mutationInput('ProjectUpdateInput', (t) => ({ ...projectInputFields(t), ...projectAttributeFields(t) }));
+const ProjectDeleteInput = mutationInput('ProjectDeleteInput', projectInputFields);
+
+/** A project input's `projectPath` / `projectId` as a project lookup. */
+const projectOf = (input: { projectPath?: string | number | null; projectId?: number | null }) =>
+  toRef({ fullPath: input.projectPath, id: input.projectId });
+
+const attributesOf = ({ name, path, description, visibility, defaultBranch, topics }: ProjectInput) => ({ name, path, description, visibility, defaultBranch, topics });
 
 builder.mutationFields((t) => ({
   projectCreate: t.field({
     type: payloadType('ProjectCreatePayload', 'project', ProjectRef),
-    args: {
-      namespaceId: t.arg.int(),
-      initializeWithReadme: t.arg.boolean(),
-      attributes: t.arg({ type: ProjectAttributes, required: true }),
-    },
-    resolve: (_r, { attributes, ...rest }, ctx) => asPayload(ctx, 'project', () => createProject(ctx, { ...attributes, ...rest })),
+    description: 'Creates a project in a namespace the current user may create projects in.',
+    args: { input: t.arg({ type: ProjectCreateInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      asPayload(ctx, 'project', () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }), input),
   }),
   projectUpdate: t.field({
     type: payloadType('ProjectUpdatePayload', 'project', ProjectRef),
-    args: { ...projectRefArgs(t), attributes: t.arg({ type: ProjectAttributes, required: true }) },
-    resolve: (_r, args, ctx) => asPayload(ctx, 'project', () => updateProject(ctx, toRef(args), args.attributes)),
+    description: "Changes a project's name, path, description, visibility, default branch or topics.",
+    args: { input: t.arg({ type: ProjectUpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
   }),
   projectDelete: t.field({
     type: payloadType('ProjectDeletePayload', 'project', ProjectRef),
-    args: projectRefArgs(t),
-    resolve: (_r, args, ctx) => asPayload(ctx, 'project', () => deleteProject(ctx, toRef(args))),
+    description: 'Deletes a project (Owners).',
+    args: { input: t.arg({ type: ProjectDeleteInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => deleteProject(ctx, projectOf(input)), input),
   }),
 }));
-
 
 builder.objectField(UserRef, 'namespace', (t) =>
   t.field({
@@ -146,9 +216,9 @@ builder.objectField(NamespaceRef, 'projects', (t) =>
       membership: t.arg.boolean(),
       owned: t.arg.boolean(),
       visibility: t.arg({ type: VisibilityEnum }),
-      orderBy: t.arg({ type: ProjectOrderEnum }),
-      sort: t.arg({ type: SortDirectionEnum }),
+      sort: t.arg.string({ defaultValue: 'id_desc', description: 'Sort order, as `Query.projects` takes it (`<field>_<asc|desc>`).' }),
     },
-    resolve: async (namespace, args, ctx) => pagedConnection(args, await listProjects(ctx, { ...args, namespaceId: namespace.id })),
+    resolve: async (namespace, { sort, ...args }, ctx) =>
+      pagedConnection(args, await listProjects(ctx, { ...args, ...projectSort(sort), namespaceId: namespace.id })),
   }),
 );

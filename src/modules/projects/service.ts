@@ -59,7 +59,10 @@ export async function requireCodeOfProject(ctx: Context, projectId: number): Pro
 }
 
 export type ProjectFilter = {
+  ids?: number[] | null;
   search?: string | null;
+  /** `search` also matches the namespace's full path. */
+  searchNamespaces?: boolean | null;
   membership?: boolean | null;
   owned?: boolean | null;
   visibility?: Visibility | null;
@@ -68,6 +71,21 @@ export type ProjectFilter = {
   namespaceId?: number | null;
   includeSubgroups?: boolean | null;
 };
+
+type ProjectOrder = NonNullable<ProjectFilter['orderBy']>;
+
+// GitLab's names for the same orders (`sort: "latest_activity_desc"`).
+const SORT_ALIASES: Record<string, ProjectOrder> = { created: 'created_at', updated: 'updated_at', latest_activity: 'last_activity_at' };
+
+/**
+ * GitLab's GraphQL `sort: String` (`<field>_<direction>`, e.g. `id_desc`, `name_asc`) as an order;
+ * anything else is GitLab's default, `id_desc`, as GitLab's finder falls back to it.
+ */
+export function projectSort(sort: string | null | undefined): { orderBy: ProjectOrder; sort: 'asc' | 'desc' } {
+  const match = /^([a-z_]+)_(asc|desc)$/.exec(sort ?? '');
+  const field = match && (SORT_ALIASES[match[1]!] ?? (match[1]! in ORDER_COLUMNS ? (match[1] as ProjectOrder) : null));
+  return field ? { orderBy: field, sort: match[2] as 'asc' | 'desc' } : { orderBy: 'id', sort: 'desc' };
+}
 
 const ORDER_COLUMNS = {
   id: 'id',
@@ -85,8 +103,18 @@ export async function listProjects(ctx: Context, filter: ProjectFilter): Promise
       ...(filter.membership ? [await ctx.policy.membershipWhere()] : []),
       ...(filter.owned ? [{ namespace: { ownerId: ctx.viewer.userId ?? -1 } }] : []),
       ...(filter.visibility ? [{ visibility: filter.visibility }] : []),
+      ...(filter.ids ? [{ id: { in: filter.ids } }] : []),
       ...(filter.search
-        ? [{ OR: [{ name: containsIgnoringCase(filter.search) }, { path: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }] }]
+        ? [
+            {
+              OR: [
+                { name: containsIgnoringCase(filter.search) },
+                { path: containsIgnoringCase(filter.search) },
+                { description: containsIgnoringCase(filter.search) },
+                ...(filter.searchNamespaces ? [{ namespace: { fullPath: containsIgnoringCase(filter.search) } }] : []),
+              ],
+            },
+          ]
         : []),
       ...(filter.namespaceId != null
         ? [filter.includeSubgroups ? { namespace: { traversalIds: { has: filter.namespaceId } } } : { namespaceId: filter.namespaceId }]
@@ -243,11 +271,16 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
 
 const UPDATABLE = { name: 'name', path: 'path', description: 'description', visibility: 'visibility', defaultBranch: 'default_branch', topics: 'topics' } as const;
 
+/** Who edits a project's settings (GitLab's admin_project, rename_project). */
+export const PROJECT_ADMIN_LEVEL = AccessLevel.MAINTAINER;
+/** Who changes its visibility and deletes it (change_visibility_level, remove_project). */
+export const PROJECT_OWNER_LEVEL = AccessLevel.OWNER;
+
 /** Maintainers edit settings; only Owners change visibility. */
 export async function updateProject(ctx: Context, ref: ProjectRef, input: ProjectInput): Promise<ProjectWithNamespace> {
   checkInput(rules.atLeastOneOf(input, UPDATABLE));
   const project = await requireProject(ctx, ref);
-  await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? AccessLevel.OWNER : AccessLevel.MAINTAINER);
+  await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? PROJECT_OWNER_LEVEL : PROJECT_ADMIN_LEVEL);
   validate(input, project.namespace.visibility, project.namespace.kind === 'group');
   if (input.name != null || input.path != null) {
     await assertFree(ctx, project.namespaceId, input.name ?? project.name, input.path ?? project.path, project.id);
@@ -278,7 +311,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
 /** Deletes the project (Owners only); its repository is removed after the row. */
 export async function deleteProject(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace> {
   const project = await requireProject(ctx, ref);
-  await ctx.policy.requireProjectAccess(project, AccessLevel.OWNER);
+  await ctx.policy.requireProjectAccess(project, PROJECT_OWNER_LEVEL);
   await ctx.db.project.delete({ where: { id: project.id } });
   await ctx.deps.git.remove(project.id);
   return project;

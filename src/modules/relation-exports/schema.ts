@@ -85,7 +85,7 @@ type ExportPayloadShape = { statuses: ExportWithBatches[] | null; errors: string
 const ExportPayload = builder.objectRef<ExportPayloadShape>('ProjectRelationsExportPayload').implement({
   fields: (t) => ({
     statuses: t.field({ type: [ExportStatusRef], nullable: true, description: 'The relations now being exported.', resolve: (p) => p.statuses }),
-    errors: t.exposeStringList('errors', { description: 'Errors encountered during the mutation.' }),
+    errors: t.exposeStringList('errors', { nullable: false, description: 'Errors encountered during the mutation.' }),
     clientMutationId: t.string({ nullable: true, resolve: (p) => p.clientMutationId ?? null }),
   }),
 });

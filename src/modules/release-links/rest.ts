@@ -2,7 +2,7 @@ import { RecordNotFoundError } from '../../core/errors.ts';
 import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page } from '../../rest/shape.ts';
-import { projectInput } from '../../rest/sources.ts';
+import { globalId, projectInput } from '../../rest/sources.ts';
 import { LINK_TYPE, linkEntity, linkType } from '../releases/rest.ts';
 
 const PATH = '/projects/:id/releases/:tag_name/assets/links';
@@ -22,7 +22,7 @@ const linkAttributes = (v: Values<typeof LINK_ATTRIBUTES>) => ({ directAssetPath
 
 /** The link of an update or delete, scoped to the project and tag of the path. */
 const LINK = { ...RELEASE, link_id: param.int({ required: true }) };
-const scope = (v: Values<typeof LINK>) => ({ ...projectInput(v.id), tagName: v.tag_name, id: String(v.link_id) });
+const scope = (v: Values<typeof LINK>) => ({ ...projectInput(v.id), tagName: v.tag_name, id: globalId('Releases::Link', v.link_id) });
 
 export const routes = defineRoutes([
   route({

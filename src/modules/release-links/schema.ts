@@ -1,8 +1,7 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
-import { ParamError } from '../../core/errors.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
@@ -34,13 +33,6 @@ builder.objectField(ProjectRef, 'releaseAssets', (t) =>
   }),
 );
 
-/** `gid://gitlab/Releases::Link/7` or `7`. */
-function linkId(id: string | number): number {
-  const match = /^(?:gid:\/\/gitlab\/Releases::Link\/)?(\d{1,15})$/.exec(String(id));
-  if (!match) throw new ParamError(`${id} is not a valid ReleasesLinkID`);
-  return Number(match[1]);
-}
-
 const linkFields = (t: any, required: boolean) => ({
   name: t.string({ required }),
   url: t.string({ required }),
@@ -48,25 +40,23 @@ const linkFields = (t: any, required: boolean) => ({
   linkType: t.field({ type: ReleaseAssetLinkTypeEnum }),
 });
 
-const LinkCreateInput = builder.inputType('ReleaseAssetLinkCreateInput', {
-  fields: (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...linkFields(t, true) }),
-});
+const LinkCreateInput = mutationInput('ReleaseAssetLinkCreateInput', (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...linkFields(t, true) }));
 
 const linkScopeFields = (t: any) => ({
-  id: t.id({ required: true }),
+  id: t.field({ type: 'ReleasesLinkID', required: true, description: 'ID of the release asset link.' }),
   ...projectInputFields(t),
   tagName: t.string({ description: 'With a project: the link must belong to the release of this tag.' }),
 });
 
-const LinkUpdateInput = builder.inputType('ReleaseAssetLinkUpdateInput', { fields: (t) => ({ ...linkScopeFields(t), ...linkFields(t, false) }) });
-const LinkDeleteInput = builder.inputType('ReleaseAssetLinkDeleteInput', { fields: (t) => linkScopeFields(t) });
+const LinkUpdateInput = mutationInput('ReleaseAssetLinkUpdateInput', (t) => ({ ...linkScopeFields(t), ...linkFields(t, false) }));
+const LinkDeleteInput = mutationInput('ReleaseAssetLinkDeleteInput', (t) => linkScopeFields(t));
 
-type ScopeInput = ParentInput & { id: string | number; tagName?: string | null };
+type ScopeInput = ParentInput & { id: number; tagName?: string | null };
 
 async function target(ctx: Context, input: ScopeInput): Promise<LinkTarget> {
   const scoped = input.tagName != null && (input.projectPath != null || input.projectId != null);
   const scope = scoped ? { project: await resolveProject(ctx, input), tag: input.tagName! } : undefined;
-  return { id: linkId(input.id), scope };
+  return { id: input.id, scope };
 }
 
 const asParent = ({ link, release }: LinkWithRelease) => withRelease(release)(link);

@@ -137,7 +137,7 @@ export const routes = defineRoutes([
       simple: param.bool({ default: false }),
       include_html_description: param.bool({ default: false }),
     },
-    variables: (v) => ({ ...v.id, sort: `RELEASED_AT_${enumValue(v.sort)}`, simple: v.simple, html: v.include_html_description }),
+    variables: (v) => ({ ...v.id, sort: `RELEASED_AT_${enumValue(v.sort)}` as const, simple: v.simple, html: v.include_html_description }),
     result: (data) => page(found(data.group, 'Group').releases, releaseEntity),
   }),
   route({

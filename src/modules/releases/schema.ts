@@ -1,18 +1,17 @@
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { AccessLevel } from '../../auth/access-levels.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/schema.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { MilestoneRef } from '../milestones/schema.ts';
 import { resolveProject } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { hasLevel, ProjectPermissionsRef, ProjectRef } from '../projects/schema.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/schema.ts';
 import { UserRef } from '../users/schema.ts';
@@ -27,6 +26,7 @@ import {
   listGroupReleases,
   listReleases,
   RELEASE_SORTS,
+  RELEASE_WRITE_LEVEL,
   releaseByTag,
   updateRelease,
   type ReleaseCreateInput as CreateInput,
@@ -34,6 +34,11 @@ import {
 } from './service.ts';
 
 export const ReleaseSortEnum = builder.enumType('ReleaseSort', { values: RELEASE_SORTS });
+// GitLab's group release list sorts by release date only.
+const GroupReleaseSortEnum = builder.enumType('GroupReleaseSort', {
+  description: 'Values for sorting releases belonging to a group.',
+  values: ['RELEASED_AT_DESC', 'RELEASED_AT_ASC'] as const,
+});
 export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType', {
   values: { OTHER: { value: 'other' }, RUNBOOK: { value: 'runbook' }, PACKAGE: { value: 'package' }, IMAGE: { value: 'image' } } as const,
 });
@@ -221,7 +226,7 @@ builder.objectFields(ProjectRef, (t) => ({
   releases: t.connection({
     type: ReleaseRef,
     args: {
-      sort: t.arg({ type: ReleaseSortEnum }),
+      sort: t.arg({ type: ReleaseSortEnum, defaultValue: 'RELEASED_AT_DESC', description: 'Sort order of returned releases.' }),
       updatedBefore: t.arg({ type: 'Time', description: 'Only releases updated before this time.' }),
       updatedAfter: t.arg({ type: 'Time', description: 'Only releases updated after this time.' }),
     },
@@ -247,7 +252,7 @@ builder.objectFields(ProjectRef, (t) => ({
 builder.objectField(GroupRef, 'releases', (t) =>
   t.connection({
     type: ReleaseRef,
-    args: { sort: t.arg({ type: ReleaseSortEnum }) },
+    args: { sort: t.arg({ type: GroupReleaseSortEnum, defaultValue: 'RELEASED_AT_DESC', description: 'Sort group releases by given criteria.' }) },
     resolve: async (g, args, ctx) => pagedConnection(args, await listGroupReleases(ctx, g, args.sort)),
   }),
 );
@@ -277,23 +282,18 @@ const releaseAttributes = (t: any) => ({
   milestoneIds: t.intList({ description: 'Milestone ids, instead of titles.' }),
 });
 
-const ReleaseCreateInput = builder.inputType('ReleaseCreateInput', {
-  fields: (t) => ({
-    ...projectInputFields(t),
-    tagName: t.string({ required: true }),
-    tagMessage: t.string({ description: 'Message of the annotated tag created from ref.' }),
-    ref: t.string({ description: 'Commit SHA, branch or tag to create the tag from when it does not exist.' }),
-    ...releaseAttributes(t),
-    assets: t.field({ type: ReleaseAssetsInput }),
-  }),
-});
+const ReleaseCreateInput = mutationInput('ReleaseCreateInput', (t) => ({
+  ...projectInputFields(t),
+  tagName: t.string({ required: true }),
+  tagMessage: t.string({ description: 'Message of the annotated tag created from ref.' }),
+  ref: t.string({ description: 'Commit SHA, branch or tag to create the tag from when it does not exist.' }),
+  ...releaseAttributes(t),
+  assets: t.field({ type: ReleaseAssetsInput }),
+}));
 
-const ReleaseUpdateInput = builder.inputType('ReleaseUpdateInput', {
-  fields: (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...releaseAttributes(t) }),
-});
+const ReleaseUpdateInput = mutationInput('ReleaseUpdateInput', (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...releaseAttributes(t) }));
 
-const ReleaseTagInput = (name: string) =>
-  builder.inputType(name, { fields: (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }) }) });
+const ReleaseTagInput = (name: string) => mutationInput(name, (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }) }));
 
 const ReleasePayload = (name: string) => payloadType(name, 'release', ReleaseRef);
 
@@ -335,12 +335,9 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-/** What the viewer may do in a project, GitLab's `Project.userPermissions` subset. */
-const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('ProjectPermissions').implement({
-  fields: (t) => ({
-    downloadCode: t.boolean({ resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
-    createRelease: t.boolean({ resolve: async (p, _a, ctx) => (await ctx.policy.projectAccessLevel(p)) >= AccessLevel.DEVELOPER }),
-  }),
-});
-
-builder.objectField(ProjectRef, 'userPermissions', (t) => t.field({ type: ProjectPermissionsRef, resolve: (p) => p as ProjectWithNamespace }));
+// The release abilities of GitLab's `ProjectPermissions`, from the level the service requires.
+builder.objectFields(ProjectPermissionsRef, (t) => ({
+  createRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+  updateRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `update_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+  destroyRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `destroy_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+}));

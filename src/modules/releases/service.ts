@@ -12,6 +12,9 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from '../release-links/validation.ts';
 import { ensureTag, removeTag, tagExists } from '../tags/service.ts';
 
+/** Who creates, updates and deletes releases (GitLab's create_release, update_release, destroy_release). */
+export const RELEASE_WRITE_LEVEL = AccessLevel.DEVELOPER;
+
 export const RELEASE_SORTS = ['CREATED_DESC', 'CREATED_ASC', 'RELEASED_AT_DESC', 'RELEASED_AT_ASC'] as const;
 export type ReleaseSort = (typeof RELEASE_SORTS)[number];
 
@@ -200,7 +203,7 @@ const publishRelease = (ctx: Context, release: Release, action: 'create' | 'upda
 
 export async function createRelease(ctx: Context, project: ProjectWithNamespace, input: ReleaseCreateInput): Promise<Release> {
   checkInput(milestonesOneWay(input));
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectAccess(project, RELEASE_WRITE_LEVEL);
   if (await findRelease(ctx, project, input.tagName)) throw alreadyExists();
   const milestones = (await milestonesOf(ctx, project, input)) ?? [];
   const links = linkRows(input.links ?? []);
@@ -245,7 +248,7 @@ export type ReleaseUpdateInput = {
 
 /** An existing release for a Developer; GitLab answers 403 for a missing one too. */
 async function releaseToChange(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release> {
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectAccess(project, RELEASE_WRITE_LEVEL);
   const release = await findRelease(ctx, project, tag);
   if (!release) throw new ForbiddenError();
   return release;
@@ -286,7 +289,7 @@ export async function deleteRelease(ctx: Context, project: ProjectWithNamespace,
 
 /** Collects a new evidence snapshot inline (no queue is needed for one JSON document). */
 export async function collectEvidence(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<ReleaseEvidence> {
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectAccess(project, RELEASE_WRITE_LEVEL);
   const release = await findRelease(ctx, project, tag);
   if (!release) throw new NotFoundError();
   const evidence = await ctx.db.$transaction((tx) => writeEvidence(tx, release, project));

@@ -2,7 +2,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { TagInfo } from '../../git/tags.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
 import { resolveProject } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
@@ -50,18 +50,14 @@ builder.objectFields(RepositoryRef, (t) => ({
   }),
 }));
 
-const TagCreateInput = builder.inputType('TagCreateInput', {
-  fields: (t) => ({
-    ...projectInputFields(t),
-    name: t.string({ required: true }),
-    ref: t.string({ required: true, description: 'Commit SHA, branch or tag the tag points to.' }),
-    message: t.string({ description: 'Creates an annotated tag when given.' }),
-  }),
-});
+const TagCreateInput = mutationInput('TagCreateInput', (t) => ({
+  ...projectInputFields(t),
+  name: t.string({ required: true }),
+  ref: t.string({ required: true, description: 'Commit SHA, branch or tag the tag points to.' }),
+  message: t.string({ description: 'Creates an annotated tag when given.' }),
+}));
 
-const TagDeleteInput = builder.inputType('TagDeleteInput', {
-  fields: (t) => ({ ...projectInputFields(t), name: t.string({ required: true }) }),
-});
+const TagDeleteInput = mutationInput('TagDeleteInput', (t) => ({ ...projectInputFields(t), name: t.string({ required: true }) }));
 
 builder.mutationFields((t) => ({
   tagCreate: t.field({

@@ -3,6 +3,7 @@ import type { UserDetailFragment } from '../../generated/operations.ts';
 import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page, withoutNull } from '../../rest/shape.ts';
+import { globalId } from '../../rest/sources.ts';
 
 const GATED = ['email', 'is_admin', 'can_create_group', 'projects_limit', 'confirmed_at'] as const;
 const entity = (user: UserDetailFragment) => withoutNull(user, [...GATED]);
@@ -54,7 +55,7 @@ export const routes = defineRoutes([
     path: '/users/:user_id',
     operation: 'UserById',
     params: { user_id: param.int({ required: true }) },
-    variables: (v) => ({ id: v.user_id }),
+    variables: (v) => ({ id: globalId('User', v.user_id) }),
     result: (data) => entity(found(data.user, 'User')),
   }),
   route({
@@ -71,12 +72,14 @@ export const routes = defineRoutes([
       force_random_password: param.bool(),
     },
     variables: (v) => ({
-      username: v.username,
-      name: v.name,
-      email: v.email,
-      resetPassword: v.reset_password,
-      forceRandomPassword: v.force_random_password,
-      attributes: attributes(v),
+      input: {
+        username: v.username,
+        name: v.name,
+        email: v.email,
+        resetPassword: v.reset_password,
+        forceRandomPassword: v.force_random_password,
+        ...attributes(v),
+      },
     }),
     result: (data) => entity(expected(data.userCreate?.user, 'user')),
   }),
@@ -86,8 +89,7 @@ export const routes = defineRoutes([
     operation: 'UserUpdate',
     params: { user_id: param.int({ required: true }), username: param.string(), name: param.string(), email: param.string(), ...ATTRIBUTES },
     variables: (v) => ({
-      id: v.user_id,
-      attributes: { ...attributes(v), username: v.username, name: v.name, email: v.email },
+      input: { id: globalId('User', v.user_id), ...attributes(v), username: v.username, name: v.name, email: v.email },
     }),
     result: (data) => entity(expected(data.userUpdate?.user, 'user')),
   }),

@@ -3,7 +3,7 @@ import { USER_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { createUser, findUser, listUsers, updateUser } from './service.ts';
 
 const UserStateEnum = builder.enumType('UserState', {
@@ -13,19 +13,20 @@ const UserStateEnum = builder.enumType('UserState', {
 /** Private attributes are for the user and administrators only (CVE-2020-26413). */
 const selfOrAdmin = (user: User, ctx: Context) => ctx.viewer.isAdmin || ctx.viewer.userId === user.id;
 
-export const UserRef = builder.prismaObject('User', {
-  name: 'UserCore',
+/** GitLab's `User` interface: what `UserCore` (any user) and `CurrentUser` (the viewer) share. */
+export const UserInterface = builder.interfaceRef<User>('User').implement({
+  description: 'Representation of a GitLab user.',
   extensions: scopes(...USER_READ_SCOPES),
   fields: (t) => ({
     id: t.id({ resolve: (u) => gid('User', u.id) }),
-    databaseId: t.exposeInt('id'),
-    username: t.exposeString('username'),
-    name: t.exposeString('name'),
-    state: t.expose('state', { type: UserStateEnum }),
+    databaseId: t.int({ resolve: (u) => u.id }),
+    username: t.string({ resolve: (u) => u.username }),
+    name: t.string({ resolve: (u) => u.name }),
+    state: t.field({ type: UserStateEnum, resolve: (u) => u.state }),
     locked: t.boolean({ resolve: () => false }),
     bot: t.boolean({ resolve: () => false }),
-    bio: t.exposeString('bio'),
-    createdAt: t.expose('createdAt', { type: 'Time' }),
+    bio: t.string({ resolve: (u) => u.bio }),
+    createdAt: t.field({ type: 'Time', resolve: (u) => u.createdAt }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
     publicEmail: t.string({ nullable: true, resolve: () => null }),
@@ -37,9 +38,27 @@ export const UserRef = builder.prismaObject('User', {
   }),
 });
 
+
+export const UserRef = builder.prismaObject('User', {
+  name: 'UserCore',
+  description: 'Core representation of a GitLab user.',
+  interfaces: [UserInterface],
+  extensions: scopes(...USER_READ_SCOPES),
+  fields: () => ({}),
+});
+
+/** GitLab's type of `currentUser`: the same fields as any user, for the viewer. */
+export const CurrentUserRef = builder.prismaObject('User', {
+  variant: 'CurrentUser',
+  description: 'The currently authenticated GitLab user.',
+  interfaces: [UserInterface],
+  extensions: scopes(...USER_READ_SCOPES),
+  fields: () => ({}),
+});
+
 builder.queryFields((t) => ({
   currentUser: t.field({
-    type: UserRef,
+    type: CurrentUserRef,
     nullable: true,
     description: 'The user behind the credential, null for anonymous requests.',
     extensions: scopes(...USER_READ_SCOPES),
@@ -49,7 +68,7 @@ builder.queryFields((t) => ({
     type: UserRef,
     nullable: true,
     extensions: scopes(...USER_READ_SCOPES),
-    args: { id: t.arg.int(), username: t.arg.string() },
+    args: { id: t.arg({ type: 'UserID', description: 'ID of the User.' }), username: t.arg.string({ description: 'Username of the User.' }) },
     resolve: (_r, args, ctx) => findUser(ctx, args),
   }),
   users: t.connection({
@@ -65,39 +84,52 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const UserInputFields = builder.inputType('UserAttributesInput', {
-  fields: (t) => ({
-    username: t.string(),
-    name: t.string(),
-    email: t.string(),
-    password: t.string(),
-    admin: t.boolean(),
-    bio: t.string(),
-    canCreateGroup: t.boolean(),
-    projectsLimit: t.int(),
-    skipConfirmation: t.boolean(),
-    state: t.field({ type: UserStateEnum }),
-  }),
+const userAttributeFields = (t: InputFields) => ({
+  password: t.string({ description: 'Password of the user.' }),
+  admin: t.boolean({ description: 'User is an administrator.' }),
+  bio: t.string({ description: 'Short biography.' }),
+  canCreateGroup: t.boolean({ description: 'User can create top-level groups.' }),
+  projectsLimit: t.int({ description: 'Number of projects the user can create.' }),
+  skipConfirmation: t.boolean({ description: 'Confirm the email address without a confirmation mail.' }),
+  state: t.field({ type: UserStateEnum, description: 'Active or blocked.' }),
 });
+
+const UserCreateInput = mutationInput('UserCreateInput', (t) => ({
+  username: t.string({ required: true, description: 'Username of the user.' }),
+  name: t.string({ required: true, description: 'Full name of the user.' }),
+  email: t.string({ required: true, description: 'Email address of the user.' }),
+  resetPassword: t.boolean({ description: 'Start with a random password (GitLab would mail a reset link); alternative to password.' }),
+  forceRandomPassword: t.boolean({ description: 'Start with a random password; alternative to password.' }),
+  ...userAttributeFields(t),
+}));
+
+const UserUpdateInput = mutationInput('UserUpdateInput', (t) => ({
+  id: t.field({ type: 'UserID', required: true, description: 'Global ID of the user.' }),
+  username: t.string({ description: 'Username of the user.' }),
+  name: t.string({ description: 'Full name of the user.' }),
+  email: t.string({ description: 'Email address of the user.' }),
+  ...userAttributeFields(t),
+}));
 
 const UserPayload = (name: string) => payloadType(name, 'user', UserRef);
 
 builder.mutationFields((t) => ({
   userCreate: t.field({
     type: UserPayload('UserCreatePayload'),
-    args: {
-      username: t.arg.string({ required: true }),
-      name: t.arg.string({ required: true }),
-      email: t.arg.string({ required: true }),
-      resetPassword: t.arg.boolean({ description: 'Start with a random password (GitLab would mail a reset link); alternative to password.' }),
-      forceRandomPassword: t.arg.boolean({ description: 'Start with a random password; alternative to password.' }),
-      attributes: t.arg({ type: UserInputFields }),
+    description: 'Creates a user; administrators only.',
+    args: { input: t.arg({ type: UserCreateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => {
+      const { clientMutationId: _, ...attributes } = input;
+      return asPayload(ctx, 'user', () => createUser(ctx, attributes), input);
     },
-    resolve: (_r, { attributes, ...required }, ctx) => asPayload(ctx, 'user', () => createUser(ctx, { ...attributes, ...required })),
   }),
   userUpdate: t.field({
     type: UserPayload('UserUpdatePayload'),
-    args: { id: t.arg.int({ required: true }), attributes: t.arg({ type: UserInputFields, required: true }) },
-    resolve: (_r, { id, attributes }, ctx) => asPayload(ctx, 'user', () => updateUser(ctx, id, attributes)),
+    description: 'Changes a user; administrators, or the user for their own profile fields.',
+    args: { input: t.arg({ type: UserUpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => {
+      const { clientMutationId: _, id, ...attributes } = input;
+      return asPayload(ctx, 'user', () => updateUser(ctx, id, attributes), input);
+    },
   }),
 }));

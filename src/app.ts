@@ -13,7 +13,7 @@ import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
-import { OperationRegistry } from './rest/operations.ts';
+import { OperationRegistry, type ExecutionEngine } from './rest/operations.ts';
 import { rejectNulBytes } from './rest/edge.ts';
 import { knownError, restErrorHandler, restRouter, type ContextRequest } from './rest/router.ts';
 import { machineEndpoints, operationDocuments, restAreas, restRoutes, schema, webRoutes } from './kernel.ts';
@@ -98,7 +98,12 @@ const READINESS_TIMEOUT_MS = 1_500;
 const within = <T>(work: Promise<T>, ms: number): Promise<T> =>
   Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
 
-export function buildApp(deps: AppDeps) {
+export type AppOptions = {
+  /** How the REST facade executes its operations (tests compare graphql-jit with graphql-js). */
+  restEngine?: ExecutionEngine;
+};
+
+export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -144,7 +149,7 @@ export function buildApp(deps: AppDeps) {
   });
   app.use('/api/graphql', rejectNulBytes, authentication(deps, true), yoga.requestListener);
 
-  const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs);
+  const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs, opts.restEngine);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.
   const openApi = openApiDocument(restAreas, deps.config.externalUrl);
   app.get(`/api/v4${OPENAPI_PATH}`, (_req, res) => {

@@ -116,13 +116,29 @@ export class OperationRegistry {
     checkOperation(this.schema, document, name, variables, ctx.viewer);
     const compiled = this.compiledFor(name, document);
     const execution = compiled
-      ? compiled.query(undefined, ctx, variables)
+      ? compiled.query(undefined, ctx, withoutUndefined(variables) as Record<string, unknown>)
       : execute({ schema: this.schema, document, variableValues: variables, contextValue: ctx, operationName: name });
     const result = (await withDeadline(Promise.resolve(execution), this.timeoutMs)) as ExecutionResult;
     if (result.errors?.length) throw toDomainError(result.errors[0]);
     if (ctx.payloadErrors.length) throw ctx.payloadErrors[0];
     return result.data;
   }
+}
+
+/**
+ * graphql-js takes a variable or input field holding `undefined` as not given; graphql-jit passes
+ * it on as null, which services tell apart from "not sent". Plain objects only (dates, buffers and
+ * the like are passed as they are).
+ */
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) copy[key] = withoutUndefined(v);
+  }
+  return copy;
 }
 
 function toDomainError(error: NonNullable<ExecutionResult['errors']>[number]): Error {

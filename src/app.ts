@@ -56,7 +56,7 @@ async function viewerBehindBan(deps: AppDeps, req: ContextRequest, ip: string) {
   const credentialed = Boolean(credentials.token || credentials.jobToken);
   if (credentialed) await deps.throttle.checkBan(ip);
   try {
-    const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, credentials);
+    const viewer = await authenticate(deps.db, deps.secrets.tokenDigestKey, credentials, deps.viewers);
     if (credentialed) await deps.throttle.recordSuccess(ip);
     return viewer;
   } catch (error) {

@@ -75,6 +75,8 @@ const envSchema = z.object({
   EMBEDDED_PG_MAX_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
   SHUTDOWN_GRACE_MS: millis(10_000),
   GRAPHQL_TIMEOUT_MS: millis(30_000),
+  /** How long a process trusts a token lookup; any token or user change drops it at once (0: no cache). */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   ARCHIVE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
   ARCHIVE_MAX_QUEUED: z.coerce.number().int().min(0).max(10_000).default(16),
   // GitLab's failed-authentication ban: maxretry failures within findtime → banned for bantime.
@@ -110,6 +112,7 @@ export type Config = {
   embeddedPgMaxRestarts: number;
   shutdownGraceMs: number;
   graphqlTimeoutMs: number;
+  authCacheMs: number;
   archives: { maxConcurrent: number; maxQueued: number };
   authBan: { enabled: boolean; maxRetry: number; findTimeSeconds: number; banTimeSeconds: number };
   rateLimits: { unauthenticated?: Throttle; authenticated?: Throttle };
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgMaxRestarts: e.EMBEDDED_PG_MAX_RESTARTS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     graphqlTimeoutMs: e.GRAPHQL_TIMEOUT_MS,
+    authCacheMs: e.AUTH_CACHE_MS,
     archives: { maxConcurrent: e.ARCHIVE_MAX_CONCURRENT, maxQueued: e.ARCHIVE_MAX_QUEUED },
     authBan: { enabled: e.AUTH_BAN_ENABLED, maxRetry: e.AUTH_BAN_MAX_RETRY, findTimeSeconds: e.AUTH_BAN_FIND_TIME_S, banTimeSeconds: e.AUTH_BAN_TIME_S },
     rateLimits: { unauthenticated: e.RATE_LIMIT_UNAUTHENTICATED_API, authenticated: e.RATE_LIMIT_AUTHENTICATED_API },

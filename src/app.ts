@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Response } from 'express';
 import { createYoga } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
@@ -133,7 +132,8 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   const yoga = createYoga<{ req: ContextRequest }, Context>({
     schema,
     graphqlEndpoint: '/api/graphql',
-    renderGraphiQL,
+    // The self-contained GraphiQL bundle costs ~80 MB of heap once loaded: only when the page is asked for.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: 'forgegate GraphiQL' },
     landingPage: false,
     healthCheckEndpoint: '/api/graphql/health',

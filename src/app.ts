@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Response } from 'express';
 import { createYoga } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
@@ -13,7 +12,7 @@ import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
-import { OperationRegistry } from './rest/operations.ts';
+import { OperationRegistry, type ExecutionEngine } from './rest/operations.ts';
 import { rejectNulBytes } from './rest/edge.ts';
 import { apiCors } from './rest/cors.ts';
 import { apiJsonAnswers } from './rest/json.ts';
@@ -59,7 +58,7 @@ function sendThrottled(res: Response, error: TooManyRequestsError) {
 async function viewerBehindBan(deps: AppDeps, req: ContextRequest, ip: string) {
   const credentials = readCredentials(req);
   const credentialed = Boolean(credentials.token || credentials.jobToken);
-  return deps.throttle.authenticateBehindBan(ip, credentialed, () => authenticate(deps.db, deps.secrets.tokenDigestKey, credentials));
+  return deps.throttle.authenticateBehindBan(ip, credentialed, () => authenticate(deps.db, deps.secrets.tokenDigestKey, credentials, deps.viewers));
 }
 
 /**
@@ -95,7 +94,12 @@ const READINESS_TIMEOUT_MS = 1_500;
 const within = <T>(work: Promise<T>, ms: number): Promise<T> =>
   Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
 
-export function buildApp(deps: AppDeps) {
+export type AppOptions = {
+  /** How the REST facade executes its operations (tests compare graphql-jit with graphql-js). */
+  restEngine?: ExecutionEngine;
+};
+
+export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -125,7 +129,8 @@ export function buildApp(deps: AppDeps) {
   const yoga = createYoga<{ req: ContextRequest }, Context>({
     schema,
     graphqlEndpoint: '/api/graphql',
-    renderGraphiQL,
+    // The self-contained GraphiQL bundle costs ~80 MB of heap once loaded: only when the page is asked for.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: 'forgegate GraphiQL' },
     landingPage: false,
     healthCheckEndpoint: '/api/graphql/health',
@@ -144,7 +149,7 @@ export function buildApp(deps: AppDeps) {
   app.use('/api', apiCors(deps.config.externalUrl));
   app.use('/api/graphql', rejectNulBytes, authentication(deps, true), yoga.requestListener);
 
-  const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs);
+  const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs, opts.restEngine);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.
   const openApi = openApiDocument(restAreas, deps.config.externalUrl);
   app.use('/api/v4', apiJsonAnswers);

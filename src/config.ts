@@ -75,6 +75,8 @@ const envSchema = z.object({
   EMBEDDED_PG_MAX_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
   SHUTDOWN_GRACE_MS: millis(10_000),
   GRAPHQL_TIMEOUT_MS: millis(30_000),
+  /** How long a process trusts a token lookup; any token or user change drops it at once (0: no cache). */
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   ARCHIVE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
   ARCHIVE_MAX_QUEUED: z.coerce.number().int().min(0).max(10_000).default(16),
   MAX_UPLOAD_SIZE_MB: z.coerce.number().int().min(1).max(100_000).default(1024),
@@ -111,6 +113,7 @@ export type Config = {
   embeddedPgMaxRestarts: number;
   shutdownGraceMs: number;
   graphqlTimeoutMs: number;
+  authCacheMs: number;
   archives: { maxConcurrent: number; maxQueued: number };
   /** Bytes of one uploaded file (multipart file part), spooled to disk. */
   maxUploadBytes: number;
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgMaxRestarts: e.EMBEDDED_PG_MAX_RESTARTS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     graphqlTimeoutMs: e.GRAPHQL_TIMEOUT_MS,
+    authCacheMs: e.AUTH_CACHE_MS,
     archives: { maxConcurrent: e.ARCHIVE_MAX_CONCURRENT, maxQueued: e.ARCHIVE_MAX_QUEUED },
     maxUploadBytes: e.MAX_UPLOAD_SIZE_MB * 1024 * 1024,
     authBan: { enabled: e.AUTH_BAN_ENABLED, maxRetry: e.AUTH_BAN_MAX_RETRY, findTimeSeconds: e.AUTH_BAN_FIND_TIME_S, banTimeSeconds: e.AUTH_BAN_TIME_S },

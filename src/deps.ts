@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Throttler } from './auth/throttle.ts';
+import type { ViewerCache } from './auth/viewer-cache.ts';
 import type { Config } from './config.ts';
 import type { EventBus } from './core/events.ts';
 import type { LoaderFactories } from './core/loaders.ts';
@@ -31,5 +32,7 @@ export type AppDeps = {
   notifications: Notifications;
   /** Failed-authentication ban and API rate limits, with counters shared by every process. */
   throttle: Throttler;
+  /** Token lookups for a few seconds, dropped on any token or user change (LISTEN/NOTIFY). */
+  viewers: ViewerCache;
   queryCounter?: QueryCounter;
 };

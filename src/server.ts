@@ -18,6 +18,7 @@ import { Worker, type WorkerOptions } from './jobs/worker.ts';
 import { ensureRootUser } from './modules/users/bootstrap.ts';
 import { loadSecrets, type Secrets } from './secrets.ts';
 import { createThrottler } from './auth/throttle.ts';
+import { ViewerCache } from './auth/viewer-cache.ts';
 
 export type Runtime = {
   deps: AppDeps;
@@ -91,6 +92,8 @@ async function assemble(
   const notifications = await Notifications.connect(database.url, log);
   const flags = new FlagStore(db, flagDefinitions, notifications);
   await flags.listen();
+  const viewers = new ViewerCache(notifications, config.authCacheMs);
+  await viewers.listen();
   const jobs = await JobQueue.start({ url: database.url, db, notifications, log, maintenance: opts.jobMaintenance ?? config.jobs.workersInServer });
   for (const definitions of [...jobDefinitions, ...(opts.jobs ?? [])]) await jobs.register(definitions);
   const events = new EventBus(subscribers);
@@ -107,6 +110,7 @@ async function assemble(
     mail: new Mailer(db, config.mail),
     notifications,
     throttle: await createThrottler(config, database.url),
+    viewers,
     queryCounter: opts.queryCounter,
   };
   events.bind(deps);

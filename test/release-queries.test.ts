@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitReadCounter } from '../src/git/repository.ts';
 import { createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
@@ -73,5 +74,33 @@ describe('query count', () => {
     const fewCount = await count(few.id);
     expect(fewCount).toBeGreaterThan(0);
     expect(await count(many.id)).toBe(fewCount);
+  });
+});
+
+describe('git reads', () => {
+  const reads = async (run: () => Promise<unknown>) => {
+    const before = gitReadCounter.commits;
+    await run();
+    return gitReadCounter.commits - before;
+  };
+  const restList = (p: { id: number }) => () => t.api('get', `/projects/${p.id}/releases?per_page=100`).expect(200);
+  const gqlList = (p: { path_with_namespace: string }) => async () =>
+    expect((await t.graphql(`{ project(fullPath: "${p.path_with_namespace}") { releases(first: 100) { nodes { commit { sha title } } } } }`)).body.data.project.releases.nodes[0].commit.sha).toMatch(/^[0-9a-f]{40}$/);
+
+  it('reads each commit once per request, however many releases point at it', async () => {
+    const project = await projectWithReleases(30, 'shared-commit');
+    // Positive control: the counter sees each distinct commit a request reads.
+    const file = await t.api('post', `/projects/${project.id}/repository/files/other.txt`).send({ branch: 'main', content: 'x', commit_message: 'Other' }).expect(201);
+    expect(file.body.file_path).toBe('other.txt');
+    const other = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main']).toString().trim();
+    await t.db.release.create({ data: { projectId: project.id, tag: 'other', sha: other, authorId: t.root.id, releasedAt: new Date(Date.UTC(2030, 0, 1)) } });
+
+    expect(await reads(restList(project))).toBe(2);
+    expect(await reads(gqlList(project))).toBe(2);
+    // Scoped to one request: the next request reads again.
+    expect(await reads(async () => {
+      await restList(project)();
+      await restList(project)();
+    })).toBe(4);
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { isExpired, tokenDigest } from './tokens.ts';
 import { Viewer } from './viewer.ts';
+import type { ViewerCache } from './viewer-cache.ts';
 
 export type Credentials = { token?: string; sudo?: string; jobToken?: string };
 
@@ -45,13 +46,13 @@ async function authenticateJob(db: Db, digestKey: string, credentials: Credentia
   return new Viewer(job.user, null, null, { projectId: job.projectId });
 }
 
-export async function authenticate(db: Db, digestKey: string, credentials: Credentials): Promise<Viewer> {
+export async function authenticate(db: Db, digestKey: string, credentials: Credentials, cache?: ViewerCache): Promise<Viewer> {
   if (credentials.jobToken) return authenticateJob(db, digestKey, credentials);
   if (!credentials.token) {
     if (credentials.sudo) throw new UnauthorizedError();
     return Viewer.anonymous();
   }
-  const viewer = await authenticateToken(db, digestKey, credentials.token);
+  const viewer = await authenticateToken(db, digestKey, credentials.token, cache);
   return credentials.sudo ? sudo(db, viewer, credentials.sudo) : viewer;
 }
 
@@ -61,13 +62,16 @@ export async function authenticate(db: Db, digestKey: string, credentials: Crede
  * at once; an expired or revoked one yields a viewer carrying the failure, raised by the scope
  * check (`viewer.requireScope`) so that scope, expiry and revocation are checked in GitLab's order.
  */
-export async function authenticateToken(db: Db, digestKey: string, token: string): Promise<Viewer> {
-  const row = await db.personalAccessToken.findUnique({ where: { digest: tokenDigest(digestKey, token) }, include: { user: true } });
+export async function authenticateToken(db: Db, digestKey: string, token: string, cache?: ViewerCache): Promise<Viewer> {
+  const digest = tokenDigest(digestKey, token);
+  const find = () => db.personalAccessToken.findUnique({ where: { digest }, include: { user: true } });
+  const row = cache ? await cache.lookup(digest, find) : await find();
   if (!row) throw new UnauthorizedError();
   if (row.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
   const problem = isExpired(row.expiresAt) ? expired() : row.revoked ? revoked() : null;
   if (row.revoked) await revokeRotatedSuccessors(db, row.id);
-  if (!problem) await touchLastUsed(db, row.id, row.lastUsedAt);
+  // The next lookup reads the new last_used_at (the trigger does not announce that column).
+  if (!problem && (await touchLastUsed(db, row.id, row.lastUsedAt))) cache?.forget(digest);
   const { user, ...tokenRow } = row;
   return new Viewer(user, tokenRow, null, null, problem);
 }
@@ -91,12 +95,13 @@ async function revokeRotatedSuccessors(db: Db, tokenId: number) {
  * concurrent requests in any number of processes write it once; a failure (read-only replica)
  * never fails the request.
  */
-async function touchLastUsed(db: Db, id: number, lastUsedAt: Date | null) {
-  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return;
+async function touchLastUsed(db: Db, id: number, lastUsedAt: Date | null): Promise<boolean> {
+  if (lastUsedAt && Date.now() - lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return false;
   await db.$executeRaw`
     UPDATE personal_access_tokens SET last_used_at = now() AT TIME ZONE 'UTC'
     WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= now() AT TIME ZONE 'UTC' - make_interval(secs => ${LAST_USED_INTERVAL_MS / 1000}))`
     .catch(() => {});
+  return true;
 }
 
 const findById = (db: Db, id: number | null) => (id === null ? null : db.user.findUnique({ where: { id } }));

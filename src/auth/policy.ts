@@ -135,18 +135,20 @@ export class Policy {
     if (!this.viewer.isAdmin) throw new ForbiddenError();
   }
 
-  /** SQL filter for the projects this viewer may read (used by every project list). */
+  /**
+   * SQL filter for the projects this viewer may read (used by every project list). Memberships are
+   * an EXISTS over `project_authorizations`, not a list of ids: the statement is the same whatever
+   * the number of the viewer's memberships.
+   */
   async readableProjectsWhere(): Promise<Prisma.ProjectWhereInput> {
     if (this.viewer.isAdmin) return {};
-    const { groupLevels, projectLevels } = await this.loadMemberships();
-    const levelAtLeast = (m: Map<number, number>, min: number) => [...m].filter(([, l]) => l >= min).map(([id]) => id);
+    const user = this.viewer.user;
+    if (!user) return { visibility: 'public' };
     return {
       OR: [
-        { visibility: 'public' },
-        ...(this.viewer.user ? [{ visibility: 'internal' as const }] : []),
-        { id: { in: levelAtLeast(projectLevels, AccessLevel.GUEST) } },
-        { namespace: { traversalIds: { hasSome: levelAtLeast(groupLevels, AccessLevel.GUEST) } } },
-        ...(this.viewer.user ? [{ namespace: { ownerId: this.viewer.user.id } }] : []),
+        { visibility: { in: ['public', 'internal'] } },
+        { authorizations: { some: { userId: user.id, accessLevel: { gte: AccessLevel.GUEST } } } },
+        { namespace: { ownerId: user.id } },
       ],
     };
   }
@@ -172,15 +174,10 @@ export class Policy {
     return { traversalIds: { hasSome: ids } };
   }
 
-  /** Ids of the viewer's direct project memberships and groups (for `membership=true` filters). */
+  /** Projects of the viewer's memberships, direct or through a group, and of their namespace (`membership=true`). */
   async membershipWhere(): Promise<Prisma.ProjectWhereInput> {
-    const { groupLevels, projectLevels } = await this.loadMemberships();
-    return {
-      OR: [
-        { id: { in: [...projectLevels.keys()] } },
-        { namespace: { traversalIds: { hasSome: [...groupLevels.keys()] } } },
-        ...(this.viewer.user ? [{ namespace: { ownerId: this.viewer.user.id } }] : []),
-      ],
-    };
+    const user = this.viewer.user;
+    if (!user) return { id: { in: [] } };
+    return { OR: [{ authorizations: { some: { userId: user.id } } }, { namespace: { ownerId: user.id } }] };
   }
 }

@@ -1,5 +1,4 @@
 // Workarounds that let @prisma/adapter-pg 7.10 drive the wasm schema engine (shared notes/stack.md §1b).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -30,34 +29,43 @@ export function pgConfigFromUrl(url: string): PgConfig {
 }
 
 type Adapter = Awaited<ReturnType<PrismaPg['connect']>>;
-const charColumns = new AsyncLocalStorage<number[]>();
-const patchedPrototypes = new WeakSet<object>();
+type Queryable = Pick<Adapter, 'queryRaw'> & { performIO(query: unknown): Promise<{ fields?: { dataTypeID: number }[] }> };
 
-// adapter-pg has no mapping for OID 18 ("char"), which the engine's introspection reads.
-function reportCharColumns(adapter: Adapter) {
-  const proto = Object.getPrototypeOf(Object.getPrototypeOf(adapter));
-  if (patchedPrototypes.has(proto)) return;
-  patchedPrototypes.add(proto);
-  const { queryRaw, performIO } = proto;
-  proto.performIO = async function (this: unknown, query: unknown) {
-    const result = await performIO.call(this, query);
-    const columns = charColumns.getStore();
-    result?.fields?.forEach((field: { dataTypeID: number }, index: number) => {
-      if (columns && field.dataTypeID === 18) {
-        columns.push(index);
-        field.dataTypeID = 25;
-      }
+/**
+ * adapter-pg has no mapping for OID 18 ("char"), which the engine's introspection reads: report
+ * such columns as text. Patched on the migrating instance (and its transactions) only, never on
+ * the prototype every runtime adapter shares, and without AsyncLocalStorage: each call gets its
+ * own view of the adapter whose `performIO` notes the char columns, so async hooks stay off and
+ * runtime queries run the stock code.
+ */
+function reportCharColumns<T extends Queryable>(queryable: T): T {
+  const { queryRaw, performIO } = queryable;
+  queryable.queryRaw = async function (this: T, query) {
+    const columns: number[] = [];
+    const view = Object.create(this, {
+      performIO: {
+        value: async (q: unknown) => {
+          const result = await performIO.call(this, q);
+          result?.fields?.forEach((field, index) => {
+            if (field.dataTypeID !== 18) return;
+            columns.push(index);
+            field.dataTypeID = 25;
+          });
+          return result;
+        },
+      },
     });
+    const result = await queryRaw.call(view, query);
+    for (const index of columns) result.columnTypes[index] = ColumnTypeEnum.Character;
     return result;
   };
-  proto.queryRaw = function (this: unknown, query: unknown) {
-    const columns: number[] = [];
-    return charColumns.run(columns, async () => {
-      const result = await queryRaw.call(this, query);
-      for (const index of columns) result.columnTypes[index] = ColumnTypeEnum.Character;
-      return result;
-    });
-  };
+  return queryable;
+}
+
+function reportCharColumnsEverywhere(adapter: Adapter) {
+  reportCharColumns(adapter as unknown as Queryable);
+  const startTransaction = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (...args) => reportCharColumns((await startTransaction(...args)) as unknown as Queryable) as never;
 }
 
 // The stock executeScript splits on every ';', which breaks dollar-quoted function bodies.
@@ -69,7 +77,7 @@ function runScriptsWhole(adapter: Adapter) {
 }
 
 function fixAdapter(adapter: Adapter): Adapter {
-  reportCharColumns(adapter);
+  reportCharColumnsEverywhere(adapter);
   runScriptsWhole(adapter);
   return adapter;
 }

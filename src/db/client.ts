@@ -7,8 +7,12 @@ export type Db = PrismaClient;
 /** Counts SQL statements sent through the pool; tests assert on it to catch N+1 queries. */
 export class QueryCounter {
   count = 0;
+  /** The statements' text, in order, while `record` is on (tests compare the SQL of two requests). */
+  statements: string[] = [];
+  record = false;
   reset() {
     this.count = 0;
+    this.statements = [];
   }
 }
 
@@ -48,6 +52,10 @@ export function createDb(
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
         counter.count += 1;
+        if (counter.record) {
+          const first = args[0] as string | { text?: string };
+          counter.statements.push(typeof first === 'string' ? first : (first?.text ?? ''));
+        }
         return query(...args);
       };
     });

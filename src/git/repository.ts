@@ -73,6 +73,9 @@ const entries = new BoundedCache<string, TreeEntryInfo | null>(50_000);
 const lastCommits = new BoundedCache<string, string | null>(20_000);
 const blobInfos = new BoundedCache<string, BlobInfo>(50_000);
 
+/** Commits read from the object database (not from a handle's cache): tests count them. */
+export const gitReadCounter = { commits: 0 };
+
 const TYPES: Record<string, EntryType> = { Blob: 'blob', Tree: 'tree', Commit: 'commit' };
 
 /**
@@ -83,6 +86,13 @@ const TYPES: Record<string, EntryType> = { Blob: 'blob', Tree: 'tree', Commit: '
  * request (`ctx.loaders.repository`): opening costs ~10 ms.
  */
 export class Repository {
+  /**
+   * Commits this handle read, by the sha asked for. A handle lives for one request
+   * (`ctx.loaders.repository`), so a list whose rows share a commit (releases of one tag target)
+   * reads it once, and nothing is kept past the request.
+   */
+  private readonly commits = new Map<string, CommitInfo | null>();
+
   private constructor(
     private readonly path: string,
     private readonly repo: NativeRepository,
@@ -171,7 +181,18 @@ export class Repository {
     }
   }
 
+  /** The commit's attributes; the same object for the same sha within one handle: do not mutate it. */
   commit(sha: string): CommitInfo | null {
+    let info = this.commits.get(sha);
+    if (info === undefined) {
+      info = this.readCommit(sha);
+      this.commits.set(sha, info);
+    }
+    return info;
+  }
+
+  private readCommit(sha: string): CommitInfo | null {
+    gitReadCounter.commits += 1;
     let commit: NativeCommit;
     try {
       commit = this.repo.getCommit(sha);

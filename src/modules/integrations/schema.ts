@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { ParamError } from '../../core/errors.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { testIntegration, type TestResult } from './delivery.ts';
-import { camel, EVENT_FLAGS, KINDS, pascal, type ParamDef } from './registry.ts';
+import { camel, EVENT_FLAGS, KINDS, pascal, type EventFlag, type ParamDef } from './registry.ts';
 import { disableIntegration, eventsOf, findIntegration, listIntegrations, propertiesOf, setUpIntegration, updateIntegration, type IntegrationView, type Settings } from './service.ts';
 
 export const IntegrationRef = builder.objectRef<IntegrationView>('Integration').implement({
@@ -98,6 +98,12 @@ function settingsFor(slug: string, settings: SettingsArg): Settings {
   return Object.fromEntries((kind?.params ?? []).map((param) => [param.name, fields[camel(param.name)] as Settings[string]]));
 }
 
+/** The event flags an input names (camel-cased in GraphQL), by their record names. */
+function eventsGiven(input: object): Partial<Record<EventFlag, boolean | null>> {
+  const raw = input as Record<string, boolean | null | undefined>;
+  return Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, raw[camel(flag)]]));
+}
+
 /** Only the settings given: an update keeps what it does not name. */
 function partialSettingsFor(slug: string, settings: SettingsArg): Settings {
   return Object.fromEntries(Object.entries(settingsFor(slug, settings)).filter(([, value]) => value != null));
@@ -121,12 +127,11 @@ builder.mutationFields((t) => ({
         ctx,
         'integration',
         async () => {
-          const raw = input as unknown as Record<string, boolean | null | undefined>;
           return setUpIntegration(ctx, {
             group: groupRef(input),
             slug: input.slug,
             useInheritedSettings: input.useInheritedSettings,
-            events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, raw[camel(flag)]])),
+            events: eventsGiven(input),
             settings: settingsFor(input.slug, input.settings as SettingsArg),
           });
         },
@@ -142,11 +147,10 @@ builder.mutationFields((t) => ({
         ctx,
         'integration',
         () => {
-          const raw = input as unknown as Record<string, boolean | null | undefined>;
           return updateIntegration(ctx, {
             group: groupRef(input),
             slug: input.slug,
-            events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, raw[camel(flag)]])),
+            events: eventsGiven(input),
             settings: partialSettingsFor(input.slug, input.settings as SettingsArg),
           });
         },

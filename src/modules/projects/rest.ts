@@ -26,28 +26,33 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({
   defaultBranch: v.default_branch,
 });
 
+/** The filters of every project list (`/projects`, `/users/:id/projects`). */
+const LIST_FILTERS = {
+  search: param.string(),
+  membership: param.bool(),
+  owned: param.bool(),
+  visibility: param.oneOf(VISIBILITY),
+  order_by: param.oneOf(ORDER_BY),
+  sort: param.oneOf(['asc', 'desc']),
+};
+
+const listFilters = (v: Values<typeof LIST_FILTERS>) => ({
+  search: v.search,
+  membership: v.membership,
+  owned: v.owned,
+  visibility: v.visibility,
+  // REST's default order is created_at desc; GraphQL's (GitLab's) id_desc.
+  sort: `${v.order_by ?? 'created_at'}_${v.sort ?? 'desc'}`,
+});
+
 export const routes = defineRoutes([
   route({
     method: 'GET',
     path: '/projects',
     operation: 'ProjectList',
     paginated: true,
-    params: {
-      search: param.string(),
-      membership: param.bool(),
-      owned: param.bool(),
-      visibility: param.oneOf(VISIBILITY),
-      order_by: param.oneOf(ORDER_BY),
-      sort: param.oneOf(['asc', 'desc']),
-    },
-    variables: (v) => ({
-      search: v.search,
-      membership: v.membership,
-      owned: v.owned,
-      visibility: v.visibility,
-      // REST's default order is created_at desc; GraphQL's (GitLab's) id_desc.
-      sort: `${v.order_by ?? 'created_at'}_${v.sort ?? 'desc'}`,
-    }),
+    params: LIST_FILTERS,
+    variables: listFilters,
     result: (data) => page(data.projects),
   }),
   route({
@@ -63,23 +68,11 @@ export const routes = defineRoutes([
     path: '/users/:user_id/projects',
     operation: 'UserProjects',
     paginated: true,
-    params: {
-      user_id: param.string({ required: true }),
-      search: param.string(),
-      membership: param.bool(),
-      owned: param.bool(),
-      visibility: param.oneOf(VISIBILITY),
-      order_by: param.oneOf(ORDER_BY),
-      sort: param.oneOf(['asc', 'desc']),
-    },
+    params: { user_id: param.string({ required: true }), ...LIST_FILTERS },
     variables: (v) => ({
       // An id, or a username (GitLab's find_user).
       ...(/^\d{1,9}$/.test(v.user_id) ? { userId: globalId('User', Number(v.user_id)) } : { username: v.user_id }),
-      search: v.search,
-      membership: v.membership,
-      owned: v.owned,
-      visibility: v.visibility,
-      sort: `${v.order_by ?? 'created_at'}_${v.sort ?? 'desc'}`,
+      ...listFilters(v),
     }),
     result: (data) => page(found(data.user, 'User').namespace?.projects),
   }),

@@ -179,6 +179,17 @@ describe('GET /projects/:id/repository/commits', () => {
     const large = await countQueries(t, () => t.api('get', `${COMMITS()}?per_page=20&with_stats=true`).expect(200));
     expect(large).toBe(small);
   });
+
+  it('finds commit authors among the users in one batch, over GraphQL', async () => {
+    const page = (first: number) => t.graphql(`{ project(fullPath: "acme/app") { repository { commits(first: ${first}) { nodes { sha fullTitle author { username } authorGravatar } } } } }`);
+    const nodes = (await page(20)).body.data.project.repository.commits.nodes as { author: { username: string } | null; authorGravatar: string }[];
+    // Commits by root's address name root; the one written with another address names no one.
+    expect(nodes.filter((n) => n.author?.username === 'root').length).toBeGreaterThan(1);
+    expect(nodes.some((n) => n.author === null)).toBe(true);
+    expect(nodes[0]!.authorGravatar).toMatch(/^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?/);
+    await expectCounterSees(t, () => page(1));
+    expect(await countQueries(t, () => page(20))).toBe(await countQueries(t, () => page(1)));
+  });
 });
 
 describe('GET /projects/:id/repository/commits/:sha and its diff', () => {

@@ -123,9 +123,9 @@ function readCommit(repo: NativeRepository, sha: string, web: string): Commit {
     committer_name: committer.name,
     committer_email: committer.email,
     committed_date: committed,
-    web_url: `${web}/-/commit/${sha}`,
     trailers: {},
     extended_trailers: {},
+    web_url: `${web}/-/commit/${sha}`,
   };
 }
 

@@ -3,27 +3,13 @@
 // prints requests per second and the SQL statements one request costs, beside a floor measured in
 // the same run: one hand-written SQL statement for the same page (epics, authors, parents, label
 // names) plus JSON.stringify, with the same concurrency and no HTTP, GraphQL or permission work.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { buildApp } from '../src/app.ts';
-import { issueToken } from '../src/auth/tokens.ts';
-import { loadConfig } from '../src/config.ts';
-import { QueryCounter } from '../src/db/client.ts';
-import { startRuntime } from '../src/server.ts';
+import { startBenchApp } from './in-process.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const CONNECTIONS = 10;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL: 'http://bench.test', JOB_WORKERS_IN_SERVER: 'false' });
-const queryCounter = new QueryCounter();
-const runtime = await startRuntime(config, { queryCounter });
-const { deps } = runtime;
-const server = buildApp(deps).listen(0, '127.0.0.1');
-await new Promise((resolve) => server.once('listening', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const app = await startBenchApp({ JOB_WORKERS_IN_SERVER: 'false' });
+const { deps, queryCounter, base, headers, post } = app;
 
 /** The floor: the same page in one SQL statement, serialized, `CONNECTIONS` at a time for `seconds`. */
 async function floor(groupId: number) {
@@ -47,10 +33,6 @@ async function floor(groupId: number) {
 }
 
 try {
-  const root = await deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });
-  const { token } = await issueToken(deps.db, deps.secrets.tokenDigestKey, { userId: root.id, name: 'bench', scopes: ['api'] });
-  const headers = { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' };
-  const post = async (p: string, body: object) => (await fetch(`${base}/api/v4${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
 
   const group = await post('/groups', { name: 'Bench', path: 'bench' });
   const labels = await Promise.all(['backend', 'frontend'].map((name) => post(`/groups/${group.id}/labels`, { name, color: '#428BCA' })));
@@ -97,7 +79,5 @@ try {
   const floorRate = await floor(group.id);
   console.log(`floor    ${floorRate.toFixed(1)} pages/s  (one SQL statement + JSON.stringify, no HTTP)`);
 } finally {
-  server.close();
-  await runtime.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await app.close();
 }

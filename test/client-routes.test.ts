@@ -49,6 +49,17 @@ describe('labels by id or name', () => {
     await t.api('delete', `/projects/${project.id}/labels/defect`).expect(404, { message: '404 Label Not Found' });
   });
 
+  it('takes the older body-named form python-gitlab 3.x uses: PUT and DELETE /labels with label_id or name', async () => {
+    const chore = (await t.api('post', `/projects/${project.id}/labels`).send({ name: 'chore', color: '#AAAAAA' }).expect(201)).body;
+    const byName = await t.api('put', `/projects/${project.id}/labels`).send({ name: 'chore', description: 'Housekeeping' }).expect(200);
+    expect(byName.body).toMatchObject({ id: chore.id, name: 'chore', description: 'Housekeeping' });
+    expect((await t.api('put', `/projects/${project.id}/labels`).send({ label_id: chore.id, new_name: 'maintenance' }).expect(200)).body.name).toBe('maintenance');
+    await t.api('put', `/projects/${project.id}/labels`).send({ color: '#000000' }).expect(400, { error: 'label_id, name are missing, exactly one parameter must be provided' });
+    await t.api('put', `/projects/${project.id}/labels`).send({ label_id: chore.id, name: 'maintenance', color: '#000000' }).expect(400, { error: 'label_id, name are mutually exclusive' });
+    await t.api('delete', `/projects/${project.id}/labels`).send({ name: 'maintenance' }).expect(204);
+    await t.api('get', `/projects/${project.id}/labels/${chore.id}`).expect(404, { message: '404 Label Not Found' });
+  });
+
   it('has the group twins', async () => {
     const label = (await t.api('get', `/groups/${group.id}/labels/group-wide`).expect(200)).body;
     expect(label).toMatchObject({ name: 'group-wide', is_project_label: false });

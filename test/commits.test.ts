@@ -237,6 +237,11 @@ describe('GET /projects/:id/repository/compare', () => {
     expect(compare.compare_same_ref).toBe(false);
     expect(compare.compare_timeout).toBe(false);
     expect(compare.web_url).toBe(`http://gitlab.test/acme/app/-/compare/feature...main`);
+    // git's ancestry suffixes name commits too, as GitLab's rev-parse reads them.
+    const back = (await t.api('get', `/projects/${project.id}/repository/compare?from=main~2&to=main`).expect(200)).body;
+    expect(back.commits.map((c: { id: string }) => c.id)).toEqual(git('rev-list', '--reverse', 'main~2..main').split('\n'));
+    expect((await t.api('get', `${COMMITS()}/main%5E`).expect(200)).body.id).toBe(git('rev-parse', 'main^'));
+    expect((await t.api('get', `${COMMITS()}/main%5E2`).expect(404)).body).toEqual({ message: '404 Commit Not Found' });
     expect(compare.diffs.map((d: { new_path: string }) => d.new_path).sort()).toEqual(git('diff', '--name-only', '-M', base, 'main').split('\n').sort());
     const straight = (await t.api('get', `/projects/${project.id}/repository/compare?from=feature&to=main&straight=true`).expect(200)).body;
     expect(straight.diffs.map((d: { new_path: string }) => d.new_path)).toContain('x.txt');

@@ -152,6 +152,21 @@ async function releaseRows(p: ProjectRow) {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** GitLab's milestone entity after its parent id, as the release list and milestone create show it. */
+const milestoneJson = (m: Record<string, any>, webUrl: string) => ({
+  id: m.id,
+  iid: m.iid,
+  title: m.title,
+  description: m.description,
+  state: m.state,
+  created_at: iso(m.created_at),
+  updated_at: iso(m.updated_at),
+  due_date: m.due_date,
+  start_date: m.start_date,
+  expired: m.due_date !== null && m.due_date < today(),
+  web_url: webUrl,
+});
+
 async function releaseList(v: Viewer, projectId: number) {
   const p = await project(v, 'p.id = $3', projectId);
   const { releases, links, milestones, authors } = await releaseRows(p);
@@ -175,17 +190,7 @@ async function releaseList(v: Viewer, projectId: number) {
       commit,
       milestones: (milestones.get(r.id) ?? []).map((m) => ({
         ...(m.project_id !== null ? { project_id: m.project_id } : { group_id: m.group_id }),
-        id: m.id,
-        iid: m.iid,
-        title: m.title,
-        description: m.description,
-        state: m.state,
-        created_at: iso(m.created_at),
-        updated_at: iso(m.updated_at),
-        due_date: m.due_date,
-        start_date: m.start_date,
-        expired: m.due_date !== null && m.due_date < today(),
-        web_url: m.project_id !== null ? `${web}/-/milestones/${m.iid}` : `${ext}/groups/${m.group_path}/-/milestones/${m.iid}`,
+        ...milestoneJson(m, m.project_id !== null ? `${web}/-/milestones/${m.iid}` : `${ext}/groups/${m.group_path}/-/milestones/${m.iid}`),
         issue_stats: { total: 0, closed: 0 },
       })),
       commit_path: `/${projectPath(p)}/-/commit/${r.sha}`,
@@ -271,20 +276,7 @@ async function createMilestone(v: Viewer, projectId: number, body: { title: stri
       )
     ).rows;
     await client.query('COMMIT');
-    return {
-      project_id: p.id,
-      id: m.id,
-      iid: m.iid,
-      title: m.title,
-      description: m.description,
-      state: m.state,
-      created_at: iso(m.created_at),
-      updated_at: iso(m.updated_at),
-      due_date: m.due_date,
-      start_date: m.start_date,
-      expired: false,
-      web_url: `${ext}/${projectPath(p)}/-/milestones/${m.iid}`,
-    };
+    return { project_id: p.id, ...milestoneJson(m, `${ext}/${projectPath(p)}/-/milestones/${m.iid}`) };
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;

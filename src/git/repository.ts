@@ -41,6 +41,9 @@ const SHA_PATTERN = /^[0-9a-f]{4,40}$/i;
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
 /** A ref a user may name: HEAD, a commit SHA (full or abbreviated), or a valid branch/tag name. */
+/** A ref followed by ancestry steps (`~`, `~3`, `^`, `^2`), at most 4 digits each. */
+const ANCESTRY = /^([^~^]+)((?:[~^]\d{0,4})+)$/;
+
 export const isAcceptableRef = (ref: string) => ref === 'HEAD' || SHA_PATTERN.test(ref) || isValidRefName(ref);
 
 /** Lines as git counts them: a final newline ends the last line, it does not start another. */
@@ -113,8 +116,14 @@ export class Repository {
     }
   }
 
-  /** The commit a branch, tag, SHA or HEAD points to; null when there is none. */
+  /**
+   * The commit a branch, tag, SHA or HEAD points to, optionally followed by git's ancestry
+   * suffixes (`main~2`, `v1.0^`, `HEAD^2`), which GitLab's compare and commit routes accept; null
+   * when there is none. No ref name can hold `~` or `^`, so the suffixes are never ambiguous.
+   */
   resolveCommit(ref: string): string | null {
+    const ancestry = ANCESTRY.exec(ref);
+    if (ancestry) return this.ancestorOf(this.resolveCommit(ancestry[1]!), ancestry[2]!);
     if (!isAcceptableRef(ref)) return null;
     const candidates = ref === 'HEAD' || SHA_PATTERN.test(ref) ? [ref] : [`refs/heads/${ref}`, `refs/tags/${ref}`, ref];
     for (const spec of candidates) {
@@ -170,6 +179,16 @@ export class Repository {
 
   // ------------------------------------------------------------------------------------------
   // Commits
+
+  /** Walks `~n` (n first parents) and `^n` (the n-th parent) steps from a commit. */
+  private ancestorOf(sha: string | null, steps: string): string | null {
+    for (const [, op, digits] of steps.matchAll(/([~^])(\d*)/g)) {
+      const n = digits === '' ? 1 : Number(digits);
+      if (op === '~') for (let i = 0; i < n && sha; i++) sha = this.parentIds(sha)[0] ?? null;
+      else if (sha && n > 0) sha = this.parentIds(sha)[n - 1] ?? null;
+    }
+    return sha;
+  }
 
   /** Every parent of a commit, first parent first: the one parent walk. */
   private parentIds(sha: string): string[] {

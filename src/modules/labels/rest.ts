@@ -17,7 +17,10 @@ const entity = (label: LabelEntityFragment) => ({
 /** `:label_id`: an id (digits, tried as a title too) or a URL-encoded title, as GitLab's find_label reads it. */
 const isId = (value: string) => /^\d{1,9}$/.test(value);
 const labelRef = (value: string) => (isId(value) ? { labelId: Number(value) } : { title: value });
-const labelInputRef = labelRef;
+
+const CHANGES = { new_name: param.string(), color: param.string(), description: param.string(), priority: param.nullable(param.int()) };
+/** The label named in the body: its id or its name, exactly one (the service checks). */
+const BODY_LABEL = { label_id: param.int(), name: param.string() };
 
 export const routes = defineRoutes(
   REST_SOURCES.flatMap(({ prefix, kind, resource }) => [
@@ -61,13 +64,10 @@ export const routes = defineRoutes(
       params: {
         id: param.ref(),
         label_id: param.string({ required: true }),
-        new_name: param.string(),
-        color: param.string(),
-        description: param.string(),
-        priority: param.nullable(param.int()),
+        ...CHANGES,
       },
       variables: (v) => ({
-        input: { ...sourceInput(kind, v.id), ...labelInputRef(v.label_id), newTitle: v.new_name, color: v.color, description: v.description, priority: v.priority },
+        input: { ...sourceInput(kind, v.id), ...labelRef(v.label_id), newTitle: v.new_name, color: v.color, description: v.description, priority: v.priority },
       }),
       result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
     }),
@@ -76,7 +76,26 @@ export const routes = defineRoutes(
       path: `/${prefix}/:id/labels/:label_id`,
       operation: 'LabelDelete',
       params: { id: param.ref(), label_id: param.string({ required: true }) },
-      variables: (v) => ({ input: { ...sourceInput(kind, v.id), ...labelInputRef(v.label_id) } }),
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), ...labelRef(v.label_id) } }),
+    }),
+    // GitLab still serves the older form that names the label in the body (`label_id` or `name`);
+    // python-gitlab 3.x updates labels through it.
+    route({
+      method: 'PUT',
+      path: `/${prefix}/:id/labels`,
+      operation: 'LabelUpdate',
+      params: { id: param.ref(), ...BODY_LABEL, ...CHANGES },
+      variables: (v) => ({
+        input: { ...sourceInput(kind, v.id), labelId: v.label_id, title: v.name, newTitle: v.new_name, color: v.color, description: v.description, priority: v.priority },
+      }),
+      result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
+    }),
+    route({
+      method: 'DELETE',
+      path: `/${prefix}/:id/labels`,
+      operation: 'LabelDelete',
+      params: { id: param.ref(), ...BODY_LABEL },
+      variables: (v) => ({ input: { ...sourceInput(kind, v.id), labelId: v.label_id, title: v.name } }),
     }),
   ]),
 );

@@ -132,6 +132,8 @@ export async function findLabel(ctx: Context, parent: Parent, ref: { id?: number
 
 /** A label of the parent itself, for the writers of its labels (Reporters and above); 404 Label otherwise. */
 async function ownLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }): Promise<Label> {
+  // GitLab's `exactly_one_of :label_id, :name` (the routes that name the label in the body).
+  checkInput(rules.exactlyOneOf(ref, { id: 'label_id', title: 'name' }));
   const label = await findLabel(ctx, parent, ref, { includeAncestorGroups: false });
   if (!label) throw new NotFoundError('Label');
   await requireParentAccess(ctx, parent, AccessLevel.REPORTER);

@@ -2,7 +2,7 @@ import { gzipSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_BATCH_SIZE } from '../src/modules/relation-exports/service.ts';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries, createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
 import { gitbeaker, listen } from './helpers/gitbeaker.ts';
 import { expectTwins } from './helpers/twins.ts';
 
@@ -331,6 +331,15 @@ describe('placeholder reassignments', () => {
     await upload(`${csvHeader}\n`, 'map.csv', maintainer.token).expect(403, { message: '403 Forbidden' });
     expect(await t.db.importSourceUser.count({ where: { namespaceId: target.id, status: 'pending_reassignment' } })).toBe(2);
     expect(await t.deps.jobs.drain()).toEqual({ completed: 0, failed: 0 });
+  });
+
+  it('POST: looks the whole sheet up in a fixed number of statements, whatever its rows', async () => {
+    const rows = (n: number) => `${csvHeader}
+` + Array.from({ length: n }, (_, i) => `https://other.test,gitlab_migration,${1000 + i},,,ghost${i},
+`).join('');
+    await expectCounterSees(t, () => upload(rows(1)).expect(422));
+    const one = await countQueries(t, () => upload(rows(1)).expect(422));
+    expect(await countQueries(t, () => upload(rows(200)).expect(422))).toBe(one);
   });
 
   it('GraphQL: lists import source users, reassigns one, and takes a CSV upload', async () => {

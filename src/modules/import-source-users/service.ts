@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ImportSourceUser, ImportSourceUserStatus, Namespace, Prisma, User } from '../../generated/prisma/client.ts';
+import type { ImportSourceUser, ImportSourceUserStatus, Namespace, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
@@ -182,7 +182,10 @@ const sheetErrors = (errors: string[]) =>
 const symbolHeader = (header: string) =>
   header.normalize('NFKD').toLowerCase().trim().replace(/[^\s\w]+/g, '').replace(/\s+/g, '_');
 
-type Reassignment = { sourceUser: ImportSourceUser; user: User };
+/** A user contributions may be reassigned to. */
+type Assignee = { id: number; username: string; email: string };
+
+type Reassignment = { sourceUser: ImportSourceUser; user: Assignee };
 
 /**
  * Checks a completed CSV whole before anything changes (GitLab's 422s: extension, size, rows,
@@ -213,18 +216,15 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
   }
   const reassignments: Reassignment[] = [];
   const unknown: string[] = [];
+  // Two statements for the whole sheet (up to 50,000 rows), not a lookup per row.
+  const sourceKey = (host: string, type: string, identifier: string) => JSON.stringify([host, type, identifier]);
+  const sourceUsers = new Map(
+    (await ctx.db.importSourceUser.findMany({ where: { namespaceId: group.id } })).map((u) => [sourceKey(u.sourceHostname, u.importType, u.sourceUserIdentifier), u]),
+  );
+  const assignee = await reassignableUsers(ctx.db, rows.map((row) => ({ username: row.gitlab_username, email: row.gitlab_public_email })));
   for (const row of rows) {
-    const sourceUser = await ctx.db.importSourceUser.findUnique({
-      where: {
-        namespaceId_sourceHostname_importType_sourceUserIdentifier: {
-          namespaceId: group.id,
-          sourceHostname: row.source_host,
-          importType: row.import_type,
-          sourceUserIdentifier: row.source_user_identifier,
-        },
-      },
-    });
-    const user = await reassignableUser(ctx.db, row.gitlab_username, row.gitlab_public_email);
+    const sourceUser = sourceUsers.get(sourceKey(row.source_host, row.import_type, row.source_user_identifier));
+    const user = assignee(row.gitlab_username, row.gitlab_public_email);
     if (!sourceUser || !user) unknown.push(`Row ${row.line}: No matching user for provided information.`);
     else if (REASSIGNABLE.includes(sourceUser.status)) reassignments.push({ sourceUser, user });
   }
@@ -233,15 +233,27 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
   return CSV_ACCEPTED;
 }
 
-/** A user contributions may go to: active, and not itself a placeholder or an import user. */
-async function reassignableUser(db: Db, username: string, email: string): Promise<User | null> {
-  const user = username
-    ? await db.user.findFirst({ where: { username: { equals: username, mode: 'insensitive' } } })
-    : await db.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' } } });
-  if (!user || user.state !== 'active') return null;
-  if (username && email && user.email.toLowerCase() !== email.toLowerCase()) return null;
-  const synthetic = await db.importSourceUser.count({ where: { placeholderUserId: user.id } }) + (await db.namespaceImportUser.count({ where: { userId: user.id } }));
-  return synthetic ? null : user;
+/**
+ * The users contributions may go to (active, not themselves a placeholder or an import user) among
+ * those the pairs name, in one statement: a pair names its user by username (whose e-mail must
+ * then match, when one is given) or else by e-mail. Returns the lookup for one pair.
+ */
+async function reassignableUsers(db: Db, pairs: { username: string; email: string }[]) {
+  const usernames = [...new Set(pairs.map((p) => p.username.toLowerCase()).filter(Boolean))];
+  const emails = [...new Set(pairs.map((p) => p.email.toLowerCase()).filter(Boolean))];
+  const users = await db.$queryRaw<Assignee[]>`
+    SELECT u.id, u.username, u.email FROM users u
+    WHERE u.state = 'active'
+      AND (lower(u.username) = ANY(${usernames}::text[]) OR lower(u.email) = ANY(${emails}::text[]))
+      AND NOT EXISTS (SELECT 1 FROM import_source_users s WHERE s.placeholder_user_id = u.id)
+      AND NOT EXISTS (SELECT 1 FROM namespace_import_users n WHERE n.user_id = u.id)`;
+  const byUsername = new Map(users.map((u) => [u.username.toLowerCase(), u]));
+  const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
+  return (username: string, email: string): Assignee | null => {
+    const user = username ? byUsername.get(username.toLowerCase()) : byEmail.get(email.toLowerCase());
+    if (!user) return null;
+    return username && email && user.email.toLowerCase() !== email.toLowerCase() ? null : user;
+  };
 }
 
 async function startReassignments(ctx: Context, group: Namespace, reassignments: Reassignment[]) {
@@ -271,7 +283,7 @@ export async function reassignSourceUser(ctx: Context, id: string, assignee: str
   if (!REASSIGNABLE.includes(found.status)) throw new UnprocessableError('Import source user has an invalid status for this operation');
   const userId = databaseIdOf('User', assignee);
   const user = userId === null ? null : await ctx.db.user.findUnique({ where: { id: userId } });
-  const reassignable = user && (await reassignableUser(ctx.db, user.username, ''));
+  const reassignable = user && (await reassignableUsers(ctx.db, [{ username: user.username, email: '' }]))(user.username, '');
   if (!reassignable) throw new UnprocessableError('Only active regular, auditor, or administrator users can be assigned');
   await startReassignments(ctx, found.namespace, [{ sourceUser: found, user: reassignable }]);
   return ctx.db.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });

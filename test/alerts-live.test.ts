@@ -1,12 +1,11 @@
 // The live alert view: a GraphQL subscription over server-sent events, in one process and across
 // two server processes sharing one database (LISTEN/NOTIFY).
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, EXTERNAL_URL, seedProject, type TestApp } from './helpers/app.ts';
 import { listen } from './helpers/gitbeaker.ts';
+import { listeningBase, startServerOnFreePort, stop } from './helpers/processes.ts';
 
 let t: TestApp;
 let server: { url: string; close: () => Promise<void> };
@@ -170,47 +169,19 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
   });
 });
 
-/** A port nothing listens on now (the child binds it right after). */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-async function waitHealthy(url: string, child: ChildProcess, output: () => string) {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`second server exited ${child.exitCode}: ${output()}`);
-    const ok = await fetch(`${url}/-/health`).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('two server processes on one database', () => {
   it('an alert posted to one process reaches a subscriber connected to the other', async () => {
-    const port = await freePort();
-    let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: t.databaseUrl,
-        DATA_DIR: t.config.dataDir,
-        TOKEN_DIGEST_KEY: t.deps.secrets.tokenDigestKey,
-        EXTERNAL_URL,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        JOB_WORKERS_IN_SERVER: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // PORT=0: the system picks the port, so no other test's server can take it first.
+    const child = startServerOnFreePort('second server', {
+      DATABASE_URL: t.databaseUrl,
+      DATA_DIR: t.config.dataDir,
+      TOKEN_DIGEST_KEY: t.deps.secrets.tokenDigestKey,
+      EXTERNAL_URL,
+      HOST: '127.0.0.1',
+      JOB_WORKERS_IN_SERVER: 'false',
     });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const second = `http://127.0.0.1:${port}`;
     try {
-      await waitHealthy(second, child, () => output);
+      const second = await listeningBase(child, 60_000);
       // Subscribed to the second process; the alert goes to this (first) process.
       const sub = subscribe(second, t.root.token);
       await sub.started;
@@ -232,8 +203,7 @@ describe('two server processes on one database', () => {
       expect(back.data?.alertManagementAlertUpdated?.title).toBe('Back again');
       local.close();
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      await stop(child, 'SIGTERM');
     }
-  }, 60_000);
+  }, 90_000);
 });

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader (no build step).
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (dist/, see scripts/build.mjs), rebuilt first if src/ changed since.
+import { ensureBuilt } from '../scripts/build.mjs';
 
-register();
-const { runCli } = await import('../src/cli.ts');
+ensureBuilt();
+const { runCli } = await import('../dist/cli.js');
 // Exit explicitly: a library in the migration path resets process.exitCode, which hid failures.
 process.exit(await runCli(process.argv.slice(2)));

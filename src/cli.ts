@@ -1,6 +1,4 @@
 // npx forgegate <command>: administrator jobs on the configured database.
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -129,7 +127,3 @@ export async function runCli(argv: string[], io: Io = {}): Promise<number> {
     return 1;
   }
 }
-
-// `tsx src/cli.ts …` (npm run db:migrate); bin/forgegate.mjs imports runCli instead. Exit
-// explicitly: a library in the migration path resets process.exitCode, which hid failures.
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) process.exit(await runCli(process.argv.slice(2)));

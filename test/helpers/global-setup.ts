@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { ensureBuilt } from '../../scripts/build.mjs';
 import { loadConfig } from '../../src/config.ts';
 import { pgConfigFromUrl } from '../../src/db/adapter-fixes.ts';
 import { ensureDatabaseExists } from '../../src/db/database.ts';
@@ -28,6 +29,8 @@ const withDatabase = (url: string, database: string) => {
  * template database; each test file then clones the template, which takes milliseconds.
  */
 export default async function setup(project: TestProject) {
+  // Tests that start processes run dist/, as `npm start` does: a change to src/ must be in it.
+  ensureBuilt();
   const config = loadConfig();
   let serverUrl: string;
   let stopServer = async () => {};

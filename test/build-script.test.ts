@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { build, ensureBuilt, isStale } from '../scripts/build.mjs';
+
+/** A checkout in miniature: two sources, an asset, and the two compiler settings files. */
+function miniCheckout() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-build-'));
+  fs.mkdirSync(path.join(root, 'src/modules/tags'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'src/main.ts'), "import { name } from './modules/tags/index.ts';\nexport const greeting: string = `hello ${name}`;\n");
+  fs.writeFileSync(path.join(root, 'src/modules/tags/index.ts'), "export const name = 'tags';\n");
+  fs.writeFileSync(path.join(root, 'src/modules/tags/operations.graphql'), 'query tags { __typename }\n');
+  const compilerOptions = { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, types: [] };
+  fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions }));
+  fs.copyFileSync(fileURLToPath(new URL('../tsconfig.build.json', import.meta.url)), path.join(root, 'tsconfig.build.json'));
+  return root;
+}
+
+/** Dates a file a minute before the last build read its inputs. */
+function backdate(root: string, file: string) {
+  const at = new Date(fs.statSync(path.join(root, 'dist/.build-stamp')).mtime.getTime() - 60_000);
+  fs.utimesSync(path.join(root, file), at, at);
+}
+
+/** Changes a file's mtime to now, as saving it does (a build takes longer than the clock's step). */
+const touch = (root: string, file: string) => fs.utimesSync(path.join(root, file), new Date(), new Date());
+
+describe('scripts/build.mjs', () => {
+  let root: string;
+  beforeEach(() => {
+    root = miniCheckout();
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('compiles src/ to dist/ with rewritten imports and the assets beside them', () => {
+    expect(isStale(root)).toBe(true);
+    build(root);
+    expect(fs.readFileSync(path.join(root, 'dist/main.js'), 'utf8')).toContain('from "./modules/tags/index.js"');
+    expect(fs.readFileSync(path.join(root, 'dist/modules/tags/operations.graphql'), 'utf8')).toBe('query tags { __typename }\n');
+    expect(fs.readdirSync(root).sort()).toEqual(['dist', 'src', 'tsconfig.build.json', 'tsconfig.json']);
+  });
+
+  it('is stale once a source, a folder (a file added or removed) or a compiler setting is newer than the build', () => {
+    build(root);
+    for (const input of ['src/modules/tags/index.ts', 'src/modules/tags', 'src', 'tsconfig.build.json']) {
+      for (const other of ['src/main.ts', 'src/modules/tags/index.ts', 'src/modules/tags/operations.graphql', 'src/modules/tags', 'src', 'tsconfig.json', 'tsconfig.build.json']) backdate(root, other);
+      expect(isStale(root), input).toBe(false);
+      touch(root, input);
+      expect(isStale(root), input).toBe(true);
+    }
+  });
+
+  it('rebuilds only when stale, and a removed source leaves dist/ with it', () => {
+    build(root);
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      ensureBuilt(root);
+      expect(quiet).not.toHaveBeenCalled();
+      fs.rmSync(path.join(root, 'src/modules/tags/operations.graphql'));
+      ensureBuilt(root);
+      expect(quiet).toHaveBeenCalledWith(expect.stringMatching(/src\/ changed since dist\/ was built/));
+      expect(fs.existsSync(path.join(root, 'dist/modules/tags/index.js'))).toBe(true);
+      expect(fs.existsSync(path.join(root, 'dist/modules/tags/operations.graphql'))).toBe(false);
+      expect(isStale(root)).toBe(false);
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+
+  it('leaves the previous dist/ in place when the compiler fails', () => {
+    build(root);
+    fs.writeFileSync(path.join(root, 'src/main.ts'), 'export const = ;\n');
+    expect(() => build(root)).toThrow(/building dist\/ failed/);
+    expect(fs.readFileSync(path.join(root, 'dist/main.js'), 'utf8')).toContain('hello');
+    expect(fs.readdirSync(root).sort()).toEqual(['dist', 'src', 'tsconfig.build.json', 'tsconfig.json']);
+  });
+});

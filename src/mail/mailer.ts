@@ -1,6 +1,6 @@
 // The one way forgegate sends e-mail. Every message is recorded in the `emails` table; with
 // SMTP_URL it is also handed to that server (nodemailer), and the row says whether it was taken.
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Email } from '../generated/prisma/client.ts';
@@ -8,13 +8,19 @@ import type { Email } from '../generated/prisma/client.ts';
 export type Message = { to: string[]; subject: string; text: string };
 
 export class Mailer {
-  private readonly transport?: Transporter;
+  /** Made for the first message: nodemailer costs ~40 ms and a few MB at start, and mail is rare (issue #12). */
+  private transport?: Promise<Transporter>;
 
   constructor(
     private readonly db: Db,
     private readonly config: MailConfig,
-  ) {
-    if (config.smtpUrl) this.transport = nodemailer.createTransport(config.smtpUrl);
+  ) {}
+
+  /** The SMTP transport, or undefined without SMTP_URL. */
+  private smtp(): Promise<Transporter> | undefined {
+    const url = this.config.smtpUrl;
+    if (!url) return undefined;
+    return (this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)));
   }
 
   /**
@@ -23,10 +29,11 @@ export class Mailer {
    */
   async send(message: Message): Promise<Email> {
     if (!message.to.length) throw new Error('an e-mail needs at least one recipient');
-    const row = await this.db.email.create({ data: { ...message, transport: this.transport ? 'smtp' : 'outbox' } });
-    if (!this.transport) return row;
+    const smtp = this.smtp();
+    const row = await this.db.email.create({ data: { ...message, transport: smtp ? 'smtp' : 'outbox' } });
+    if (!smtp) return row;
     try {
-      await this.transport.sendMail({ from: this.config.from, ...message });
+      await (await smtp).sendMail({ from: this.config.from, ...message });
       return await this.db.email.update({ where: { id: row.id }, data: { deliveredAt: new Date(), error: null } });
     } catch (error) {
       await this.db.email.update({ where: { id: row.id }, data: { error: (error as Error).message.slice(0, 1000) } });
@@ -35,6 +42,9 @@ export class Mailer {
   }
 
   close() {
-    this.transport?.close();
+    this.transport?.then(
+      (transport) => transport.close(),
+      () => {},
+    );
   }
 }

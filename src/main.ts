@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startHttpServer, type HttpServer } from './http-server.ts';
 import { startRuntime, type Runtime } from './server.ts';
@@ -45,6 +44,8 @@ async function stop(reason: string, code: number) {
 process.on('SIGINT', () => void stop('SIGINT', 0));
 process.on('SIGTERM', () => void stop('SIGTERM', 0));
 
+// The HTTP side (Express, Yoga, the REST routes) loads while startRuntime starts the database.
+const application = import('./app.ts');
 try {
   // A lost embedded database that cannot be restarted ends the process non-zero, so a supervisor
   // (systemd, Docker, Kubernetes) starts the whole service again.
@@ -60,6 +61,7 @@ if (stopping) {
   await stop(reason, code);
 }
 const { log } = runtime.deps;
+const { buildApp } = await application;
 if (config.jobs.workersInServer) await runtime.startWorker();
 http = startHttpServer(buildApp(runtime.deps), config, log, () => {
   // The bound port, not the configured one: PORT=0 asks the system for a free port.

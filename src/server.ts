@@ -8,7 +8,6 @@ import { Notifications } from './db/notifications.ts';
 import type { AppDeps } from './deps.ts';
 import { EventBus } from './core/events.ts';
 import { Mailer } from './mail/mailer.ts';
-import { jobDefinitions, loaderFactories, subscribers } from './kernel.ts';
 import { loadFlagDefinitions } from './flags/definitions.ts';
 import { FlagStore } from './flags/store.ts';
 import { GitStore } from './git/store.ts';
@@ -51,24 +50,33 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   // Definitions first: a broken definition file stops the start before anything connects.
   const flagDefinitions = loadFlagDefinitions(opts.flagDefinitionDirs);
   const secrets = loadSecrets(config);
-  const database: DatabaseHandle = opts.databaseUrl
-    ? { url: opts.databaseUrl, embedded: false, stop: async () => {} }
-    : await openDatabase(config, secrets, {
-        onNotice: (m) => log.warn(m),
-        onRestart: (info) => log.error(info, 'embedded PostgreSQL exited; restarting it'),
-        onRestarted: () => log.warn('embedded PostgreSQL restarted'),
-        onLost: (error) => {
-          log.fatal({ err: error }, 'embedded PostgreSQL is gone');
-          opts.onDatabaseLost?.(error);
-        },
-      });
+  // The areas (kernel.ts and all of src/modules) take about a second to load: they load while
+  // PostgreSQL starts in its own process, and initdb runs on a first start, not before (issue #12).
+  const [opened, kernel] = await Promise.allSettled([connect(config, opts, log, secrets), import('./kernel.ts')]);
+  if (opened.status === 'rejected') throw opened.reason;
+  const database = opened.value;
   try {
-    return await assemble(config, opts, log, secrets, database, flagDefinitions);
+    if (kernel.status === 'rejected') throw kernel.reason;
+    return await assemble(config, opts, log, secrets, database, flagDefinitions, kernel.value);
   } catch (error) {
     // A failed start must not leave the embedded server running behind it.
     await database.stop();
     throw error;
   }
+}
+
+/** The database of DATABASE_URL (or the test's), else the embedded server, started. */
+async function connect(config: Config, opts: RuntimeOptions, log: pino.Logger, secrets: Secrets): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) return { url: opts.databaseUrl, embedded: false, stop: async () => {} };
+  return openDatabase(config, secrets, {
+    onNotice: (m) => log.warn(m),
+    onRestart: (info) => log.error(info, 'embedded PostgreSQL exited; restarting it'),
+    onRestarted: () => log.warn('embedded PostgreSQL restarted'),
+    onLost: (error) => {
+      log.fatal({ err: error }, 'embedded PostgreSQL is gone');
+      opts.onDatabaseLost?.(error);
+    },
+  });
 }
 
 async function assemble(
@@ -78,6 +86,7 @@ async function assemble(
   secrets: Secrets,
   database: DatabaseHandle,
   flagDefinitions: ReturnType<typeof loadFlagDefinitions>,
+  { jobDefinitions, loaderFactories, subscribers }: typeof import('./kernel.ts'),
 ): Promise<Runtime> {
   const applied = await applyMigrations(database.url);
   if (applied.length) log.info({ applied }, 'applied migrations');

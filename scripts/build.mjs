@@ -11,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** What the output depends on: the sources and the compiler settings. */
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+/** What the output depends on: the sources, the compiler settings and this script. */
+const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs'];
 /** Written in dist/ by each build; its mtime is the moment the build read its inputs. */
 const STAMP = '.build-stamp';
 
@@ -60,13 +60,14 @@ function compiler() {
  * was, and a file removed from src/ does not live on in dist/.
  */
 export function build(root = ROOT) {
+  const tsc = compiler();
   const dist = path.join(root, 'dist');
   const next = `${dist}.${process.pid}.next`;
   fs.rmSync(next, { recursive: true, force: true });
   fs.mkdirSync(next);
   // Stamped before compiling: a file saved while the compiler runs is newer, so the next check rebuilds.
   fs.writeFileSync(path.join(next, STAMP), '');
-  const result = spawnSync(process.execPath, [compiler(), '-p', 'tsconfig.build.json', '--outDir', next], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', next], { cwd: root, encoding: 'utf8' });
   if (result.status !== 0) {
     fs.rmSync(next, { recursive: true, force: true });
     throw new Error(`building dist/ failed (tsc exited with ${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
@@ -78,10 +79,10 @@ export function build(root = ROOT) {
   fs.rmSync(previous, { recursive: true, force: true });
 }
 
-/** Builds if src/ changed since the last build; says so, since it takes a few seconds. */
+/** Builds if an input changed since the last build; says so, since it takes a few seconds. */
 export function ensureBuilt(root = ROOT) {
   if (!isStale(root)) return;
-  console.error('forgegate: src/ changed since dist/ was built; building…');
+  console.error('forgegate: sources changed since dist/ was built; building…');
   build(root);
 }
 

@@ -60,7 +60,7 @@ describe('scripts/build.mjs', () => {
       expect(quiet).not.toHaveBeenCalled();
       fs.rmSync(path.join(root, 'src/modules/tags/operations.graphql'));
       ensureBuilt(root);
-      expect(quiet).toHaveBeenCalledWith(expect.stringMatching(/src\/ changed since dist\/ was built/));
+      expect(quiet).toHaveBeenCalledWith(expect.stringMatching(/sources changed since dist\/ was built/));
       expect(fs.existsSync(path.join(root, 'dist/modules/tags/index.js'))).toBe(true);
       expect(fs.existsSync(path.join(root, 'dist/modules/tags/operations.graphql'))).toBe(false);
       expect(isStale(root)).toBe(false);

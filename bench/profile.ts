@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { RELEASES_QUERY } from './documents.ts';
 
 const scenario = process.argv[2] ?? 'releases';
 const seconds = Number(process.argv[3] ?? 8);
@@ -29,7 +30,7 @@ const targets: Record<string, { path: string; method?: string; body?: string }> 
   graphql: {
     path: '/api/graphql',
     method: 'POST',
-    body: JSON.stringify({ query: `{ project(fullPath: "${ready.projectPath}") { releases(first: 100) { nodes { tagName name description releasedAt author { username } commit { sha title } milestones { nodes { title webUrl issueStats { total closed } } } assets { count links { nodes { name url directAssetUrl linkType } } sources { nodes { format url } } } links { selfUrl editUrl } } } } }` }),
+    body: JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: ready.projectPath } }),
   },
 };
 const t = targets[scenario];

@@ -11,6 +11,13 @@ describe('REST shaping helpers', () => {
     expect(entity.web_url).toBe('u'); // the operation's data is left as it was
   });
 
+  it('omit puts the copied keys after those the leading object holds, overriding none of them', () => {
+    const member = { user: { id: 7, username: 'u' }, access_level: 30, expires_at: null, id: 99 };
+    const entity = omit(member, ['user', 'access_level'], { ...member.user, access_level: member.access_level });
+    // A key both hold keeps its leading position and takes the copied value, as a spread would.
+    expect(JSON.stringify(entity)).toBe('{"id":99,"username":"u","access_level":30,"expires_at":null}');
+  });
+
   it('withoutNull drops only the named keys that are null or undefined, in order', () => {
     const links = { self: 's', edit_url: null, opened: 'o', closed: undefined };
     expect(JSON.stringify(withoutNull(links, ['edit_url']))).toBe('{"self":"s","opened":"o"}');

@@ -8,14 +8,16 @@ export function found<T>(value: T | null | undefined, resource: string): T {
 }
 
 /**
- * The entity without `keys`, the others in their order. Shapers use it instead of object rest
- * (`({ web_url, ...commit }) =>`), which V8 runs on a slow path: ~10 µs an object, 1.6 ms of a
- * list of 100 releases for their 200 milestones alone; this loop takes 0.05 ms for the same.
+ * The entity without `keys`, the others in their order, after the keys `leading` already holds.
+ * Shapers use it instead of object rest (`({ web_url, ...commit }) =>`) and instead of a spread
+ * that is not the first of its object literal (`{ ...user, ...membership }`): V8 runs both on a
+ * slow path, ~10 µs an object, 1.6 ms of a list of 100 releases for their 200 milestones alone.
+ * This loop takes 0.05 ms for the same; a literal's first spread is a fast clone.
  */
-export function omit<T extends object, K extends keyof T>(entity: T, keys: readonly K[]): Omit<T, K> {
-  const copy = {} as Record<string, unknown>;
+export function omit<T extends object, K extends keyof T, L extends object = object>(entity: T, keys: readonly K[], leading?: L): L & Omit<T, K> {
+  const copy = (leading ?? {}) as Record<string, unknown>;
   for (const key in entity) if (!keys.includes(key as unknown as K)) copy[key] = entity[key];
-  return copy as Omit<T, K>;
+  return copy as L & Omit<T, K>;
 }
 
 /**

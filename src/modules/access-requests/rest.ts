@@ -6,7 +6,7 @@ import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 import { memberEntity } from '../members/rest.ts';
 
 /** GitLab's AccessRequester: the user's basic attributes, then when they asked. */
-const requesterEntity = (request: AccessRequesterEntityFragment) => ({ ...request.user, ...omit(request, ['user']) });
+const requesterEntity = (request: AccessRequesterEntityFragment) => omit(request, ['user'], { ...request.user });
 
 const REQUESTER = { id: param.ref(), user_id: param.int({ required: true }) };
 

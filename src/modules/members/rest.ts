@@ -6,11 +6,8 @@ import { expected, found, omit, page } from '../../rest/shape.ts';
 import { globalId, REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 
 /** GitLab's member entity: the user's attributes with the membership's beside them. */
-export const memberEntity = (member: MemberEntityFragment) => ({
-  ...member.user,
-  access_level: member.access_level?.integerValue ?? null,
-  ...omit(member, ['user', 'access_level']),
-});
+export const memberEntity = (member: MemberEntityFragment) =>
+  omit(member, ['user', 'access_level'], { ...member.user, access_level: member.access_level?.integerValue ?? null });
 
 const MEMBERSHIP = {
   id: param.ref(),

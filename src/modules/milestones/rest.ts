@@ -10,8 +10,7 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({ description: v.descripti
 
 /** GitLab leaves project_id out of group milestones and group_id out of project milestones. */
 export const milestoneEntity = (milestone: MilestoneEntityFragment) => ({
-  ...(milestone.project_id != null ? { project_id: milestone.project_id } : { group_id: milestone.group_id }),
-  ...omit(milestone, ['project_id', 'group_id']),
+  ...omit(milestone, ['project_id', 'group_id'], milestone.project_id != null ? { project_id: milestone.project_id } : { group_id: milestone.group_id }),
   // GraphQL types iid as GitLab does (ID, a string); REST answers a number in the same place.
   iid: Number(milestone.iid),
 });

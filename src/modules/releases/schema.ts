@@ -1,9 +1,8 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
-import { pagedConnection } from '../../graphql/connections.ts';
+import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/schema.ts';
@@ -53,10 +52,6 @@ const encodedTag = (tag: string) => encodeURIComponent(tag);
 
 const releaseWebUrl = (f: ProjectFacts, r: Release) => `${f.webUrl}/-/releases/${encodedTag(r.tag)}`;
 
-/** A list as a Relay connection with totalCount, for children loaded in one batch. */
-export function listConnection<T>(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, list: T[]) {
-  return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
-}
 
 const IssueStatsRef = builder.objectRef<{ total: number; closed: number }>('MilestoneIssueStats').implement({
   fields: (t) => ({ total: t.exposeInt('total'), closed: t.exposeInt('closed') }),

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { RELEASES_QUERY } from './documents.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -45,11 +46,6 @@ const servers = {
 
 type Scenario = { name: string; method: 'GET' | 'POST'; path: string; token: string; body?: () => string; mask?: (s: string) => string };
 const json = { 'content-type': 'application/json' };
-const RELEASES_QUERY = `query($fullPath: ID!) { project(fullPath: $fullPath) { releases(first: 100) { nodes {
-  tagName name description releasedAt author { username } commit { sha title }
-  milestones { nodes { title webUrl issueStats { total closed } } }
-  assets { count links { nodes { name url directAssetUrl linkType } } sources { nodes { format url } } }
-  links { selfUrl editUrl } } } } }`;
 const scenarios: Scenario[] = [
   { name: '100 releases, REST', method: 'GET', path: `/api/v4/projects/${seeded.projectId}/releases?per_page=100`, token: seeded.token },
   { name: '100 releases, GraphQL', method: 'POST', path: '/api/graphql', token: seeded.token, body: () => JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: seeded.projectPath } }) },

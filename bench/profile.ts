@@ -1,12 +1,13 @@
 // npx tsx bench/profile.ts [scenario] [seconds]: CPU profile of the forgegate server under one
 // bench scenario at 10 connections, summarised by where the self time goes (package or src folder).
-//   scenario: releases (REST list of 100, default) | graphql | project | raw
+//   scenario: releases (REST list of 100, default) | graphql | project | projects (member of 1,000) | raw
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { RELEASES_QUERY } from './documents.ts';
 
 const scenario = process.argv[2] ?? 'releases';
 const seconds = Number(process.argv[3] ?? 8);
@@ -22,19 +23,20 @@ const ready = await new Promise<Record<string, any>>((resolve) =>
     if (line) resolve(JSON.parse(line.slice(6)));
   }),
 );
-const targets: Record<string, { path: string; method?: string; body?: string }> = {
+const targets: Record<string, { path: string; method?: string; body?: string; token?: string }> = {
   releases: { path: `/api/v4/projects/${ready.projectId}/releases?per_page=100` },
   project: { path: `/api/v4/projects/${ready.projectId}` },
+  projects: { path: '/api/v4/projects', token: ready.memberOf1000 },
   raw: { path: `/api/v4/projects/${ready.projectId}/repository/files/small.txt/raw?ref=main` },
   graphql: {
     path: '/api/graphql',
     method: 'POST',
-    body: JSON.stringify({ query: `{ project(fullPath: "${ready.projectPath}") { releases(first: 100) { nodes { tagName name description releasedAt author { username } commit { sha title } milestones { nodes { title webUrl issueStats { total closed } } } assets { count links { nodes { name url directAssetUrl linkType } } sources { nodes { format url } } } links { selfUrl editUrl } } } } }` }),
+    body: JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: ready.projectPath } }),
   },
 };
 const t = targets[scenario];
 const load = { url: `${ready.base}${t.path}`, method: t.method ?? 'GET', ...(t.body && { body: t.body }) };
-const headers = { 'PRIVATE-TOKEN': ready.token, 'content-type': 'application/json' };
+const headers = { 'PRIVATE-TOKEN': t.token ?? ready.token, 'content-type': 'application/json' };
 await autocannon({ ...load, headers, connections: 10, duration: 2 }); // warm-up, in the profile too
 const result = await autocannon({ ...load, headers, connections: 10, duration: seconds });
 child.kill('SIGTERM');

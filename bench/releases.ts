@@ -3,6 +3,7 @@
 // SQL statements one request costs.
 import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import { RELEASES_QUERY } from './documents.ts';
 import { startBenchApp } from './in-process.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
@@ -30,12 +31,7 @@ try {
   }
 
   const rest = { url: `${base}/api/v4/projects/${project.id}/releases?per_page=100`, method: 'GET' as const, headers };
-  const query = `{ project(fullPath: "bench/app") { releases(first: 100) { nodes {
-    tagName name description releasedAt author { username } commit { sha title }
-    milestones { nodes { title webUrl issueStats { total closed } } }
-    assets { count links { nodes { name url directAssetUrl linkType } } sources { nodes { format url } } }
-    links { selfUrl editUrl } } } } }`;
-  const graphql = { url: `${base}/api/graphql`, method: 'POST' as const, headers, body: JSON.stringify({ query }) };
+  const graphql = { url: `${base}/api/graphql`, method: 'POST' as const, headers, body: JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: 'bench/app' } }) };
 
   for (const [name, target] of [['REST', rest], ['GraphQL', graphql]] as const) {
     const check = await fetch(target.url, target);

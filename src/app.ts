@@ -9,10 +9,11 @@ import type { AppDeps } from './deps.ts';
 import { AppMetrics } from './metrics.ts';
 import { createContext, type Context } from './core/context.ts';
 import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
+import { jitExecutionPlugin, type ExecutionEngine } from './graphql/jit.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
-import { OperationRegistry, type ExecutionEngine } from './rest/operations.ts';
+import { OperationRegistry } from './rest/operations.ts';
 import { rejectNulBytes } from './rest/edge.ts';
 import { apiCors } from './rest/cors.ts';
 import { apiJsonAnswers } from './rest/json.ts';
@@ -97,6 +98,8 @@ const within = <T>(work: Promise<T>, ms: number): Promise<T> =>
 export type AppOptions = {
   /** How the REST facade executes its operations (tests compare graphql-jit with graphql-js). */
   restEngine?: ExecutionEngine;
+  /** How /api/graphql executes (the same comparison; the reference there is Yoga's own executor). */
+  graphqlEngine?: ExecutionEngine;
 };
 
 export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
@@ -142,6 +145,8 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
       maxDepthPlugin({ n: 20, flattenFragments: true }),
       maxTokensPlugin({ n: 5000 }),
       maxAliasesPlugin({ n: 30 }),
+      // Before the checks: their deadline wraps whichever executor runs.
+      jitExecutionPlugin(opts.graphqlEngine),
       operationChecksPlugin(schema, deps.config.graphqlTimeoutMs),
     ],
   });

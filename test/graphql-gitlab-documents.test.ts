@@ -2,19 +2,25 @@
 // operations with typed variables, fragments, `__typename`, pagination info, and mutations with
 // one `input:` returning `errors` and `clientMutationId`. Each asserts the data it gets back, so a
 // schema that drifts from GitLab's names or types fails here (the README lists the documents).
+// Queries also run through graphql-jit and through Yoga's own executor: the same bytes both ways.
 import { getNamedType, isInputObjectType, isNonNullType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/kernel.ts';
 import { createTestApp, EXTERNAL_URL, seedProject, type TestApp } from './helpers/app.ts';
+import { graphqlEngines } from './helpers/engines.ts';
 
 let t: TestApp;
 let group: { id: number; full_path: string };
 let project: { id: number; path_with_namespace: string; default_branch: string };
 let dev: Awaited<ReturnType<TestApp['user']>>;
+let engines: ReturnType<typeof graphqlEngines>;
 
-/** Runs a document and returns its data; any GraphQL error fails the test with the messages. */
-async function run(document: string, variables: Record<string, unknown> = {}, token?: string | null) {
-  const res = await t.graphql(document, variables, token);
+/**
+ * Runs a document and returns its data; any GraphQL error fails the test with the messages.
+ * Queries run on both executors (compared); mutations once, as they change the data.
+ */
+async function run(document: string, variables: Record<string, unknown> = {}, token: string | null = t.root.token) {
+  const res = /^\s*mutation\b/.test(document) ? await t.graphql(document, variables, token) : await engines.compare(document, variables, token);
   expect(res.status).toBe(200);
   expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
   return res.body.data;
@@ -24,6 +30,7 @@ const gid = (className: string, id: number) => `gid://gitlab/${className}/${id}`
 
 beforeAll(async () => {
   t = await createTestApp();
+  engines = graphqlEngines(t);
   ({ group, project } = await seedProject(t));
   dev = await t.user('devon');
   await t.api('post', `/groups/${group.id}/labels`).send({ name: 'group-wide', color: '#428BCA' }).expect(201);
@@ -119,15 +126,15 @@ describe('member mutations with input:', () => {
   });
 
   it('refuses a global id of the wrong class as a clear argument error, not a 500', async () => {
-    const res = await t.graphql(MEMBER_ADD, { projectPath: project.path_with_namespace, userId: gid('Project', project.id), accessLevel: 30 });
+    const res = await engines.compare(MEMBER_ADD, { projectPath: project.path_with_namespace, userId: gid('Project', project.id), accessLevel: 30 }, t.root.token, { compiled: false });
     // A variable that does not coerce is a request error (GraphQL over HTTP: 400), never a 500.
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toContain(`"gid://gitlab/Project/${project.id}" does not represent an instance of User`);
-    const garbage = await t.graphql('query($id: UserID!) { user(id: $id) { username } }', { id: '42' });
+    const garbage = await engines.compare('query($id: UserID!) { user(id: $id) { username } }', { id: '42' }, t.root.token, { compiled: false });
     expect(garbage.body.errors[0].message).toContain('"42" is not a valid Global ID');
-    const literal = await t.graphql(`{ user(id: "gid://gitlab/Group/${group.id}") { username } }`);
+    const literal = await engines.compare(`{ user(id: "gid://gitlab/Group/${group.id}") { username } }`, {}, t.root.token, { compiled: false });
     expect(literal.body.errors[0].message).toContain('does not represent an instance of User');
-    const rule = await t.graphql(`mutation { deletePackagesProtectionRule(input: { id: "gid://gitlab/Project/${project.id}" }) { errors } }`);
+    const rule = await engines.compare(`mutation { deletePackagesProtectionRule(input: { id: "gid://gitlab/Project/${project.id}" }) { errors } }`, {}, t.root.token, { compiled: false });
     expect(rule.body.errors[0].message).toContain('does not represent an instance of Packages::Protection::Rule');
     // A subclass is accepted where GitLab accepts one: a Group is a Namespace.
     const inGroup = await run(
@@ -458,7 +465,7 @@ describe('releases', () => {
       { fullPath: group.full_path, first: 10, sort: 'RELEASED_AT_ASC' },
     );
     expect(data.group.releases.nodes).toEqual([{ tagName: 'v1.0' }, { tagName: 'v2.0' }]);
-    const wrong = await t.graphql(`{ group(fullPath: "acme") { releases(sort: CREATED_ASC) { nodes { tagName } } } }`);
+    const wrong = await engines.compare(`{ group(fullPath: "acme") { releases(sort: CREATED_ASC) { nodes { tagName } } } }`, {}, t.root.token, { compiled: false });
     expect(wrong.body.errors[0].message).toMatch(/GroupReleaseSort/);
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
+import { countQueries, createTestApp, EXTERNAL_URL, expectCounterSees, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -66,6 +66,20 @@ describe('projects', () => {
     expect(execFileSync('git', ['-C', dir, 'show', 'main:README.md']).toString()).toContain('# Web App');
     expect(execFileSync('git', ['-C', dir, 'log', '--format=%an %s', 'main']).toString().trim()).toBe('Administrator Initial commit');
     expect((await t.api('get', '/projects/repo%2Fweb-app').expect(200)).body.id).toBe(p.id);
+  });
+
+  it('reads a project with its namespace, and its names, in one statement per level it needs', async () => {
+    const g = (await t.api('post', '/groups').send({ name: 'Flat', path: 'flat' }).expect(201)).body;
+    const sub = (await t.api('post', '/groups').send({ name: 'Deep', path: 'deep', parent_id: g.id }).expect(201)).body;
+    const top = (await t.api('post', '/projects').send({ name: 'Top', namespace_id: g.id }).expect(201)).body;
+    const nested = (await t.api('post', '/projects').send({ name: 'Nested', namespace_id: sub.id }).expect(201)).body;
+    await expectCounterSees(t, () => t.api('get', `/projects/${top.id}`).expect(200));
+    // The token and its user, the project and its namespace: the namespace's own name needs no second read.
+    const flat = await countQueries(t, async () => expect((await t.api('get', `/projects/${top.id}`).expect(200)).body.name_with_namespace).toBe('Flat / Top'));
+    expect(flat).toBe(4);
+    // A subgroup's ancestors are one more.
+    const deep = await countQueries(t, async () => expect((await t.api('get', `/projects/${nested.id}`).expect(200)).body.name_with_namespace).toBe('Flat / Deep / Nested'));
+    expect(deep).toBe(flat + 1);
   });
 
   it("creates projects in the user's namespace with the user as Owner", async () => {

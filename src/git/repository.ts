@@ -7,6 +7,7 @@ import { isValidBranchName, isValidRefName } from './refs.ts';
 import { runGit, streamGit } from './run.ts';
 import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';
 import { commitChanges, deleteRef, RefMovedError, updateRef, type CommitRequest } from './writer.ts';
+import { BoundedCache } from '../core/bounded-cache.ts';
 
 export type CommitInfo = {
   id: string;
@@ -52,23 +53,6 @@ export function splitLines(content: Buffer): string[] {
   const lines = content.toString('utf8').split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-/** A Map that forgets its oldest entries: commits and blobs are immutable, so entries never go stale. */
-class BoundedCache<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(key: K) {
-    return this.map.get(key);
-  }
-  has(key: K) {
-    return this.map.has(key);
-  }
-  set(key: K, value: V) {
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as K);
-    this.map.set(key, value);
-    return value;
-  }
 }
 
 // Keyed by object ids, which name their content: shared by every repository of the process.

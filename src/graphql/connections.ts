@@ -1,4 +1,4 @@
-import { cursorToOffset, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { cursorToOffset, offsetForArgs, offsetToCursor, type resolveArrayConnection } from '@pothos/plugin-relay';
 import { ParamError } from '../core/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Listing } from '../core/listing.ts';
 
@@ -16,6 +16,57 @@ function checkCursor(cursor: string | null | undefined) {
   if (!Number.isSafeInteger(offset) || offset < 0) throw new ParamError('Please provide a valid cursor');
 }
 
+/**
+ * An edge whose cursor is encoded when a query reads it, not before: queries and the REST
+ * operations select `nodes` far more often than `edges { cursor }`, and a page of 100 releases
+ * has ~1,100 edges below it (links, milestones, sources), each cursor a base64 string.
+ */
+class OffsetEdge<T> {
+  constructor(
+    readonly node: T,
+    private readonly offset: number,
+  ) {}
+
+  get cursor() {
+    return offsetToCursor(this.offset);
+  }
+}
+
+/** Page info with its cursors made on demand too. */
+class OffsetPageInfo {
+  constructor(
+    private readonly offset: number,
+    private readonly size: number,
+    readonly hasPreviousPage: boolean,
+    readonly hasNextPage: boolean,
+  ) {}
+
+  get startCursor() {
+    return offsetToCursor(this.offset);
+  }
+
+  get endCursor() {
+    return offsetToCursor(this.offset + this.size - 1);
+  }
+}
+
+type Window = ReturnType<typeof offsetForArgs>;
+
+/** The shape Pothos types its array connections with (null nodes as null edges). */
+type Connection<T> = ReturnType<typeof resolveArrayConnection<T>>;
+
+/**
+ * Pothos's offset connection (resolveOffsetConnection, resolveArrayConnection: the same page
+ * arithmetic, the same cursors), with cursors made on demand. `nodes` is the fetched slice,
+ * one more than the page when there is a next page.
+ */
+function offsetConnection<T>(nodes: readonly T[], window: Window, totalCount: number): Connection<T> {
+  const edges = nodes.slice(0, window.expectedSize).map((node, i) => (node == null ? null : new OffsetEdge(node, window.offset + i)));
+  const pageInfo = new OffsetPageInfo(window.offset, edges.length, window.hasPreviousPage, window.hasNextPage(nodes.length));
+  // Edges and page info with getters where Pothos builds plain objects: the same fields.
+  return { edges, totalCount, pageInfo } as unknown as Connection<T>;
+}
+
 /** Offset-cursor Relay connection with `totalCount`; page sizes are clamped to 100 like GitLab's. */
 export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<T>) {
   checkCursor(args.after);
@@ -23,9 +74,13 @@ export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<
   const clamp = (n?: number | null) => (n == null ? n : Math.max(0, Math.min(n, MAX_PAGE_SIZE)));
   const bounded = { ...args, first: clamp(args.first), last: clamp(args.last) };
   const totalCount = await listing.count();
-  const connection = await resolveOffsetConnection(
-    { args: bounded, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, totalCount },
-    (page) => listing.fetch(page),
-  );
-  return { ...connection, totalCount };
+  const window = offsetForArgs({ args: bounded, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, totalCount });
+  return offsetConnection(await listing.fetch({ offset: window.offset, limit: window.limit }), window, totalCount);
+}
+
+/** A list loaded whole (children loaded in one batch) as a Relay connection with totalCount. */
+export function listConnection<T>(args: ConnectionArgs, list: readonly T[]) {
+  // Pothos's defaults for arrays (20 by default, 100 at most), as resolveArrayConnection pages them.
+  const window = offsetForArgs({ args, totalCount: list.length });
+  return offsetConnection(list.slice(window.offset, window.offset + window.limit), window, list.length);
 }

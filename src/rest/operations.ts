@@ -1,7 +1,6 @@
 import {
   execute,
   Kind,
-  parse,
   print,
   validate,
   type DocumentNode,
@@ -12,24 +11,21 @@ import {
   type ASTNode,
   visit,
 } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError } from '../core/errors.ts';
+import { compileOperation, type ExecutionEngine } from '../graphql/jit.ts';
 import { checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
-
-/** How the registry executes: compiled by graphql-jit where it can (the default), or graphql-js only. */
-export type ExecutionEngine = 'jit' | 'graphql-js';
 
 /**
  * The named operations the REST facade runs, parsed and validated against the schema at start,
  * then executed in-process with the request's context: no HTTP round trip, no re-parsing.
  *
  * Each operation is compiled by graphql-jit on first use (~1.5x faster execution than graphql-js,
- * same data: test/rest-jit.test.ts runs REST routes both ways). graphql-jit annotates the AST
- * nodes it compiles (`@skip`/`@include` conditions), and the registry's documents share fragment
- * nodes between operations, so each compiles a private copy of its document. A skipped field
- * comes back as a key holding `undefined`: shapers treat such keys as absent (JSON drops them).
- * An operation graphql-jit cannot compile runs on graphql-js.
+ * same data: test/rest-jit.test.ts runs REST routes both ways), as /api/graphql's are. The
+ * registry's documents share fragment nodes between operations: `compileOperation` compiles a
+ * private copy. A skipped field comes back as a key holding `undefined`: shapers treat such keys
+ * as absent (JSON drops them). An operation graphql-jit cannot compile runs on graphql-js.
  */
 export class OperationRegistry {
   private readonly documents = new Map<string, DocumentNode>();
@@ -77,16 +73,7 @@ export class OperationRegistry {
   private compiledFor(name: string, document: DocumentNode): CompiledQuery | null {
     let compiled = this.compiled.get(name);
     if (compiled !== undefined) return compiled;
-    compiled = null;
-    if (this.engine === 'jit') {
-      try {
-        const privateCopy = parse(print(document), { noLocation: true });
-        const result = compileQuery(this.schema, privateCopy, name);
-        if (isCompiledQuery(result)) compiled = result;
-      } catch {
-        // graphql-js runs it.
-      }
-    }
+    compiled = this.engine === 'jit' ? compileOperation(this.schema, print(document), name) : null;
     this.compiled.set(name, compiled);
     return compiled;
   }

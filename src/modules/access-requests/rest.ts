@@ -1,12 +1,12 @@
 import type { AccessRequesterEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
-import { expected, found, page } from '../../rest/shape.ts';
+import { expected, found, omit, page } from '../../rest/shape.ts';
 import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 import { memberEntity } from '../members/rest.ts';
 
 /** GitLab's AccessRequester: the user's basic attributes, then when they asked. */
-const requesterEntity = ({ user, ...request }: AccessRequesterEntityFragment) => ({ ...user, ...request });
+const requesterEntity = (request: AccessRequesterEntityFragment) => omit(request, ['user'], { ...request.user });
 
 const REQUESTER = { id: param.ref(), user_id: param.int({ required: true }) };
 

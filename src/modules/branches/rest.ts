@@ -1,13 +1,13 @@
 import type { BranchEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
-import { expected, found, page } from '../../rest/shape.ts';
+import { expected, found, omit, page } from '../../rest/shape.ts';
 import { projectInput } from '../../rest/sources.ts';
 import { commitEntity } from '../commits/rest.ts';
 
 const BRANCHES = '/projects/:id/repository/branches';
 
-const entity = ({ commit, ...branch }: BranchEntityFragment) => ({ ...branch, commit: commit && commitEntity(commit) });
+const entity = (branch: BranchEntityFragment) => ({ ...omit(branch, ['commit']), commit: branch.commit && commitEntity(branch.commit) });
 
 export const routes = defineRoutes([
   route({

@@ -3,16 +3,19 @@ import { checkFilePath } from '../../git/paths.ts';
 import { param, type Rule } from '../../rest/declare.ts';
 import { pageOf, sendPage } from '../../rest/pagination.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
-import { enumValue, expected, found, page } from '../../rest/shape.ts';
+import { enumValue, expected, found, omit, page } from '../../rest/shape.ts';
 import { projectInput } from '../../rest/sources.ts';
 
 /** GitLab's commit entity, in its key order; `trailers` are not parsed yet. */
-export const commitEntity = ({ web_url, ...commit }: CommitEntityFragment) => ({ ...commit, trailers: {}, extended_trailers: {}, web_url });
+export const commitEntity = (commit: CommitEntityFragment) => ({ ...omit(commit, ['web_url']), trailers: {}, extended_trailers: {}, web_url: commit.web_url });
 
 type WithStats = CommitEntityFragment & { stats?: CommitStatsEntityFragment | null };
 
 /** A list entry: `stats` only when asked for (`with_stats`). */
-const listedCommit = ({ stats, ...commit }: WithStats) => (stats === undefined ? commitEntity(commit) : { ...commitEntity(commit), stats });
+const listedCommit = (commit: WithStats) => {
+  const entity = commitEntity(omit(commit, ['stats']));
+  return commit.stats === undefined ? entity : { ...entity, stats: commit.stats };
+};
 
 /** GitLab's CommitDetail: the commit, its stats unless `stats=false`, and what pipelines would add (none here). */
 const commitDetail = (commit: WithStats, projectId: number | null) => ({ ...listedCommit(commit), status: null, project_id: projectId, last_pipeline: null });

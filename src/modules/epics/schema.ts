@@ -2,13 +2,12 @@ import type { AwardEmoji, Epic, Namespace, Todo } from '../../generated/prisma/c
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
-import { pagedConnection } from '../../graphql/connections.ts';
+import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { GroupRef } from '../groups/schema.ts';
 import { LabelRef } from '../labels/schema.ts';
 import { textColor } from '../labels/service.ts';
 import { renderMarkdown } from '../releases/markdown.ts';
-import { listConnection } from '../releases/schema.ts';
 import { UserRef } from '../users/schema.ts';
 import { addAward, EMOJI, removeAward } from './award-emoji.ts';
 import {
@@ -254,8 +253,8 @@ builder.objectFields(GroupRef, (t) => ({
     },
     resolve: async (g, { iid, iids, ...args }, ctx) => {
       const filter: EpicFilter = { ...args, iids: [...(iid != null ? [iid] : []), ...(iids ?? [])].map((i) => iidNumber(i)) };
-      const connection = await pagedConnection(args, await listEpics(ctx, g, filter));
-      return { ...connection, edges: connection.edges.map((edge) => ({ ...edge, node: within(g)(edge.node) })) };
+      const listing = await listEpics(ctx, g, filter);
+      return pagedConnection(args, { ...listing, fetch: async (page) => (await listing.fetch(page)).map(within(g)) });
     },
   }),
   epic: t.field({

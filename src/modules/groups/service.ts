@@ -129,10 +129,14 @@ export async function deleteGroup(ctx: Context, ref: GroupRef): Promise<Namespac
   return group;
 }
 
-/** "Parent / Child" names, batched through the namespace loader. */
+/**
+ * "Parent / Child" names. The namespace's own row is at hand (its id is the last of its
+ * traversal ids), so only its ancestors are loaded, batched through the namespace loader: none
+ * for a top-level namespace, the usual case of `name_with_namespace`.
+ */
 export async function fullName(ctx: Context, namespace: Namespace): Promise<string> {
-  const chain = await ctx.loaders.namespace.loadMany(namespace.traversalIds);
-  return chain.map((n) => (n instanceof Error || !n ? '' : n.name)).join(' / ');
+  const ancestors = await ctx.loaders.namespace.loadMany(namespace.traversalIds.slice(0, -1));
+  return [...ancestors.map((n) => (n instanceof Error || !n ? '' : n.name)), namespace.name].join(' / ');
 }
 
 export type GroupChanges = {

@@ -16,16 +16,30 @@ export type ProjectRef = { id?: number | null; fullPath?: string | null };
 export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
 
 async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
-  if (ref.id != null) return ctx.db.project.findUnique({ where: { id: ref.id }, include: { namespace: true } });
+  if (ref.id != null) return remembered(ctx, await ctx.db.project.findUnique({ where: { id: ref.id }, include: { namespace: true } }));
   const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
   if (!ref.fullPath || slash < 1) return null;
-  return ctx.db.project.findFirst({
+  const project = await ctx.db.project.findFirst({
     where: {
       path: equalsIgnoringCase(ref.fullPath.slice(slash + 1)),
       namespace: { fullPath: equalsIgnoringCase(ref.fullPath.slice(0, slash)) },
     },
     include: { namespace: true },
   });
+  return remembered(ctx, project);
+}
+
+/**
+ * The request's loaders keep the project and namespace rows it has read: the fields below a
+ * project (a release list's project facts, a group milestone's path) load them by id, which
+ * otherwise read both rows again (2 of the 12 statements of a page of releases).
+ */
+function remembered(ctx: Context, project: ProjectWithNamespace | null) {
+  if (project) {
+    ctx.loaders.project.clear(project.id).prime(project.id, project);
+    ctx.loaders.namespace.clear(project.namespaceId).prime(project.namespaceId, project.namespace);
+  }
+  return project;
 }
 
 /**
@@ -293,7 +307,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
     }
     await repository.setHead(input.defaultBranch);
   }
-  return ctx.db.project.update({
+  const updated = await ctx.db.project.update({
     where: { id: project.id },
     data: {
       name: input.name ?? undefined,
@@ -306,6 +320,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
     },
     include: { namespace: true },
   });
+  return remembered(ctx, updated)!;
 }
 
 /** Deletes the project (Owners only); its repository is removed after the row. */
@@ -313,6 +328,7 @@ export async function deleteProject(ctx: Context, ref: ProjectRef): Promise<Proj
   const project = await requireProject(ctx, ref);
   await ctx.policy.requireProjectAccess(project, PROJECT_OWNER_LEVEL);
   await ctx.db.project.delete({ where: { id: project.id } });
+  ctx.loaders.project.clear(project.id);
   await ctx.deps.git.remove(project.id);
   return project;
 }

@@ -1,10 +1,9 @@
-import DataLoader from 'dataloader';
 import type { Milestone, Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { projectFullPath } from '../projects/service.ts';
 import type { Context } from '../../core/context.ts';
-import { batchBy, batchGroupBy } from '../../core/loaders.ts';
+import { batchBy, batchGroupBy, settledOnce } from '../../core/loaders.ts';
 
 const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
 
@@ -37,7 +36,8 @@ export function createReleaseLoaders(ctx: Context) {
     (r) => tagKey(r.projectId, r.tag),
   );
   return {
-    facts: new DataLoader<number, ProjectFacts>((ids) => Promise.all(ids.map((id) => projectFacts(ctx, id)))),
+    /** `facts(projectId, (facts) => …)`: at once after the first read (see settledOnce). */
+    facts: settledOnce((projectId: number) => projectFacts(ctx, projectId)),
     byTag: { load: (projectId: number, tag: string) => byTag.load(tagKey(projectId, tag)), clear: (projectId: number, tag: string) => byTag.clear(tagKey(projectId, tag)) },
     /** Newest first, as GitLab lists a release's links. */
     links: batchGroupBy<number, ReleaseLink>(

@@ -1,9 +1,8 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
-import { pagedConnection } from '../../graphql/connections.ts';
+import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/schema.ts';
@@ -16,6 +15,7 @@ import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/schema.ts';
 import { UserRef } from '../users/schema.ts';
 import { renderMarkdown } from './markdown.ts';
+import type { ProjectFacts } from './loaders.ts';
 import {
   assetDownloadUrl,
   collectEvidence,
@@ -43,20 +43,15 @@ export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType',
   values: { OTHER: { value: 'other' }, RUNBOOK: { value: 'runbook' }, PACKAGE: { value: 'package' }, IMAGE: { value: 'image' } } as const,
 });
 
-const facts = (ctx: Context, r: { projectId: number }) => ctx.loaders.releases.facts.load(r.projectId);
-const project = async (ctx: Context, r: { projectId: number }) => (await facts(ctx, r)).project;
-const canReadCode = async (ctx: Context, r: Release) => (await facts(ctx, r)).canReadCode;
+/**
+ * `use` applied to the facts of the release's project (its row, web URL, the viewer's rights):
+ * at once once loaded, so the many per-release and per-link fields below need no promise.
+ */
+const facts = <T>(ctx: Context, r: { projectId: number }, use: (facts: ProjectFacts) => T) => ctx.loaders.releases.facts(r.projectId, use);
 const encodedTag = (tag: string) => encodeURIComponent(tag);
 
-/** `https://host/<full_path>` of the release's project. */
-export const projectWebUrl = async (ctx: Context, r: { projectId: number }) => (await facts(ctx, r)).webUrl;
+const releaseWebUrl = (f: ProjectFacts, r: Release) => `${f.webUrl}/-/releases/${encodedTag(r.tag)}`;
 
-export const releaseWebUrl = async (ctx: Context, r: Release) => `${await projectWebUrl(ctx, r)}/-/releases/${encodedTag(r.tag)}`;
-
-/** A list as a Relay connection with totalCount, for children loaded in one batch. */
-export function listConnection<T>(args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null }, list: T[]) {
-  return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
-}
 
 const IssueStatsRef = builder.objectRef<{ total: number; closed: number }>('MilestoneIssueStats').implement({
   fields: (t) => ({ total: t.exposeInt('total'), closed: t.exposeInt('closed') }),
@@ -74,7 +69,7 @@ export const ReleaseEvidenceRef = builder.objectRef<ReleaseEvidence & { release:
     id: t.id({ resolve: (e) => gid('Releases::Evidence', e.id) }),
     databaseId: t.exposeInt('id'),
     sha: t.exposeString('sha'),
-    filepath: t.string({ resolve: async (e, _a, ctx) => `${await releaseWebUrl(ctx, e.release)}/evidences/${e.id}.json` }),
+    filepath: t.string({ resolve: (e, _a, ctx) => facts(ctx, e.release, (f) => `${releaseWebUrl(f, e.release)}/evidences/${e.id}.json`) }),
     collectedAt: t.expose('createdAt', { type: 'Time' }),
     summary: t.field({ type: 'JSON', description: 'The collected JSON document.', resolve: (e) => e.summary }),
   }),
@@ -83,13 +78,13 @@ export const ReleaseEvidenceRef = builder.objectRef<ReleaseEvidence & { release:
 /** GitLab's `_links` of a release (GraphQL name `links`). */
 const ReleaseLinksRef = builder.objectRef<Release>('ReleaseLinks').implement({
   fields: (t) => {
-    const under = (path: string) => t.string({ resolve: async (r: Release, _a: unknown, ctx: Context) => `${await projectWebUrl(ctx, r)}${path.replace('<tag>', encodedTag(r.tag))}` });
+    const under = (path: string) => t.string({ resolve: (r: Release, _a: unknown, ctx: Context) => facts(ctx, r, (f) => `${f.webUrl}${path.replace('<tag>', encodedTag(r.tag))}`) });
     return {
-      selfUrl: t.string({ resolve: (r, _a, ctx) => releaseWebUrl(ctx, r) }),
+      selfUrl: t.string({ resolve: (r, _a, ctx) => facts(ctx, r, (f) => releaseWebUrl(f, r)) }),
       editUrl: t.string({
         nullable: true,
         description: 'Only for those who may edit the release.',
-        resolve: async (r, _a, ctx) => ((await facts(ctx, r)).canEdit ? `${await releaseWebUrl(ctx, r)}/edit` : null),
+        resolve: (r, _a, ctx) => facts(ctx, r, (f) => (f.canEdit ? `${releaseWebUrl(f, r)}/edit` : null)),
       }),
       openedIssuesUrl: under('/-/issues?release_tag=<tag>&scope=all&state=opened'),
       closedIssuesUrl: under('/-/issues?release_tag=<tag>&scope=all&state=closed'),
@@ -117,19 +112,22 @@ export const ReleaseRef = builder.prismaObject('Release', {
       type: CommitRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
-      resolve: async (r, _a, ctx) => {
-        if (!r.sha || !(await canReadCode(ctx, r))) return null;
-        const commit = (await ctx.loaders.repository.load(r.projectId)).commit(r.sha);
-        return commit && { ...commit, project: await project(ctx, r) };
-      },
+      resolve: (r, _a, ctx) =>
+        r.sha
+          ? facts(ctx, r, async (f) => {
+              if (!f.canReadCode) return null;
+              const commit = (await ctx.loaders.repository.load(r.projectId)).commit(r.sha!);
+              return commit && { ...commit, project: f.project };
+            })
+          : null,
     }),
     commitPath: t.string({
       nullable: true,
-      resolve: async (r, _a, ctx) => (r.sha && (await canReadCode(ctx, r)) ? `/${projectFullPath(await project(ctx, r))}/-/commit/${r.sha}` : null),
+      resolve: (r, _a, ctx) => facts(ctx, r, (f) => (r.sha && f.canReadCode ? `/${projectFullPath(f.project)}/-/commit/${r.sha}` : null)),
     }),
     tagPath: t.string({
       nullable: true,
-      resolve: async (r, _a, ctx) => ((await canReadCode(ctx, r)) ? `/${projectFullPath(await project(ctx, r))}/-/tags/${encodedTag(r.tag)}` : null),
+      resolve: (r, _a, ctx) => facts(ctx, r, (f) => (f.canReadCode ? `/${projectFullPath(f.project)}/-/tags/${encodedTag(r.tag)}` : null)),
     }),
     milestones: t.connection({
       type: MilestoneRef,
@@ -139,23 +137,24 @@ export const ReleaseRef = builder.prismaObject('Release', {
       type: ReleaseEvidenceRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
-      resolve: async (r, args, ctx) =>
-        (await canReadCode(ctx, r)) ? listConnection(args, (await ctx.loaders.releases.evidences.load(r.id)).map((e) => ({ ...e, release: r }))) : null,
+      resolve: (r, args, ctx) =>
+        facts(ctx, r, async (f) => (f.canReadCode ? listConnection(args, (await ctx.loaders.releases.evidences.load(r.id)).map((e) => ({ ...e, release: r }))) : null)),
     }),
     evidence: t.field({
       type: ReleaseEvidenceRef,
       nullable: true,
       args: { id: t.arg.int({ required: true }) },
-      resolve: async (r, { id }, ctx) => {
-        if (!(await canReadCode(ctx, r))) return null;
-        const evidence = (await ctx.loaders.releases.evidences.load(r.id)).find((e) => e.id === id);
-        return evidence ? { ...evidence, release: r } : null;
-      },
+      resolve: (r, { id }, ctx) =>
+        facts(ctx, r, async (f) => {
+          if (!f.canReadCode) return null;
+          const evidence = (await ctx.loaders.releases.evidences.load(r.id)).find((e) => e.id === id);
+          return evidence ? { ...evidence, release: r } : null;
+        }),
     }),
     evidenceSha: t.string({
       nullable: true,
       description: 'SHA-256 of the newest evidence.',
-      resolve: async (r, _a, ctx) => ((await canReadCode(ctx, r)) ? ((await ctx.loaders.releases.evidences.load(r.id))[0]?.sha ?? null) : null),
+      resolve: (r, _a, ctx) => facts(ctx, r, async (f) => (f.canReadCode ? ((await ctx.loaders.releases.evidences.load(r.id))[0]?.sha ?? null) : null)),
     }),
     assets: t.field({ type: ReleaseAssetsRef, resolve: (r) => r }),
     links: t.field({ type: ReleaseLinksRef, resolve: (r) => r }),
@@ -171,8 +170,7 @@ export const ReleaseRef = builder.prismaObject('Release', {
 export const ReleaseAssetsRef = builder.objectRef<Release>('ReleaseAssets');
 
 /** Source archives of the tag: `/<full_path>/-/archive/<tag>/<project>-<tag with / as ->.<format>`. */
-export async function releaseSources(ctx: Context, r: Release) {
-  const p = await project(ctx, r);
+function releaseSources(ctx: Context, r: Release, p: ProjectWithNamespace) {
   const base = `${ctx.deps.config.externalUrl}/${projectFullPath(p)}/-/archive/${r.tag}/${p.path}-${r.tag.replace(/\//g, '-')}`;
   return ARCHIVE_FORMATS.map((format) => ({ format, url: `${base}.${format}` }));
 }
@@ -191,10 +189,10 @@ export const ReleaseAssetLinkRef = builder.objectRef<LinkParent>('ReleaseAssetLi
     directAssetPath: t.string({ nullable: true, resolve: (l) => l.filepath }),
     directAssetUrl: t.string({
       description: 'The downloads address when the link has a direct asset path, else its URL.',
-      resolve: async (l, _a, ctx) => (l.filepath ? `${await releaseWebUrl(ctx, l.release)}/downloads${l.filepath}` : l.url),
+      resolve: (l, _a, ctx) => (l.filepath ? facts(ctx, l.release, (f) => `${releaseWebUrl(f, l.release)}/downloads${l.filepath}`) : l.url),
     }),
     external: t.boolean({
-      resolve: async (l, _a, ctx) => !l.url.startsWith(await projectWebUrl(ctx, l.release)),
+      resolve: (l, _a, ctx) => facts(ctx, l.release, (f) => !l.url.startsWith(f.webUrl)),
     }),
   }),
 });
@@ -203,7 +201,7 @@ ReleaseAssetsRef.implement({
   fields: (t) => ({
     count: t.int({
       description: 'Links, plus the four source archives for those who may read the code.',
-      resolve: async (r, _a, ctx) => (await ctx.loaders.releases.links.load(r.id)).length + ((await canReadCode(ctx, r)) ? ARCHIVE_FORMATS.length : 0),
+      resolve: (r, _a, ctx) => facts(ctx, r, async (f) => (await ctx.loaders.releases.links.load(r.id)).length + (f.canReadCode ? ARCHIVE_FORMATS.length : 0)),
     }),
     links: t.connection({
       type: ReleaseAssetLinkRef,
@@ -217,7 +215,7 @@ ReleaseAssetsRef.implement({
       type: ReleaseSourceRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
-      resolve: async (r, args, ctx) => ((await canReadCode(ctx, r)) ? listConnection(args, await releaseSources(ctx, r)) : null),
+      resolve: (r, args, ctx) => facts(ctx, r, (f) => (f.canReadCode ? listConnection(args, releaseSources(ctx, r, f.project)) : null)),
     }),
   }),
 });

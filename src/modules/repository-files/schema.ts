@@ -1,9 +1,8 @@
-import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { BlameRange, TreeEntryInfo } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
-import { pagedConnection } from '../../graphql/connections.ts';
+import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
 import { projectFullPath } from '../projects/service.ts';
 import {
@@ -145,7 +144,7 @@ const entryConnection = (t: any, ref: any, type: TreeEntryInfo['type'], name: st
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       resolve: (tree: TreeAt, args: any) => {
         const list = entriesOf(tree, type);
-        return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+        return listConnection(args, list);
       },
     },
     { name: `${name}Connection` },
@@ -190,7 +189,7 @@ builder.objectFields(RepositoryRef, (t) => ({
     args: { paths: t.arg.stringList({ required: true }), ref: t.arg.string() },
     resolve: async (project, args, ctx) => {
       const list = await findBlobs(ctx, project, args.paths, args.ref ?? 'HEAD');
-      return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+      return listConnection(args, list);
     },
   }),
   tree: t.field({

@@ -1,13 +1,13 @@
 import type { TagEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
-import { expected, found, page } from '../../rest/shape.ts';
+import { expected, found, omit, page } from '../../rest/shape.ts';
 import { commitEntity } from '../commits/rest.ts';
 import { projectInput } from '../../rest/sources.ts';
 
 const TAGS = '/projects/:id/repository/tags';
 
-const tagEntity = ({ commit, ...tag }: TagEntityFragment) => ({ ...tag, commit: commit && commitEntity(commit) });
+const tagEntity = (tag: TagEntityFragment) => ({ ...omit(tag, ['commit']), commit: tag.commit && commitEntity(tag.commit) });
 
 export const routes = defineRoutes([
   route({

@@ -1,0 +1,34 @@
+import { offsetToCursor, resolveArrayConnection, resolveOffsetConnection } from '@pothos/plugin-relay';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/core/listing.ts';
+import { listConnection, pagedConnection } from '../src/graphql/connections.ts';
+
+/** A connection with its getters read, as a query selecting every field sees it. */
+const read = (c: { edges: unknown; pageInfo: unknown; totalCount?: unknown }) => JSON.parse(JSON.stringify(c, (_k, v) =>
+  v && typeof v === 'object' && !Array.isArray(v) && 'node' in v ? { cursor: v.cursor, node: v.node } : v && typeof v === 'object' && 'hasNextPage' in v
+    ? { startCursor: v.startCursor, endCursor: v.endCursor, hasPreviousPage: v.hasPreviousPage, hasNextPage: v.hasNextPage } : v));
+
+const list = Array.from({ length: 45 }, (_, i) => ({ id: i }));
+const cases = [{}, { first: 5 }, { first: 0 }, { last: 3, first: 10 }, { after: offsetToCursor(9), first: 10 }, { before: offsetToCursor(30), last: 4, first: 40 }, { first: 500 }];
+
+describe('offset connections with cursors made on demand', () => {
+  it('page and cursor lists as Pothos does', () => {
+    for (const args of cases) expect(read(listConnection(args, list)), JSON.stringify(args)).toEqual(read(resolveArrayConnection({ args }, list)));
+    expect(read(listConnection({}, []))).toEqual(read(resolveArrayConnection({ args: {} }, [])));
+  });
+
+  it('page listings as Pothos does, with the page sizes clamped', async () => {
+    const listing = { count: async () => list.length, fetch: async ({ offset, limit }: { offset: number; limit: number }) => list.slice(offset, offset + limit) };
+    for (const args of cases) {
+      const expected = await resolveOffsetConnection({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, totalCount: list.length }, listing.fetch);
+      expect(read(await pagedConnection(args, listing)), JSON.stringify(args)).toEqual(read({ ...expected, totalCount: list.length }));
+    }
+  });
+
+  it('encodes no cursor until one is read', () => {
+    const { edges } = listConnection({ first: 2 }, list);
+    const [edge] = edges as unknown as { cursor: string; node: unknown }[];
+    expect(Object.values(edge)).not.toContain(offsetToCursor(0));
+    expect(edge.cursor).toBe(offsetToCursor(0));
+  });
+});

@@ -97,7 +97,7 @@ async function assemble(
   });
   const git = new GitStore(path.join(config.dataDir, 'repositories'), config.archives);
   const leftovers = await git.removeLeftoverTemporaryFiles();
-  if (leftovers) log.warn({ files: leftovers }, 'removed temporary index files left by a crash');
+  if (leftovers) log.warn({ files: leftovers }, 'removed fast-import crash reports left by a crash');
   const notifications = await Notifications.connect(database.url, log);
   const flags = new FlagStore(db, flagDefinitions, notifications);
   await flags.listen();

@@ -410,13 +410,13 @@ describe('a database that is gone or stalled', () => {
 });
 
 describe('on disk', () => {
-  it('creates repositories for the server user only and keeps temporary index files inside them', async () => {
+  it('creates repositories for the server user only and removes the crash reports fast-import leaves', async () => {
     await t.api('post', `${base}/repository/files/perm.txt`).send({ branch: 'main', content: 'x', commit_message: 'perm' }).expect(201);
     const dir = t.deps.git.pathFor(projectId);
     const modes = execFileSync('find', [dir, '-printf', '%m %p\\n'], { encoding: 'utf8' }).trim().split('\n');
     const open = modes.filter((line) => (parseInt(line.split(' ')[0], 8) & 0o077) !== 0);
     expect(open).toEqual([]);
-    const leftover = path.join(dir, 'forgegate-index-deadbeef');
+    const leftover = path.join(dir, 'fast_import_crash_4242');
     fs.writeFileSync(leftover, 'x');
     expect(await t.deps.git.removeLeftoverTemporaryFiles()).toBe(1);
     expect(fs.existsSync(leftover)).toBe(false);

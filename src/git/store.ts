@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ArchiveStore } from './archive.ts';
 import { Repository } from './repository.ts';
 import { runGit } from './run.ts';
-import { TEMPORARY_INDEX_PREFIX } from './writer.ts';
+import { removeCrashReports } from './writer.ts';
 
 export class GitBundleError extends Error {
   constructor(message: string, readonly cause: unknown) {
@@ -40,24 +40,14 @@ export class GitStore {
     const dir = this.pathFor(projectId);
     await fs.mkdir(this.root, { recursive: true, mode: 0o700 });
     await runGit(this.root, ['init', '--bare', '--quiet', '--shared=0600', `--initial-branch=${defaultBranch}`, '--', dir]);
-    // `--shared` also turns on receive.denyNonFastForwards; force pushes are for branch protection to refuse.
-    await runGit(dir, ['config', 'receive.denyNonFastForwards', 'false']);
+    await allowForcePushes(dir);
   }
 
-  /**
-   * Removes the temporary index files a crash left inside repositories (commits build their tree
-   * in `<repository>/forgegate-index-*`, under DATA_DIR, never in the system temp dir).
-   */
+  /** Removes the fast-import crash reports a crash of the server left inside repositories. */
   async removeLeftoverTemporaryFiles(): Promise<number> {
     const repositories = await fs.readdir(this.root).catch(() => [] as string[]);
-    let removed = 0;
-    for (const name of repositories.filter((n) => n.endsWith('.git'))) {
-      const dir = path.join(this.root, name);
-      const leftovers = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(TEMPORARY_INDEX_PREFIX));
-      await Promise.all(leftovers.map((n) => fs.rm(path.join(dir, n), { force: true })));
-      removed += leftovers.length;
-    }
-    return removed;
+    const removed = await Promise.all(repositories.filter((n) => n.endsWith('.git')).map((n) => removeCrashReports(path.join(this.root, n))));
+    return removed.reduce((sum, n) => sum + n, 0);
   }
 
   /**
@@ -106,4 +96,17 @@ export class GitStore {
       return false;
     }
   }
+}
+
+/**
+ * `--shared` also turns on receive.denyNonFastForwards; force pushes are for branch protection to
+ * refuse. The line is edited in the config file init just wrote, which saves a `git config` process
+ * per new project.
+ */
+async function allowForcePushes(dir: string): Promise<void> {
+  const file = path.join(dir, 'config');
+  const config = await fs.readFile(file, 'utf8');
+  const edited = config.replace(/^(\s*denyNonFastforwards\s*=\s*)true\s*$/im, '$1false');
+  if (edited === config) throw new Error(`git init wrote no receive.denyNonFastForwards to ${file}`);
+  await fs.writeFile(file, edited);
 }

@@ -1,14 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gitEnv, GitCommandError, runGit, type GitIdentity } from './run.ts';
+import { GitCommandError, runGit, type GitIdentity } from './run.ts';
 
-/** Temporary index files live inside the repository (under DATA_DIR), removed at start if a crash left them. */
-export const TEMPORARY_INDEX_PREFIX = 'forgegate-index-';
+/**
+ * What `git fast-import` leaves in a repository when it dies (a crash report per process). A failed
+ * commit removes its own; the ones a crash of the server left behind are removed at start.
+ */
+export const FAST_IMPORT_CRASH_PREFIX = 'fast_import_crash_';
 
 export const ZERO_OID = '0000000000000000000000000000000000000000';
 
-/** One change to the index: write `content` at `path` with `mode`, or remove `path`. */
+/** One change to the tree: write `content` at `path` with `mode`, or remove `path`. */
 export type IndexChange = { path: string; content: Buffer; mode: number } | { path: string; remove: true };
 
 /** The branch no longer points where the commit was built from: someone else pushed first. */
@@ -29,39 +31,98 @@ export type CommitRequest = {
 };
 
 /**
- * One commit through plumbing: blobs with hash-object, the tree in a private temporary index,
- * commit-tree, then `update-ref <ref> <new> <old>` — a compare-and-swap, so a concurrent writer
- * turns into RefMovedError instead of a lost update. Every argument is a hex id or a name the
- * caller validated; paths travel on stdin only.
+ * The ref fast-import builds the commit on. The stream resets it before it ends, so fast-import
+ * never writes it: the branch moves only through the compare-and-swap below.
+ */
+const SCRATCH_REF = 'refs/forgegate/scratch';
+
+/**
+ * One commit in two git processes: `fast-import` writes the blobs, trees and commit from one stream
+ * (and prints the commit id and both root trees, for the empty-commit check), then
+ * `update-ref <ref> <new> <old>` moves the branch with a compare-and-swap, so a concurrent writer
+ * turns into RefMovedError instead of a lost update. Paths travel quoted inside the stream, ids and
+ * names are ones the caller validated; nothing reaches a command line.
  */
 export async function commitChanges(dir: string, req: CommitRequest): Promise<string> {
-  const index = path.join(dir, `${TEMPORARY_INDEX_PREFIX}${randomBytes(8).toString('hex')}`);
-  const env = gitEnv({ extra: { GIT_INDEX_FILE: index } });
-  try {
-    await runGit(dir, req.parent ? ['read-tree', req.parent] : ['read-tree', '--empty'], { env });
-    const lines: string[] = [];
-    for (const change of req.changes) {
-      if ('remove' in change) {
-        lines.push(`0 ${ZERO_OID}\t${change.path}`);
-        continue;
-      }
-      const blob = (await runGit(dir, ['hash-object', '-w', '--stdin'], { input: change.content })).trim();
-      lines.push(`${change.mode.toString(8)} ${blob}\t${change.path}`);
+  const output = await fastImport(dir, commitStream(req));
+  const [commit, tree, parentTree] = output.trim().split('\n').map((line, i) => (i === 0 ? line : line.split(/\s/)[2]));
+  if (!commit || !tree) throw new GitCommandError(['fast-import'], 0, `unexpected output: ${output}`);
+  if (req.parent && tree === parentTree) throw new EmptyCommitError();
+  await updateRef(dir, `refs/heads/${req.branch}`, commit, req.expectedTip);
+  return commit;
+}
+
+function commitStream(req: CommitRequest): Buffer {
+  const parts: Buffer[] = [];
+  const text = (s: string) => parts.push(Buffer.from(s, 'utf8'));
+  const data = (bytes: Buffer) => {
+    text(`data ${bytes.length}\n`);
+    parts.push(bytes);
+    text('\n');
+  };
+  text(`commit ${SCRATCH_REF}\nmark :1\n`);
+  text(`author ${identityLine(req.author)}\ncommitter ${identityLine(req.committer)}\n`);
+  data(Buffer.from(req.message, 'utf8'));
+  if (req.parent) text(`from ${req.parent}\n`);
+  for (const change of req.changes) {
+    if ('remove' in change) {
+      text(`D ${quotePath(change.path)}\n`);
+      continue;
     }
-    await runGit(dir, ['update-index', '--index-info'], { env, input: lines.join('\n') + '\n' });
-    const tree = (await runGit(dir, ['write-tree'], { env })).trim();
-    if (req.parent && tree === (await runGit(dir, ['rev-parse', `${req.parent}^{tree}`])).trim()) throw new EmptyCommitError();
-    const commit = (
-      await runGit(dir, ['commit-tree', tree, ...(req.parent ? ['-p', req.parent] : [])], {
-        input: req.message,
-        env: gitEnv({ author: req.author, committer: req.committer }),
-      })
-    ).trim();
-    await updateRef(dir, `refs/heads/${req.branch}`, commit, req.expectedTip);
-    return commit;
-  } finally {
-    await fs.rm(index, { force: true });
+    text(`M ${change.mode.toString(8)} inline ${quotePath(change.path)}\n`);
+    data(change.content);
   }
+  text(`get-mark :1\nls :1 ""\n`);
+  if (req.parent) text(`ls ${req.parent} ""\n`);
+  text(`reset ${SCRATCH_REF}\ndone\n`);
+  return Buffer.concat(parts);
+}
+
+async function fastImport(dir: string, stream: Buffer): Promise<string> {
+  try {
+    return await runGit(dir, ['fast-import', '--quiet', '--done'], { input: stream });
+  } catch (error) {
+    await removeCrashReports(dir);
+    throw error;
+  }
+}
+
+/** Removes fast-import crash reports from a repository; returns how many there were. */
+export async function removeCrashReports(dir: string): Promise<number> {
+  const reports = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(FAST_IMPORT_CRASH_PREFIX));
+  await Promise.all(reports.map((n) => fs.rm(path.join(dir, n), { force: true })));
+  return reports.length;
+}
+
+/**
+ * `Name <email> seconds +0000`, cleaned the way git cleans GIT_AUTHOR_NAME and friends: leading and
+ * trailing "crud" (spaces, control characters, `,:;<>"\'`) trimmed, `<`, `>` and newlines dropped,
+ * so a commit reads the same as one made by `git commit-tree`.
+ */
+function identityLine(who: GitIdentity): string {
+  const name = withoutCrud(who.name);
+  if (!name) throw new GitCommandError(['fast-import'], 128, `empty ident name (for <${who.email}>) not allowed`);
+  const seconds = Math.floor((who.date ?? new Date()).getTime() / 1000);
+  return `${name} <${withoutCrud(who.email)}> ${seconds} +0000`;
+}
+
+const isCrud = (c: string) => c.charCodeAt(0) <= 32 || ',:;<>"\\\''.includes(c);
+
+function withoutCrud(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isCrud(value[start]!)) start++;
+  while (end > start && isCrud(value[end - 1]!)) end--;
+  return value.slice(start, end).replace(/[\n<>]/g, '');
+}
+
+/** A path as a C-style quoted string, the one form fast-import reads for any byte a path may hold. */
+function quotePath(p: string): string {
+  const escaped = p.replace(/[\\"\x00-\x1f\x7f]/g, (c) => {
+    if (c === '\\' || c === '"') return `\\${c}`;
+    return `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`;
+  });
+  return `"${escaped}"`;
 }
 
 /** Compare-and-swap of one ref; `expected` null means the ref must not exist yet. */

@@ -1,0 +1,87 @@
+// The commit writer against real bare repositories: what `git fast-import` writes must read back
+// the same as a commit made with git's own plumbing, and its failures must leave nothing behind.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { GitStore } from '../src/git/store.ts';
+import { commitChanges, EmptyCommitError, RefMovedError, type CommitRequest } from '../src/git/writer.ts';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-writer-'));
+const store = new GitStore(path.join(root, 'repositories'));
+let dir: string;
+let nextId = 1;
+
+const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
+const date = new Date('2026-01-02T03:04:05Z');
+const alice = { name: 'Alice', email: 'alice@example.com', date };
+
+function request(over: Partial<CommitRequest>): CommitRequest {
+  return { branch: 'main', parent: null, expectedTip: null, changes: [], message: 'message\n', author: alice, committer: alice, ...over };
+}
+
+beforeEach(async () => {
+  const id = nextId++;
+  await store.init(id, 'main');
+  dir = store.pathFor(id);
+});
+
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('commitChanges', () => {
+  it('writes any path git can store, with its mode, and reads back byte for byte', async () => {
+    const paths = ['plain.txt', 'with space/and "quotes".txt', 'back\\slash', 'tab\there', 'ünïcødé/文件.md', '"leading-quote'];
+    const changes = paths.map((p, i) => ({ path: p, content: Buffer.from(`${i}\n`), mode: 0o100644 }));
+    changes.push({ path: 'run.sh', content: Buffer.from([0, 1, 2, 255]), mode: 0o100755 });
+    const sha = await commitChanges(dir, request({ changes }));
+    expect(git('rev-parse', 'refs/heads/main').trim()).toBe(sha);
+    // `<mode> <type> <id>\t<path>`, unquoted with -z.
+    const listed = git('ls-tree', '-r', '-z', sha).split('\0').filter(Boolean).map((line) => `${line.split(' ')[0]} ${line.slice(line.indexOf('\t') + 1)}`);
+    expect(listed.sort()).toEqual([...paths.map((p) => `100644 ${p}`), '100755 run.sh'].sort());
+    expect(execFileSync('git', ['-C', dir, 'cat-file', 'blob', `${sha}:run.sh`])).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(git('cat-file', 'blob', `${sha}:with space/and "quotes".txt`)).toBe('1\n');
+    expect(git('fsck', '--strict', '--no-dangling')).toBe('');
+  });
+
+  it('builds on the parent: modifies, removes, and keeps the rest; the scratch ref is never written', async () => {
+    const first = await commitChanges(dir, request({ changes: [{ path: 'a/b.txt', content: Buffer.from('b'), mode: 0o100644 }, { path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }));
+    const second = await commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a/b.txt', remove: true }, { path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }));
+    expect(git('rev-parse', `${second}^`).trim()).toBe(first);
+    expect(git('ls-tree', '-r', '--name-only', second).trim().split('\n')).toEqual(['c.txt', 'd.txt']);
+    expect(git('for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/main');
+  });
+
+  it('cleans identities the way git does, so the commit reads as commit-tree would write it', async () => {
+    const author = { name: ' <Bob> "the builder";\n', email: '<bob@example.com>', date };
+    const sha = await commitChanges(dir, request({ author, message: 'subject\n\nbody' }));
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_AUTHOR_DATE: '1767323045 +0000', GIT_COMMITTER_NAME: alice.name, GIT_COMMITTER_EMAIL: alice.email, GIT_COMMITTER_DATE: '1767323045 +0000' };
+    const tree = git('rev-parse', `${sha}^{tree}`).trim();
+    const reference = execFileSync('git', ['-C', dir, 'commit-tree', tree], { input: 'subject\n\nbody', env, encoding: 'utf8' }).trim();
+    expect(sha).toBe(reference);
+    await expect(commitChanges(dir, request({ author: { name: ' <> ', email: 'x@y', date } }))).rejects.toThrow(/empty ident name/);
+  });
+
+  it('refuses a commit that changes nothing, and a branch that moved, without touching the branch', async () => {
+    const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
+    await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }))).rejects.toBeInstanceOf(EmptyCommitError);
+    const second = await commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'b.txt', content: Buffer.from('b'), mode: 0o100644 }] }));
+    const stale = commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }));
+    await expect(stale).rejects.toBeInstanceOf(RefMovedError);
+    await expect(commitChanges(dir, request({ branch: 'main', parent: first, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }))).rejects.toBeInstanceOf(RefMovedError);
+    expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
+  });
+
+  it('removes the crash report of a failed import, and the server removes any a crash left', async () => {
+    await expect(commitChanges(dir, request({ parent: '1'.repeat(40), expectedTip: '1'.repeat(40) }))).rejects.toThrow(/Not a valid commit/);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('fast_import_crash_'))).toEqual([]);
+    fs.writeFileSync(path.join(dir, 'fast_import_crash_4242'), 'x');
+    expect(await store.removeLeftoverTemporaryFiles()).toBe(1);
+    expect(fs.existsSync(path.join(dir, 'fast_import_crash_4242'))).toBe(false);
+  });
+
+  it('creates repositories that accept force pushes (branch protection refuses them, not git)', () => {
+    expect(git('config', 'receive.denyNonFastForwards').trim()).toBe('false');
+    expect(git('config', 'core.sharedRepository').trim()).toBe('0600');
+  });
+});

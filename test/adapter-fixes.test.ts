@@ -12,9 +12,9 @@ describe('migration adapter fixes', () => {
   // The migration engine's workaround used to patch the prototype every adapter shares and run
   // each query in AsyncLocalStorage: async hooks then stayed on for every runtime query.
   it('leave async hooks off and the shared adapter prototype untouched after start', async () => {
-    const url = await createTestDatabase();
+    const url = await createTestDatabase({ empty: true });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-probe-'));
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/probes/async-hooks.ts'], {
+    const run = spawnSync(process.execPath, ['test/fixtures/probes/async-hooks.mjs'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: url, DATA_DIR: dataDir },
       encoding: 'utf8',

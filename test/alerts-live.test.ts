@@ -103,8 +103,13 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
     expect(sub.status).toBe(200);
     expect(sub.contentType).toContain('text/event-stream');
     try {
+      // An event carries the alert as it is when the event is delivered (as GitLab's do), so each
+      // change waits for the previous one's event: on a busy machine two changes could otherwise
+      // both be delivered showing the later state.
       const [posted] = (await postAlert({ title: 'Live one', fingerprint: 'live-1' }).expect(200)).body;
+      await sub.until(1);
       await postAlert({ title: 'Live one', fingerprint: 'live-1' }).expect(200);
+      await sub.until(2);
       await t.api('put', `/projects/${project.id}/alert_management/alerts/${posted.iid}`).send({ status: 'acknowledged' }).expect(200);
       const events = await sub.until(3);
       expect(events.map((e) => e.data?.alertManagementAlertUpdated)).toEqual([

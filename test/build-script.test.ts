@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { build, ensureBuilt, isStale } from '../scripts/build.mjs';
 
 /** A checkout in miniature: two sources, an asset, and the two compiler settings files. */
@@ -27,25 +27,38 @@ function backdate(root: string, file: string) {
 /** Changes a file's mtime to now, as saving it does (a build takes longer than the clock's step). */
 const touch = (root: string, file: string) => fs.utimesSync(path.join(root, file), new Date(), new Date());
 
+const INPUTS = ['src/main.ts', 'src/modules/tags/index.ts', 'src/modules/tags/operations.graphql', 'src/modules/tags', 'src', 'tsconfig.json', 'tsconfig.build.json'];
+
 describe('scripts/build.mjs', () => {
+  // Each compiler run costs about a second of CPU: one checkout is built once, and each test works
+  // on a copy of it, inputs dated before that build, as a checkout left alone since it was built.
+  let built: string;
   let root: string;
+  beforeAll(() => {
+    built = miniCheckout();
+    build(built);
+  });
+  afterAll(() => fs.rmSync(built, { recursive: true, force: true }));
   beforeEach(() => {
-    root = miniCheckout();
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-build-'));
+    fs.cpSync(built, root, { recursive: true });
+    for (const input of INPUTS) backdate(root, input);
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('compiles src/ to dist/ with rewritten imports and the assets beside them', () => {
-    expect(isStale(root)).toBe(true);
-    build(root);
+    const fresh = miniCheckout();
+    expect(isStale(fresh)).toBe(true);
+    fs.rmSync(fresh, { recursive: true, force: true });
+    expect(isStale(root)).toBe(false);
     expect(fs.readFileSync(path.join(root, 'dist/main.js'), 'utf8')).toContain('from "./modules/tags/index.js"');
     expect(fs.readFileSync(path.join(root, 'dist/modules/tags/operations.graphql'), 'utf8')).toBe('query tags { __typename }\n');
     expect(fs.readdirSync(root).sort()).toEqual(['dist', 'src', 'tsconfig.build.json', 'tsconfig.json']);
   });
 
   it('is stale once a source, a folder (a file added or removed) or a compiler setting is newer than the build', () => {
-    build(root);
     for (const input of ['src/modules/tags/index.ts', 'src/modules/tags', 'src', 'tsconfig.build.json']) {
-      for (const other of ['src/main.ts', 'src/modules/tags/index.ts', 'src/modules/tags/operations.graphql', 'src/modules/tags', 'src', 'tsconfig.json', 'tsconfig.build.json']) backdate(root, other);
+      for (const other of INPUTS) backdate(root, other);
       expect(isStale(root), input).toBe(false);
       touch(root, input);
       expect(isStale(root), input).toBe(true);
@@ -53,7 +66,6 @@ describe('scripts/build.mjs', () => {
   });
 
   it('rebuilds only when stale, and a removed source leaves dist/ with it', () => {
-    build(root);
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       ensureBuilt(root);
@@ -70,7 +82,6 @@ describe('scripts/build.mjs', () => {
   });
 
   it('leaves the previous dist/ in place when the compiler fails', () => {
-    build(root);
     fs.writeFileSync(path.join(root, 'src/main.ts'), 'export const = ;\n');
     expect(() => build(root)).toThrow(/building dist\/ failed/);
     expect(fs.readFileSync(path.join(root, 'dist/main.js'), 'utf8')).toContain('hello');

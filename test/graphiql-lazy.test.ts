@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 describe('GraphiQL bundle', () => {
   // The self-contained GraphiQL page is megabytes of JavaScript held in the heap once loaded.
   it('is loaded when the page is first asked for, not at start', async () => {
-    const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/fixtures/probes/graphiql.ts'], {
+    const run = spawnSync(process.execPath, ['--expose-gc', 'test/fixtures/probes/graphiql.mjs'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: await createTestDatabase(), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-probe-')) },
       encoding: 'utf8',

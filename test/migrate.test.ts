@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgConfigFromUrl } from '../src/db/adapter-fixes.ts';
 import { applyMigrations, migrationsUpToDate } from '../src/db/migrate.ts';
 import { createTestDatabase } from './helpers/app.ts';
@@ -13,15 +12,6 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   } finally {
     await client.end();
   }
-}
-
-/** A database with no tables at all, as a first start against DATABASE_URL finds it. */
-async function emptyDatabase(): Promise<string> {
-  const url = new URL(inject('serverUrl'));
-  const name = `fg_test_${process.pid}_empty_${randomBytes(4).toString('hex')}`;
-  await withClient(url.toString(), (c) => c.query(`CREATE DATABASE "${name}"`));
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 describe('migrations at start', () => {
@@ -42,7 +32,7 @@ describe('migrations at start', () => {
   });
 
   it('go through the engine otherwise: a new database is migrated, a failed migration stops the start', async () => {
-    const url = await emptyDatabase();
+    const url = await createTestDatabase({ empty: true });
     expect(await migrationsUpToDate(url)).toBe(false);
     expect((await applyMigrations(url)).length).toBeGreaterThan(0);
     expect(await migrationsUpToDate(url)).toBe(true);

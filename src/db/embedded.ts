@@ -26,6 +26,8 @@ export type EmbeddedOptions = {
   /** A fixed port (a restart keeps the URL the pool already uses); a free one when left out. */
   port?: number;
   onNotice?: (message: string) => void;
+  /** Server settings passed as `-c name=value` (the test suite's throwaway server trades durability for speed). */
+  settings?: Record<string, string>;
 };
 
 /** PostgreSQL's own words when it fails to start, so the operator sees why. */
@@ -174,9 +176,10 @@ async function initialise(dir: string, password: string, ids: { uid?: number; gi
   }
 }
 
-function spawnPostmaster(dir: string, port: number, ids: { uid?: number; gid?: number }) {
+function spawnPostmaster(dir: string, port: number, ids: { uid?: number; gid?: number }, settings: Record<string, string> = {}) {
   const output: string[] = [];
-  const child: ChildProcess = spawn(postgresBinary, ['-D', dir, '-p', String(port), '-c', 'lc_messages=C'], {
+  const flags = Object.entries({ lc_messages: 'C', ...settings }).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const child: ChildProcess = spawn(postgresBinary, ['-D', dir, '-p', String(port), ...flags], {
     ...ids,
     env: { ...process.env, LC_MESSAGES: 'C' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -211,7 +214,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   if (!fs.existsSync(path.join(opts.dir, 'PG_VERSION'))) await initialise(opts.dir, opts.password, ids);
   if (fs.existsSync(path.join(opts.dir, 'postmaster.pid'))) await stopLeftoverPostmaster(opts.dir, opts.onNotice);
   const port = opts.port ?? (await freePort());
-  const { child, exited, ready } = spawnPostmaster(opts.dir, port, ids);
+  const { child, exited, ready } = spawnPostmaster(opts.dir, port, ids, opts.settings);
   let gone = false;
   void exited.then(() => {
     gone = true;

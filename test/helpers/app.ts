@@ -18,13 +18,16 @@ export const EXTERNAL_URL = 'http://gitlab.test';
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** A new database cloned from the migrated template (milliseconds); returns its URL. */
-export async function createTestDatabase(): Promise<string> {
+/**
+ * A new database cloned from the migrated template (milliseconds); returns its URL. `empty`: no
+ * tables at all, as a first start against DATABASE_URL finds it.
+ */
+export async function createTestDatabase({ empty = false } = {}): Promise<string> {
   const serverUrl = inject('serverUrl');
   const database = `fg_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client(pgConfigFromUrl(serverUrl));
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}" TEMPLATE "${inject('templateDatabase')}"`);
+  await admin.query(`CREATE DATABASE "${database}"${empty ? '' : ` TEMPLATE "${inject('templateDatabase')}"`}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;

@@ -39,7 +39,13 @@ export default async function setup(project: TestProject) {
     serverUrl = withDatabase(config.testDatabaseUrl, 'postgres');
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-test-pg-'));
-    const server = await startEmbeddedPostgres({ dir: dataDir, password: 'forgegate-test' });
+    // A throwaway server: nothing in it needs to survive a crash, so it neither flushes nor logs
+    // whole pages (tests that kill a database start their own: test/faults/).
+    const server = await startEmbeddedPostgres({
+      dir: dataDir,
+      password: 'forgegate-test',
+      settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', wal_level: 'minimal', max_wal_senders: '0' },
+    });
     serverUrl = server.url('postgres');
     stopServer = server.stop;
   }
@@ -57,13 +63,15 @@ export default async function setup(project: TestProject) {
   project.provide('templateDatabase', template);
 
   return async () => {
-    const { rows } = await admin.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2",
-      [template, `fg_test_${process.pid}_%`],
-    );
-    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    // The embedded server goes away with its data directory; an external one keeps only what it had.
+    if (!dataDir) await dropTestDatabases(admin, template);
     await admin.end();
     await stopServer();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
+}
+
+async function dropTestDatabases(admin: pg.Client, template: string) {
+  const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2', [template, `fg_test_${process.pid}_%`]);
+  for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
 }

@@ -27,9 +27,63 @@ import { checkOperation, checkOperationScopesCached, withDeadline } from '../gra
  * private copy. A skipped field comes back as a key holding `undefined`: shapers treat such keys
  * as absent (JSON drops them). An operation graphql-jit cannot compile runs on graphql-js.
  */
+/** An operation set parsed, validated and (on use) compiled against one schema. */
+type Prepared = { documents: Map<string, DocumentNode>; compiled: Map<string, CompiledQuery | null> };
+
+/**
+ * Validating and compiling depend on the schema and the documents only, so every registry built
+ * from the same two in one process shares the work (a server builds one; the tests build one per
+ * app, and validating ~300 operations costs ~150 ms each time).
+ */
+const preparedSets = new WeakMap<GraphQLSchema, WeakMap<DocumentNode[], Prepared>>();
+
+function prepared(schema: GraphQLSchema, documents: DocumentNode[]): Prepared {
+  let bySchema = preparedSets.get(schema);
+  if (!bySchema) preparedSets.set(schema, (bySchema = new WeakMap()));
+  let set = bySchema.get(documents);
+  if (!set) bySchema.set(documents, (set = { documents: validatedOperations(schema, documents), compiled: new Map() }));
+  return set;
+}
+
+function validatedOperations(schema: GraphQLSchema, documents: DocumentNode[]): Map<string, DocumentNode> {
+  // Fragments are shared across modules (a user fragment serves members, projects, ...).
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of documents.flatMap((d) => d.definitions)) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const operations = new Map<string, DocumentNode>();
+  for (const definition of documents.flatMap((d) => d.definitions)) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    const name = definition.name?.value;
+    if (!name) throw new Error('REST operations must be named');
+    if (operations.has(name)) throw new Error(`duplicate REST operation ${name}`);
+    operations.set(name, validatedOperation(schema, definition, name, fragments));
+  }
+  return operations;
+}
+
+/** The operation with the fragments it uses, as a document of its own, validated. */
+function validatedOperation(schema: GraphQLSchema, operation: OperationDefinitionNode, name: string, fragments: Map<string, FragmentDefinitionNode>): DocumentNode {
+  const used = new Map<string, FragmentDefinitionNode>();
+  const collect = (node: ASTNode) =>
+    visit(node, {
+      FragmentSpread(spread) {
+        const fragment = fragments.get(spread.name.value);
+        if (!fragment || used.has(fragment.name.value)) return;
+        used.set(fragment.name.value, fragment);
+        collect(fragment);
+      },
+    });
+  collect(operation);
+  const single: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...used.values()] };
+  const errors = validate(schema, single);
+  if (errors.length) throw new Error(`operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
+  return single;
+}
+
 export class OperationRegistry {
-  private readonly documents = new Map<string, DocumentNode>();
-  private readonly compiled = new Map<string, CompiledQuery | null>();
+  private readonly documents: Map<string, DocumentNode>;
+  private readonly compiled: Map<string, CompiledQuery | null>;
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -38,42 +92,15 @@ export class OperationRegistry {
     private readonly timeoutMs = 30_000,
     private readonly engine: ExecutionEngine = 'jit',
   ) {
-    // Fragments are shared across modules (a user fragment serves members, projects, ...).
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of documents.flatMap((d) => d.definitions)) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-    }
-    for (const definition of documents.flatMap((d) => d.definitions)) {
-      if (definition.kind === Kind.OPERATION_DEFINITION) this.register(definition, fragments);
-    }
-  }
-
-  private register(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>) {
-    const name = operation.name?.value;
-    if (!name) throw new Error('REST operations must be named');
-    if (this.documents.has(name)) throw new Error(`duplicate REST operation ${name}`);
-    const used = new Map<string, FragmentDefinitionNode>();
-    const collect = (node: ASTNode) =>
-      visit(node, {
-        FragmentSpread(spread) {
-          const fragment = fragments.get(spread.name.value);
-          if (!fragment || used.has(fragment.name.value)) return;
-          used.set(fragment.name.value, fragment);
-          collect(fragment);
-        },
-      });
-    collect(operation);
-    const single: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...used.values()] };
-    const errors = validate(this.schema, single);
-    if (errors.length) throw new Error(`operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
-    this.documents.set(name, single);
+    ({ documents: this.documents, compiled: this.compiled } = prepared(schema, documents));
   }
 
   /** The compiled form of an operation, or null where graphql-jit cannot compile it (graphql-js runs it). */
   private compiledFor(name: string, document: DocumentNode): CompiledQuery | null {
+    if (this.engine !== 'jit') return null;
     let compiled = this.compiled.get(name);
     if (compiled !== undefined) return compiled;
-    compiled = this.engine === 'jit' ? compileOperation(this.schema, print(document), name) : null;
+    compiled = compileOperation(this.schema, print(document), name);
     this.compiled.set(name, compiled);
     return compiled;
   }

@@ -1,12 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import LongestFirst from './test/helpers/sequencer.ts';
 
 const require = createRequire(import.meta.url);
+const DIST = fileURLToPath(new URL('dist/', import.meta.url));
 
 export default defineConfig({
   // Pothos loads graphql through require(); point our imports at the same copy so there is one realm.
-  resolve: { alias: { graphql: require.resolve('graphql') } },
+  resolve: {
+    alias: [
+      { find: 'graphql', replacement: require.resolve('graphql') },
+      // Tests import the sources (`../src/app.ts`) and run the compiled modules the server runs
+      // (dist/, which the global setup keeps current), loaded by node itself: no per-file
+      // transform, and a worker imports the app in a third of the time.
+      { find: /^(?:\.\.\/)+src\/(.+)\.ts$/, replacement: `${DIST}$1.js` },
+    ],
+  },
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
     include: ['test/**/*.test.ts'],
@@ -21,5 +32,7 @@ export default defineConfig({
     // Tests wait on PostgreSQL, git processes and sockets more than on the CPU: three files at a
     // time on two cores took the suite from 154 s to 97 s (four: no better).
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
+    server: { deps: { external: [/\/dist\//] } },
   },
 });

@@ -4,12 +4,22 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureBuilt } from '../../scripts/build.mjs';
-import { loadConfig } from '../../src/config.ts';
-import { pgConfigFromUrl } from '../../src/db/adapter-fixes.ts';
-import { ensureDatabaseExists } from '../../src/db/database.ts';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { applyMigrations } from '../../src/db/migrate.ts';
-import { JobQueue } from '../../src/jobs/queue.ts';
+
+/**
+ * The application's modules, loaded once dist/ is current: the suite runs the compiled modules
+ * (see vitest.config.ts), so importing them before the build would load a stale or missing copy.
+ */
+async function application() {
+  const [{ loadConfig }, { pgConfigFromUrl }, { ensureDatabaseExists }, { startEmbeddedPostgres }, { applyMigrations }, { JobQueue }] = await Promise.all([
+    import('../../src/config.ts'),
+    import('../../src/db/adapter-fixes.ts'),
+    import('../../src/db/database.ts'),
+    import('../../src/db/embedded.ts'),
+    import('../../src/db/migrate.ts'),
+    import('../../src/jobs/queue.ts'),
+  ]);
+  return { loadConfig, pgConfigFromUrl, ensureDatabaseExists, startEmbeddedPostgres, applyMigrations, JobQueue };
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,6 +41,7 @@ const withDatabase = (url: string, database: string) => {
 export default async function setup(project: TestProject) {
   // Tests that start processes run dist/, as `npm start` does: a change to src/ must be in it.
   ensureBuilt();
+  const { loadConfig, pgConfigFromUrl, ensureDatabaseExists, startEmbeddedPostgres, applyMigrations, JobQueue } = await application();
   const config = loadConfig();
   let serverUrl: string;
   let stopServer = async () => {};

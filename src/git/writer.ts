@@ -40,8 +40,8 @@ const SCRATCH_REF = 'refs/forgegate/scratch';
  * One commit in two git processes: `fast-import` writes the blobs, trees and commit from one stream
  * (and prints the commit id and both root trees, for the empty-commit check), then
  * `update-ref <ref> <new> <old>` moves the branch with a compare-and-swap, so a concurrent writer
- * turns into RefMovedError instead of a lost update. Paths travel quoted inside the stream, ids and
- * names are ones the caller validated; nothing reaches a command line.
+ * turns into RefMovedError instead of a lost update. Paths travel quoted inside the stream, never on
+ * a command line; the ids and the branch name are ones the caller validated.
  */
 export async function commitChanges(dir: string, req: CommitRequest): Promise<string> {
   const output = await fastImport(dir, commitStream(req));

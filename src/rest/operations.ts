@@ -18,8 +18,11 @@ import { compileOperation, type ExecutionEngine } from '../graphql/jit.ts';
 import { checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
 /**
- * The named operations the REST facade runs, parsed and validated against the schema at start,
- * then executed in-process with the request's context: no HTTP round trip, no re-parsing.
+ * The named operations the REST facade runs, each assembled with its fragments at start, validated
+ * against the schema on first use, then executed in-process with the request's context: no HTTP
+ * round trip, no re-parsing. Validating all ~300 at start cost ~150-300 ms of every process's
+ * start for operations most processes never run; `validateAll` (test/schema.test.ts) keeps a
+ * broken document from reaching a commit.
  *
  * Each operation is compiled by graphql-jit on first use (~1.5x faster execution than graphql-js,
  * same data: test/rest-jit.test.ts runs REST routes both ways), as /api/graphql's are. The
@@ -27,13 +30,13 @@ import { checkOperation, checkOperationScopesCached, withDeadline } from '../gra
  * private copy. A skipped field comes back as a key holding `undefined`: shapers treat such keys
  * as absent (JSON drops them). An operation graphql-jit cannot compile runs on graphql-js.
  */
-/** An operation set parsed, validated and (on use) compiled against one schema. */
-type Prepared = { documents: Map<string, DocumentNode>; compiled: Map<string, CompiledQuery | null> };
+/** An operation set assembled, then (on use) validated and compiled against one schema. */
+type Prepared = { documents: Map<string, DocumentNode>; validated: Set<string>; compiled: Map<string, CompiledQuery | null> };
 
 /**
  * Validating and compiling depend on the schema and the documents only, so every registry built
  * from the same two in one process shares the work (a server builds one; the tests build one per
- * app, and validating ~300 operations costs ~150 ms each time).
+ * app).
  */
 const preparedSets = new WeakMap<GraphQLSchema, WeakMap<DocumentNode[], Prepared>>();
 
@@ -41,11 +44,11 @@ function prepared(schema: GraphQLSchema, documents: DocumentNode[]): Prepared {
   let bySchema = preparedSets.get(schema);
   if (!bySchema) preparedSets.set(schema, (bySchema = new WeakMap()));
   let set = bySchema.get(documents);
-  if (!set) bySchema.set(documents, (set = { documents: validatedOperations(schema, documents), compiled: new Map() }));
+  if (!set) bySchema.set(documents, (set = { documents: assembledOperations(documents), validated: new Set(), compiled: new Map() }));
   return set;
 }
 
-function validatedOperations(schema: GraphQLSchema, documents: DocumentNode[]): Map<string, DocumentNode> {
+function assembledOperations(documents: DocumentNode[]): Map<string, DocumentNode> {
   // Fragments are shared across modules (a user fragment serves members, projects, ...).
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of documents.flatMap((d) => d.definitions)) {
@@ -57,13 +60,13 @@ function validatedOperations(schema: GraphQLSchema, documents: DocumentNode[]): 
     const name = definition.name?.value;
     if (!name) throw new Error('REST operations must be named');
     if (operations.has(name)) throw new Error(`duplicate REST operation ${name}`);
-    operations.set(name, validatedOperation(schema, definition, name, fragments));
+    operations.set(name, assembledOperation(definition, fragments));
   }
   return operations;
 }
 
-/** The operation with the fragments it uses, as a document of its own, validated. */
-function validatedOperation(schema: GraphQLSchema, operation: OperationDefinitionNode, name: string, fragments: Map<string, FragmentDefinitionNode>): DocumentNode {
+/** The operation with the fragments it uses, as a document of its own. */
+function assembledOperation(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): DocumentNode {
   const used = new Map<string, FragmentDefinitionNode>();
   const collect = (node: ASTNode) =>
     visit(node, {
@@ -75,14 +78,12 @@ function validatedOperation(schema: GraphQLSchema, operation: OperationDefinitio
       },
     });
   collect(operation);
-  const single: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...used.values()] };
-  const errors = validate(schema, single);
-  if (errors.length) throw new Error(`operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
-  return single;
+  return { kind: Kind.DOCUMENT, definitions: [operation, ...used.values()] };
 }
 
 export class OperationRegistry {
   private readonly documents: Map<string, DocumentNode>;
+  private readonly validated: Set<string>;
   private readonly compiled: Map<string, CompiledQuery | null>;
 
   constructor(
@@ -92,7 +93,23 @@ export class OperationRegistry {
     private readonly timeoutMs = 30_000,
     private readonly engine: ExecutionEngine = 'jit',
   ) {
-    ({ documents: this.documents, compiled: this.compiled } = prepared(schema, documents));
+    ({ documents: this.documents, validated: this.validated, compiled: this.compiled } = prepared(schema, documents));
+  }
+
+  /** The operation's document, validated against the schema the first time it is asked for. */
+  private validDocument(name: string): DocumentNode {
+    const document = this.documents.get(name);
+    if (!document) throw new Error(`unknown REST operation ${name}`);
+    if (this.validated.has(name)) return document;
+    const errors = validate(this.schema, document);
+    if (errors.length) throw new Error(`operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
+    this.validated.add(name);
+    return document;
+  }
+
+  /** Validates every operation now; throws for the first invalid one, naming it. */
+  validateAll() {
+    for (const name of this.documents.keys()) this.validDocument(name);
   }
 
   /** The compiled form of an operation, or null where graphql-jit cannot compile it (graphql-js runs it). */
@@ -107,7 +124,7 @@ export class OperationRegistry {
 
   /** Operations graphql-jit could not compile (they run on graphql-js); compiles every operation. */
   notCompiled(): string[] {
-    return [...this.documents].filter(([name, document]) => !this.compiledFor(name, document)).map(([name]) => name);
+    return [...this.documents.keys()].filter((name) => !this.compiledFor(name, this.validDocument(name)));
   }
 
   has(name: string) {
@@ -120,13 +137,12 @@ export class OperationRegistry {
 
   /** The credential's scope, expiry and revocation for this operation; throws the first failure. */
   checkCredential(name: string, ctx: Context) {
-    checkOperationScopesCached(this.schema, this.documents.get(name)!, name, ctx.viewer);
+    checkOperationScopesCached(this.schema, this.validDocument(name), name, ctx.viewer);
   }
 
   /** Runs an operation and returns its data, or throws the domain error it failed with. */
   async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
-    const document = this.documents.get(name);
-    if (!document) throw new Error(`unknown REST operation ${name}`);
+    const document = this.validDocument(name);
     checkOperation(this.schema, document, name, variables, ctx.viewer);
     const compiled = this.compiledFor(name, document);
     const execution = compiled

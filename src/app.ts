@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import express, { type NextFunction, type Response } from 'express';
-import { createYoga } from 'graphql-yoga';
-import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import express, { type NextFunction, type RequestHandler, type Response } from 'express';
+import type { YogaServerOptions } from 'graphql-yoga';
 import { authenticate, readCredentials } from './auth/authenticate.ts';
 import type { AppDeps } from './deps.ts';
 import { AppMetrics } from './metrics.ts';
@@ -102,6 +99,59 @@ export type AppOptions = {
   graphqlEngine?: ExecutionEngine;
 };
 
+/**
+ * /api/graphql through graphql-yoga, which is loaded (with its armor plugins) and built on the
+ * endpoint's first request: importing them cost ~0.4-0.6 s of every start on two cores, and the
+ * memory they hold for good, in processes that may never be asked a GraphQL question (workers, the
+ * CLI, REST-only clients, most test servers). Concurrent first requests wait for the same build.
+ */
+function lazyGraphqlEndpoint(deps: AppDeps, opts: AppOptions) {
+  let listener: Promise<RequestHandler> | undefined;
+  const build = async (): Promise<RequestHandler> => {
+    const { createYoga } = await import('graphql-yoga');
+    const yoga = createYoga<{ req: ContextRequest }, Context>(await yogaOptions(deps, opts));
+    return yoga.requestListener as unknown as RequestHandler;
+  };
+  return async (req: ContextRequest, res: Response, next: NextFunction) => {
+    listener ??= build();
+    // A failed import is retried by the next request rather than kept.
+    const handle = await listener.catch((error: unknown) => {
+      listener = undefined;
+      throw error;
+    });
+    return handle(req, res, next);
+  };
+}
+
+async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerOptions<{ req: ContextRequest }, Context>> {
+  const [{ maxAliasesPlugin }, { maxDepthPlugin }, { maxTokensPlugin }] = await Promise.all([
+    import('@escape.tech/graphql-armor-max-aliases'),
+    import('@escape.tech/graphql-armor-max-depth'),
+    import('@escape.tech/graphql-armor-max-tokens'),
+  ]);
+  return {
+    schema,
+    graphqlEndpoint: '/api/graphql',
+    // The self-contained GraphiQL bundle costs ~80 MB of heap once loaded: only when the page is asked for.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    graphiql: { title: 'forgegate GraphiQL' },
+    landingPage: false,
+    healthCheckEndpoint: '/api/graphql/health',
+    cors: false,
+    logging: false,
+    context: ({ req }) => req.forgegate!,
+    // GitLab's own ceilings (depth 20 for signed-in users) against expensive or abusive queries.
+    plugins: [
+      maxDepthPlugin({ n: 20, flattenFragments: true }),
+      maxTokensPlugin({ n: 5000 }),
+      maxAliasesPlugin({ n: 30 }),
+      // Before the checks: their deadline wraps whichever executor runs.
+      jitExecutionPlugin(opts.graphqlEngine),
+      operationChecksPlugin(schema, deps.config.graphqlTimeoutMs),
+    ],
+  };
+}
+
 export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   const app = express();
   app.disable('x-powered-by');
@@ -129,30 +179,10 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failed', checks });
   });
 
-  const yoga = createYoga<{ req: ContextRequest }, Context>({
-    schema,
-    graphqlEndpoint: '/api/graphql',
-    // The self-contained GraphiQL bundle costs ~80 MB of heap once loaded: only when the page is asked for.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
-    graphiql: { title: 'forgegate GraphiQL' },
-    landingPage: false,
-    healthCheckEndpoint: '/api/graphql/health',
-    cors: false,
-    logging: false,
-    context: ({ req }) => req.forgegate!,
-    // GitLab's own ceilings (depth 20 for signed-in users) against expensive or abusive queries.
-    plugins: [
-      maxDepthPlugin({ n: 20, flattenFragments: true }),
-      maxTokensPlugin({ n: 5000 }),
-      maxAliasesPlugin({ n: 30 }),
-      // Before the checks: their deadline wraps whichever executor runs.
-      jitExecutionPlugin(opts.graphqlEngine),
-      operationChecksPlugin(schema, deps.config.graphqlTimeoutMs),
-    ],
-  });
+  const graphql = lazyGraphqlEndpoint(deps, opts);
   // CORS for the whole API (REST and GraphQL) is answered here, Yoga's own (which reflects any Origin with credentials) is off.
   app.use('/api', apiCors(deps.config.externalUrl));
-  app.use('/api/graphql', rejectNulBytes, authentication(deps, true), yoga.requestListener);
+  app.use('/api/graphql', rejectNulBytes, authentication(deps, true), graphql);
 
   const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs, opts.restEngine);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.

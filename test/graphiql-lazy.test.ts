@@ -8,9 +8,9 @@ import { createTestDatabase } from './helpers/app.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-describe('GraphiQL bundle', () => {
+describe('GraphQL endpoint and GraphiQL bundle', () => {
   // The self-contained GraphiQL page is megabytes of JavaScript held in the heap once loaded.
-  it('is loaded when the page is first asked for, not at start', async () => {
+  it('are loaded when first asked for, not at start', async () => {
     const run = spawnSync(process.execPath, ['--expose-gc', 'test/fixtures/probes/graphiql.mjs'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: await createTestDatabase(), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-probe-')) },
@@ -20,6 +20,9 @@ describe('GraphiQL bundle', () => {
     const line = run.stdout.split('\n').find((l) => l.startsWith('PROBE '));
     expect(line, run.stderr + run.stdout).toBeDefined();
     const report = JSON.parse(line!.slice('PROBE '.length));
+    // graphql-yoga arrives with the first /api/graphql request (REST alone never loads it); the
+    // positive control is the same check after that request.
+    expect(report).toMatchObject({ yogaAtStart: false, yogaAfterGraphql: true, firstAnswer: { data: { __typename: 'Query' } } });
     expect(report).toMatchObject({ status: 200, titled: true });
     expect(report.pageBytes).toBeGreaterThan(1_000_000);
     // The bundle's module arrives in the heap with the first request for the page (measured: +49 MB

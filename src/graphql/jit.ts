@@ -1,6 +1,6 @@
 import { GraphQLError, parse, print, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { isPromise, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import { BoundedCache } from '../core/bounded-cache.ts';
 
 /** How operations execute: compiled by graphql-jit where it can (the default), or by the reference executor only. */
@@ -21,6 +21,9 @@ export function compileOperation(schema: GraphQLSchema, source: string, operatio
     return null;
   }
 }
+
+/** graphql-jit answers a promise where a resolver is asynchronous, the result itself otherwise. */
+const isPromise = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> => typeof (value as { then?: unknown } | null)?.then === 'function';
 
 /** Executions on /api/graphql by path, process-wide: tests check that the compiled path is taken. */
 export const jitExecutions = { compiled: 0, reference: 0 };

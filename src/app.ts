@@ -6,7 +6,7 @@ import type { AppDeps } from './deps.ts';
 import { AppMetrics } from './metrics.ts';
 import { createContext, type Context } from './core/context.ts';
 import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
-import { jitExecutionPlugin, type ExecutionEngine } from './graphql/jit.ts';
+import { jitExecutionPlugin, loadJit, type ExecutionEngine } from './graphql/jit.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
@@ -128,6 +128,7 @@ async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerO
     import('@escape.tech/graphql-armor-max-aliases'),
     import('@escape.tech/graphql-armor-max-depth'),
     import('@escape.tech/graphql-armor-max-tokens'),
+    loadJit(),
   ]);
   return {
     schema,

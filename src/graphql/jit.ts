@@ -1,7 +1,19 @@
 import { GraphQLError, parse, print, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import { BoundedCache } from '../core/bounded-cache.ts';
+
+/**
+ * graphql-jit (with ajv and fast-json-stringify behind it: ~0.1 s and ~10 MB) is loaded before the
+ * first compile, not at start: `loadJit` is awaited by whoever is about to compile.
+ */
+let jit: typeof import('graphql-jit') | undefined;
+
+export async function loadJit(): Promise<void> {
+  jit ??= await import('graphql-jit');
+}
+
+export const jitLoaded = () => jit !== undefined;
 
 /** How operations execute: compiled by graphql-jit where it can (the default), or by the reference executor only. */
 export type ExecutionEngine = 'jit' | 'graphql-js';
@@ -14,9 +26,10 @@ export type ExecutionEngine = 'jit' | 'graphql-js';
  * it compiles a private copy parsed from the source text: the same locations, for error messages.
  */
 export function compileOperation(schema: GraphQLSchema, source: string, operationName?: string | null): CompiledQuery | null {
+  if (!jit) throw new Error('graphql-jit is not loaded: await loadJit() first');
   try {
-    const compiled = compileQuery(schema, parse(source), operationName ?? undefined);
-    return isCompiledQuery(compiled) ? compiled : null;
+    const compiled = jit.compileQuery(schema, parse(source), operationName ?? undefined);
+    return jit.isCompiledQuery(compiled) ? compiled : null;
   } catch {
     return null;
   }

@@ -14,7 +14,7 @@ import {
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError } from '../core/errors.ts';
-import { compileOperation, type ExecutionEngine } from '../graphql/jit.ts';
+import { compileOperation, jitLoaded, loadJit, type ExecutionEngine } from '../graphql/jit.ts';
 import { checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
 /**
@@ -123,7 +123,8 @@ export class OperationRegistry {
   }
 
   /** Operations graphql-jit could not compile (they run on graphql-js); compiles every operation. */
-  notCompiled(): string[] {
+  async notCompiled(): Promise<string[]> {
+    if (this.engine === 'jit') await loadJit();
     return [...this.documents.keys()].filter((name) => !this.compiledFor(name, this.validDocument(name)));
   }
 
@@ -144,6 +145,7 @@ export class OperationRegistry {
   async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
     const document = this.validDocument(name);
     checkOperation(this.schema, document, name, variables, ctx.viewer);
+    if (this.engine === 'jit' && !jitLoaded()) await loadJit();
     const compiled = this.compiledFor(name, document);
     const execution = compiled
       ? compiled.query(undefined, ctx, withoutUndefined(variables) as Record<string, unknown>)

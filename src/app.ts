@@ -187,9 +187,11 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
 
   const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs, opts.restEngine);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.
-  const openApi = openApiDocument(restAreas, deps.config.externalUrl);
+  // Built by the first request for it (~60 ms of every start otherwise), then kept.
+  let openApi: ReturnType<typeof openApiDocument> | undefined;
   app.use('/api/v4', apiJsonAnswers);
   app.get(`/api/v4${OPENAPI_PATH}`, (_req, res) => {
+    openApi ??= openApiDocument(restAreas, deps.config.externalUrl);
     res.json(openApi);
   });
   app.use(

@@ -32,7 +32,7 @@ const stats = async (url: string): Promise<Stats> => (await fetch(url)).json() a
 
 const started = performance.now();
 // The node flags and allocator settings of `npm start` (package.json).
-const app = await start('forgegate', ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' });
+const app = await start('forgegate', ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', MALLOC_ARENA_MAX: '2' });
 const seeded = app.ready;
 const floor = await start('floor', ['--import', 'tsx', 'bench/floor/server.ts'], {
   DATABASE_URL: seeded.databaseUrl,

@@ -14,7 +14,7 @@ const seconds = Number(process.argv[3] ?? 8);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-profile-'));
 const profileFile = path.join(dir, 'serving.cpuprofile');
-const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072', BENCH_PROFILE: profileFile } });
+const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, MALLOC_ARENA_MAX: '2', BENCH_PROFILE: profileFile } });
 let output = '';
 const ready = await new Promise<Record<string, any>>((resolve) =>
   child.stdout!.on('data', (c: Buffer) => {

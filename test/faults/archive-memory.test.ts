@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { ArchiveQueueFullError } from '../../src/git/archive.ts';
 import { GitStore } from '../../src/git/store.ts';
@@ -103,8 +103,14 @@ describe('streamed archives', () => {
 
     // Cached per commit under DATA_DIR: the same bytes again, with a length, from a file.
     const cacheDir = path.join(t.config.dataDir, 'archives', String(projectId));
-    const cached = fs.readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).endsWith('.tar'));
-    expect(cached).toHaveLength(DOWNLOADS);
+    const cachedArchives = () => fs.readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).endsWith('.tar'));
+    // An archive enters the cache when git archive has exited with success, which can come just
+    // after its last byte reached the client.
+    const cached = await vi.waitFor(() => {
+      const files = cachedArchives();
+      expect(files).toHaveLength(DOWNLOADS);
+      return files;
+    }, { timeout: 10_000, interval: 50 });
     const again = await download(urls[3]).done;
     expect(again.headers['content-length']).toBe(String(first[3].bytes));
     expect(again.bytes).toBe(first[3].bytes);

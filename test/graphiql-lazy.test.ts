@@ -23,6 +23,8 @@ describe('GraphQL endpoint and GraphiQL bundle', () => {
     // graphql-yoga arrives with the first /api/graphql request (REST alone never loads it); the
     // positive control is the same check after that request.
     expect(report).toMatchObject({ yogaAtStart: false, yogaAfterGraphql: true, firstAnswer: { data: { __typename: 'Query' } } });
+    // graphql-jit arrives with the first operation the REST facade compiles, not at start.
+    expect(report).toMatchObject({ jitAtStart: false, jitAfterRest: true });
     expect(report).toMatchObject({ status: 200, titled: true });
     expect(report.pageBytes).toBeGreaterThan(1_000_000);
     // The bundle's module arrives in the heap with the first request for the page (measured: +49 MB

@@ -27,7 +27,7 @@ export async function createTestDatabase({ empty = false } = {}): Promise<string
   const database = `fg_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client(pgConfigFromUrl(serverUrl));
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${database}"${empty ? '' : ` TEMPLATE "${inject('templateDatabase')}"`}`);
+  await admin.query(`CREATE DATABASE "${database}"${empty ? '' : ` TEMPLATE "${inject('templateDatabase')}" STRATEGY ${inject('cloneStrategy')}`}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;

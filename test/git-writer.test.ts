@@ -84,4 +84,34 @@ describe('commitChanges', () => {
     expect(git('config', 'receive.denyNonFastForwards').trim()).toBe('false');
     expect(git('config', 'core.sharedRepository').trim()).toBe('0600');
   });
+
+  it('creates bare repositories that only the server user can read, on the default branch, and keeps an existing one', async () => {
+    const id = nextId++;
+    // Under a permissive umask, and with no git to run: the layout is written, not made by `git init`.
+    const previous = { umask: process.umask(0o022), path: process.env.PATH };
+    process.env.PATH = '/nonexistent';
+    try {
+      await store.init(id, 'trunk');
+    } finally {
+      process.umask(previous.umask);
+      process.env.PATH = previous.path;
+    }
+    dir = store.pathFor(id);
+    expect(git('rev-parse', '--is-bare-repository').trim()).toBe('true');
+    expect(git('symbolic-ref', 'HEAD').trim()).toBe('refs/heads/trunk');
+    const modes = (folder: string): string[] =>
+      fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(folder, entry.name);
+        const mode = `${path.relative(dir, full)} ${(fs.statSync(full).mode & 0o777).toString(8)}`;
+        return entry.isDirectory() ? [mode, ...modes(full)] : [mode];
+      });
+    expect(modes(dir).filter((m) => !/ (700|600)$/.test(m))).toEqual([]);
+    expect(modes(dir)).toContain('objects/pack 700');
+    // git itself accepts it: a commit, a ref update and a consistency check.
+    const sha = await commitChanges(dir, request({ branch: 'trunk', changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
+    expect(git('fsck', '--strict').trim()).toBe('');
+    await store.init(id, 'main');
+    expect(git('rev-parse', 'HEAD').trim()).toBe(sha);
+    expect(fs.readdirSync(path.dirname(dir)).filter((n) => n.includes('.init-'))).toEqual([]);
+  });
 });

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { execFileSync } from 'node:child_process';
 import pino from 'pino';
 import request from 'supertest';
-import { parse, type DocumentNode } from 'graphql';
+import { parse } from 'graphql';
 import type { Scope } from '../src/auth/scopes.ts';
 import { Viewer } from '../src/auth/viewer.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,10 +76,9 @@ describe('GraphQL cost limits', () => {
 
   it('keeps every REST operation within the anonymous limit at the largest page (and reports the heaviest)', () => {
     const registry = new OperationRegistry(schema, operationDocuments);
-    const documents = (registry as unknown as { documents: Map<string, DocumentNode> }).documents;
     const costs = restRoutes.map((r) => ({
       operation: r.operation,
-      cost: operationComplexity(schema, documents.get(r.operation)!, r.operation, r.paginated ? { first: 100 } : {}),
+      cost: operationComplexity(schema, registry.document(r.operation), r.operation, r.paginated ? { first: 100 } : {}),
     }));
     const heaviest = costs.reduce((a, b) => (b.cost > a.cost ? b : a));
     console.log(`heaviest REST operation: ${heaviest.operation}, complexity ${heaviest.cost} (limit ${MAX_COMPLEXITY.anonymous})`);
@@ -224,11 +223,10 @@ describe('token scopes per operation', () => {
 
   it('opens to read_repository exactly the repository-file operations of the REST facade', () => {
     const registry = new OperationRegistry(schema, operationDocuments);
-    const documents = (registry as unknown as { documents: Map<string, DocumentNode> }).documents;
     const passes = (name: string, scopes: Scope[]) => {
       const viewer = new Viewer(null, { scopes } as never);
       try {
-        checkOperationScopes(schema, documents.get(name)!, name, viewer);
+        checkOperationScopes(schema, registry.document(name), name, viewer);
         return true;
       } catch {
         return false;

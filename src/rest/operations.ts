@@ -18,7 +18,7 @@ import { compileOperation, jitLoaded, loadJit, type ExecutionEngine } from '../g
 import { checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
 /**
- * The named operations the REST facade runs, each assembled with its fragments at start, validated
+ * The named operations the REST facade runs, each assembled with its fragments and validated
  * against the schema on first use, then executed in-process with the request's context: no HTTP
  * round trip, no re-parsing. Validating all ~300 at start cost ~150-300 ms of every process's
  * start for operations most processes never run; `validateAll` (test/schema.test.ts) keeps a
@@ -30,8 +30,18 @@ import { checkOperation, checkOperationScopesCached, withDeadline } from '../gra
  * private copy. A skipped field comes back as a key holding `undefined`: shapers treat such keys
  * as absent (JSON drops them). An operation graphql-jit cannot compile runs on graphql-js.
  */
-/** An operation set assembled, then (on use) validated and compiled against one schema. */
-type Prepared = { documents: Map<string, DocumentNode>; validated: Set<string>; compiled: Map<string, CompiledQuery | null> };
+/**
+ * An operation set: definitions indexed at start (duplicate and unnamed operations fail there),
+ * each operation assembled with its fragments, validated and compiled against one schema on first
+ * use. Assembling all ~300 at start walked every fragment spread: ~100 ms of each start.
+ */
+type Prepared = {
+  operations: Map<string, OperationDefinitionNode>;
+  fragments: Map<string, FragmentDefinitionNode>;
+  documents: Map<string, DocumentNode>;
+  validated: Set<string>;
+  compiled: Map<string, CompiledQuery | null>;
+};
 
 /**
  * Validating and compiling depend on the schema and the documents only, so every registry built
@@ -44,25 +54,23 @@ function prepared(schema: GraphQLSchema, documents: DocumentNode[]): Prepared {
   let bySchema = preparedSets.get(schema);
   if (!bySchema) preparedSets.set(schema, (bySchema = new WeakMap()));
   let set = bySchema.get(documents);
-  if (!set) bySchema.set(documents, (set = { documents: assembledOperations(documents), validated: new Set(), compiled: new Map() }));
+  if (!set) bySchema.set(documents, (set = { ...indexed(documents), documents: new Map(), validated: new Set(), compiled: new Map() }));
   return set;
 }
 
-function assembledOperations(documents: DocumentNode[]): Map<string, DocumentNode> {
+function indexed(documents: DocumentNode[]): Pick<Prepared, 'operations' | 'fragments'> {
   // Fragments are shared across modules (a user fragment serves members, projects, ...).
   const fragments = new Map<string, FragmentDefinitionNode>();
+  const operations = new Map<string, OperationDefinitionNode>();
   for (const definition of documents.flatMap((d) => d.definitions)) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const operations = new Map<string, DocumentNode>();
-  for (const definition of documents.flatMap((d) => d.definitions)) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
     const name = definition.name?.value;
     if (!name) throw new Error('REST operations must be named');
     if (operations.has(name)) throw new Error(`duplicate REST operation ${name}`);
-    operations.set(name, assembledOperation(definition, fragments));
+    operations.set(name, definition);
   }
-  return operations;
+  return { operations, fragments };
 }
 
 /** The operation with the fragments it uses, as a document of its own. */
@@ -82,9 +90,7 @@ function assembledOperation(operation: OperationDefinitionNode, fragments: Map<s
 }
 
 export class OperationRegistry {
-  private readonly documents: Map<string, DocumentNode>;
-  private readonly validated: Set<string>;
-  private readonly compiled: Map<string, CompiledQuery | null>;
+  private readonly set: Prepared;
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -93,57 +99,57 @@ export class OperationRegistry {
     private readonly timeoutMs = 30_000,
     private readonly engine: ExecutionEngine = 'jit',
   ) {
-    ({ documents: this.documents, validated: this.validated, compiled: this.compiled } = prepared(schema, documents));
+    this.set = prepared(schema, documents);
   }
 
-  /** The operation's document, validated against the schema the first time it is asked for. */
-  private validDocument(name: string): DocumentNode {
-    const document = this.documents.get(name);
-    if (!document) throw new Error(`unknown REST operation ${name}`);
-    if (this.validated.has(name)) return document;
+  /** The operation's document with the fragments it uses, assembled and validated against the schema the first time it is asked for. */
+  document(name: string): DocumentNode {
+    const { operations, fragments, documents, validated } = this.set;
+    const known = documents.get(name);
+    if (known && validated.has(name)) return known;
+    const operation = operations.get(name);
+    if (!operation) throw new Error(`unknown REST operation ${name}`);
+    const document = known ?? assembledOperation(operation, fragments);
+    documents.set(name, document);
     const errors = validate(this.schema, document);
     if (errors.length) throw new Error(`operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
-    this.validated.add(name);
+    validated.add(name);
     return document;
   }
 
   /** Validates every operation now; throws for the first invalid one, naming it. */
   validateAll() {
-    for (const name of this.documents.keys()) this.validDocument(name);
+    for (const name of this.set.operations.keys()) this.document(name);
   }
 
   /** The compiled form of an operation, or null where graphql-jit cannot compile it (graphql-js runs it). */
   private compiledFor(name: string, document: DocumentNode): CompiledQuery | null {
     if (this.engine !== 'jit') return null;
-    let compiled = this.compiled.get(name);
+    let compiled = this.set.compiled.get(name);
     if (compiled !== undefined) return compiled;
     compiled = compileOperation(this.schema, print(document), name);
-    this.compiled.set(name, compiled);
+    this.set.compiled.set(name, compiled);
     return compiled;
   }
 
   /** Operations graphql-jit could not compile (they run on graphql-js); compiles every operation. */
   async notCompiled(): Promise<string[]> {
     if (this.engine === 'jit') await loadJit();
-    return [...this.documents.keys()].filter((name) => !this.compiledFor(name, this.validDocument(name)));
+    return [...this.set.operations.keys()].filter((name) => !this.compiledFor(name, this.document(name)));
   }
 
   has(name: string) {
-    return this.documents.has(name);
-  }
-
-  operation(name: string): OperationDefinitionNode {
-    return this.documents.get(name)!.definitions[0] as OperationDefinitionNode;
+    return this.set.operations.has(name);
   }
 
   /** The credential's scope, expiry and revocation for this operation; throws the first failure. */
   checkCredential(name: string, ctx: Context) {
-    checkOperationScopesCached(this.schema, this.validDocument(name), name, ctx.viewer);
+    checkOperationScopesCached(this.schema, this.document(name), name, ctx.viewer);
   }
 
   /** Runs an operation and returns its data, or throws the domain error it failed with. */
   async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
-    const document = this.validDocument(name);
+    const document = this.document(name);
     checkOperation(this.schema, document, name, variables, ctx.viewer);
     if (this.engine === 'jit' && !jitLoaded()) await loadJit();
     const compiled = this.compiledFor(name, document);

@@ -52,11 +52,16 @@ export async function startRuntime(config: Config, opts: RuntimeOptions = {}): P
   const secrets = loadSecrets(config);
   // The areas (kernel.ts and all of src/modules) take about a second to load: they load while
   // PostgreSQL starts in its own process, and initdb runs on a first start, not before (issue #12).
-  const [opened, kernel] = await Promise.allSettled([connect(config, opts, log, secrets), import('./kernel.ts')]);
+  // Pending migrations are checked (and applied) as soon as the database answers, while they still load.
+  const opening = connect(config, opts, log, secrets);
+  const migrating = opening.then((database) => applyMigrations(database.url));
+  const [opened, migrated, kernel] = await Promise.allSettled([opening, migrating, import('./kernel.ts')]);
   if (opened.status === 'rejected') throw opened.reason;
   const database = opened.value;
   try {
+    if (migrated.status === 'rejected') throw migrated.reason;
     if (kernel.status === 'rejected') throw kernel.reason;
+    if (migrated.value.length) log.info({ applied: migrated.value }, 'applied migrations');
     return await assemble(config, opts, log, secrets, database, flagDefinitions, kernel.value);
   } catch (error) {
     // A failed start must not leave the embedded server running behind it.
@@ -88,8 +93,6 @@ async function assemble(
   flagDefinitions: ReturnType<typeof loadFlagDefinitions>,
   { jobDefinitions, loaderFactories, subscribers }: typeof import('./kernel.ts'),
 ): Promise<Runtime> {
-  const applied = await applyMigrations(database.url);
-  if (applied.length) log.info({ applied }, 'applied migrations');
   const { db, pool } = createDb(database.url, {
     counter: opts.queryCounter,
     timeouts: config.database,

@@ -1,6 +1,6 @@
 // npx tsx bench/profile.ts [scenario] [seconds]: CPU profile of the forgegate server under one
 // bench scenario at 10 connections, summarised by where the self time goes (package or src folder).
-//   scenario: releases (REST list of 100, default) | graphql | project | projects (member of 1,000) | raw
+//   scenario: releases (REST list of 100, default) | graphql | project | projects (member of 1,000) | projects10 (of 10) | raw
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +26,8 @@ const ready = await new Promise<Record<string, any>>((resolve) =>
 const targets: Record<string, { path: string; method?: string; body?: string; token?: string }> = {
   releases: { path: `/api/v4/projects/${ready.projectId}/releases?per_page=100` },
   project: { path: `/api/v4/projects/${ready.projectId}` },
-  projects: { path: '/api/v4/projects', token: ready.memberOf1000 },
+  projects: { path: '/api/v4/projects?per_page=10', token: ready.memberOf1000 },
+  projects10: { path: '/api/v4/projects?per_page=10', token: ready.memberOf10 },
   raw: { path: `/api/v4/projects/${ready.projectId}/repository/files/small.txt/raw?ref=main` },
   graphql: {
     path: '/api/graphql',

@@ -285,10 +285,10 @@ async function createMilestone(v: Viewer, projectId: number, body: { title: stri
   }
 }
 
-async function projectList(v: Viewer) {
-  // Same page and total as GET /projects (per_page 20, newest first).
+async function projectList(v: Viewer, perPage: number) {
+  // Same page and total as GET /projects (newest first).
   const [rows] = await Promise.all([
-    q(`SELECT ${PROJECT_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${VISIBLE} ORDER BY p.created_at DESC, p.id DESC LIMIT 20`, [v.id, v.admin]),
+    q(`SELECT ${PROJECT_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${VISIBLE} ORDER BY p.created_at DESC, p.id DESC LIMIT $3`, [v.id, v.admin, perPage]),
     q(`SELECT count(*) FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${VISIBLE}`, [v.id, v.admin]),
   ]);
   return rows.map(projectEntity);
@@ -314,7 +314,7 @@ const server = http.createServer(async (req, res) => {
     let m: RegExpMatchArray | null;
     let body: unknown;
     let status = 200;
-    if (req.method === 'GET' && url.pathname === '/api/v4/projects') body = await projectList(v);
+    if (req.method === 'GET' && url.pathname === '/api/v4/projects') body = await projectList(v, Number(url.searchParams.get('per_page') ?? 20));
     else if (req.method === 'GET' && (m = url.pathname.match(/^\/api\/v4\/projects\/(\d+)$/))) body = projectEntity(await project(v, 'p.id = $3', Number(m[1])));
     else if (req.method === 'GET' && (m = url.pathname.match(/^\/api\/v4\/projects\/(\d+)\/releases$/))) body = await releaseList(v, Number(m[1]));
     else if (req.method === 'GET' && (m = url.pathname.match(/^\/api\/v4\/projects\/(\d+)\/repository\/files\/(.+)\/raw$/))) {

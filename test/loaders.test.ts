@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { settledOnce } from '../src/core/loaders.ts';
+import { projectsWithNamespace, settledOnce } from '../src/core/loaders.ts';
+import { createTestApp } from './helpers/app.ts';
 
 describe('settledOnce', () => {
   it('loads a key once, shares the first load, then hands the value over without a promise', async () => {
@@ -18,5 +19,29 @@ describe('settledOnce', () => {
     // Another key is its own load.
     expect(await facts(2, (f) => f.url)).toBe('/p/2');
     expect(loads).toEqual([1, 2]);
+  });
+});
+
+describe('projectsWithNamespace', () => {
+  it("reads the rows Prisma's include reads, field for field, in one statement", async () => {
+    const t = await createTestApp();
+    try {
+      const group = (await t.api('post', '/groups').send({ name: 'G', path: 'g' }).expect(201)).body;
+      const sub = (await t.api('post', '/groups').send({ name: 'S', path: 's', parent_id: group.id }).expect(201)).body;
+      const nested = (await t.api('post', '/projects').send({ name: 'App', namespace_id: sub.id, topics: ['a', 'b'], description: 'd' }).expect(201)).body;
+      const own = (await t.api('post', '/projects').send({ name: 'Mine' }).expect(201)).body;
+      const ids = [own.id, nested.id];
+      const expected = await t.db.project.findMany({ where: { id: { in: ids } }, include: { namespace: true } });
+      t.queryCounter.reset();
+      const rows = await projectsWithNamespace(t.db, [...ids, 2 ** 31 - 1]);
+      expect(t.queryCounter.count).toBe(1);
+      // Same keys, values and types (dates as Dates, arrays as arrays): a column added to either
+      // table and not to the statement fails here.
+      const byId = (list: { id: number }[]) => [...list].sort((a, b) => a.id - b.id);
+      expect(byId(rows)).toStrictEqual(byId(expected));
+      expect(await projectsWithNamespace(t.db, [])).toEqual([]);
+    } finally {
+      await t.close();
+    }
   });
 });

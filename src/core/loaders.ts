@@ -47,6 +47,34 @@ export function settledOnce<K, V>(load: (key: K) => Promise<V>) {
   };
 }
 
+type PrefixedNamespace = { [K in keyof Namespace as `namespace.${K}`]: Namespace[K] };
+
+/**
+ * Projects with their namespace, by id, in one statement: the read every project-scoped request
+ * starts with (Prisma's `include` takes two, ~0.3-0.4 ms of CPU per statement here).
+ */
+export async function projectsWithNamespace(db: Db, ids: readonly number[]): Promise<(Project & { namespace: Namespace })[]> {
+  const rows = await db.$queryRaw<(Project & PrefixedNamespace)[]>`
+    SELECT p.id, p.name, p.path, p.namespace_id AS "namespaceId", p.description, p.visibility::text AS visibility,
+           p.default_branch AS "defaultBranch", p.creator_id AS "creatorId", p.archived, p.created_at AS "createdAt",
+           p.updated_at AS "updatedAt", p.last_activity_at AS "lastActivityAt", p.topics,
+           n.id AS "namespace.id", n.kind::text AS "namespace.kind", n.name AS "namespace.name", n.path AS "namespace.path",
+           n.full_path AS "namespace.fullPath", n.traversal_ids AS "namespace.traversalIds", n.parent_id AS "namespace.parentId",
+           n.owner_id AS "namespace.ownerId", n.visibility::text AS "namespace.visibility", n.description AS "namespace.description",
+           n.request_access_enabled AS "namespace.requestAccessEnabled", n.created_at AS "namespace.createdAt", n.updated_at AS "namespace.updatedAt"
+    FROM projects p JOIN namespaces n ON n.id = p.namespace_id
+    WHERE p.id = ANY(${[...ids]})`;
+  return rows.map((row) => {
+    const project: Record<string, unknown> = {};
+    const namespace: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) {
+      if (key.startsWith('namespace.')) namespace[key.slice('namespace.'.length)] = value;
+      else project[key] = value;
+    }
+    return { ...(project as Project), namespace: namespace as Namespace };
+  });
+}
+
 /** The loaders every area shares: users, namespaces, projects and repository handles. */
 function coreLoaders(db: Db, git: GitStore) {
   return {
@@ -60,10 +88,7 @@ function coreLoaders(db: Db, git: GitStore) {
       (ids) => db.namespace.findMany({ where: { id: { in: [...ids] } } }),
       (n) => n.id,
     ),
-    project: batchBy<number, Project & { namespace: Namespace }>(
-      (ids) => db.project.findMany({ where: { id: { in: [...ids] } }, include: { namespace: true } }),
-      (p) => p.id,
-    ),
+    project: batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(db, ids), (p) => p.id),
     /** One repository handle per project and request. */
     repository: new DataLoader<number, Repository>((ids) => Promise.all(ids.map((id) => git.open(id)))),
   };

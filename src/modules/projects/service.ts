@@ -4,6 +4,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
+import { projectsWithNamespace } from '../../core/loaders.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -16,7 +17,7 @@ export type ProjectRef = { id?: number | null; fullPath?: string | null };
 export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
 
 async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
-  if (ref.id != null) return remembered(ctx, await ctx.db.project.findUnique({ where: { id: ref.id }, include: { namespace: true } }));
+  if (ref.id != null) return remembered(ctx, (await projectsWithNamespace(ctx.db, [ref.id]))[0] ?? null);
   const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
   if (!ref.fullPath || slash < 1) return null;
   const project = await ctx.db.project.findFirst({

@@ -40,6 +40,17 @@ async function statementsOf(path: string, token: string) {
   return { statements: t.queryCounter.statements, count: t.queryCounter.count, total: Number(res.headers['x-total']), body: res.body };
 }
 
+/** The rows the statements of one request return (after the same warm-up). */
+async function rowsOf(request: () => Promise<unknown>) {
+  await request();
+  await new Promise((r) => setTimeout(r, 50));
+  t.queryCounter.reset();
+  t.queryCounter.record = true;
+  await request();
+  t.queryCounter.record = false;
+  return t.queryCounter.rows;
+}
+
 describe('project visibility in SQL', () => {
   it('lists projects with the same SQL for a member of 10 and of 1,000 projects', async () => {
     await expectCounterSees(t, () => t.api('get', '/projects', many.token).expect(200));
@@ -65,5 +76,26 @@ describe('project visibility in SQL', () => {
     expect((await statementsOf('/projects?membership=true', expired.token)).total).toBe(0);
     expect((await t.api('get', `/projects/${projectIds[0]}`, groupMember.token)).status).toBe(200);
     expect((await t.api('get', `/projects/${projectIds[0]}`, expired.token)).status).toBe(404);
+  });
+});
+
+describe('permission checks on one resource', () => {
+  it('read the memberships they need, the same rows for a member of 10 and of 1,000 projects', async () => {
+    const id = projectIds.at(-1)!;
+    const path = (await t.db.project.findUniqueOrThrow({ where: { id }, include: { namespace: true } })).namespace.fullPath + `/p${projectIds.length - 1}`;
+    const rest = (token: string) => () => t.api('get', `/projects/${id}`, token).expect(200);
+    const graphql = (token: string) => async () => expect((await t.graphql(`{ project(fullPath: "${path}") { id userPermissions { pushCode } } }`, {}, token)).body.data.project.userPermissions).toEqual({ pushCode: true });
+    // Positive control: the counter sees the rows (the project with its namespace, the memberships).
+    expect(await rowsOf(rest(few.token))).toBeGreaterThanOrEqual(2);
+    expect(await rowsOf(rest(many.token))).toBe(await rowsOf(rest(few.token)));
+    expect(await rowsOf(graphql(many.token))).toBe(await rowsOf(graphql(few.token)));
+    // The private parent groups, seen through a membership below them.
+    for (const group of ['big', 'big/deep']) {
+      const read = (token: string) => () => t.api('get', `/groups/${encodeURIComponent(group)}`, token).expect(200);
+      expect(await rowsOf(read(many.token)), group).toBe(await rowsOf(read(few.token)));
+    }
+    const outsider = await t.user('outsider');
+    await t.api('get', `/groups/big`, outsider.token).expect(404);
+    await t.api('get', `/projects/${id}`, outsider.token).expect(404);
   });
 });

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Db } from '../db/client.ts';
 import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
@@ -6,7 +7,6 @@ import type { Viewer } from './viewer.ts';
 
 type Memberships = {
   groupLevels: Map<number, number>;
-  projectLevels: Map<number, number>;
   /** Namespaces on the path above any membership: a member of a subgroup or project sees its parents. */
   ancestorIds: Set<number>;
 };
@@ -23,33 +23,71 @@ const today = () => new Date(new Date().toISOString().slice(0, 10));
  */
 export class Policy {
   private memberships?: Promise<Memberships>;
+  /**
+   * The viewer's own level in a project (`p:<id>`) or a group (`g:<id>`), 0 when not a member:
+   * only the rows asked for, all asked for in one tick in one statement, so a check costs the same
+   * for a member of 10 projects or of 1,000.
+   */
+  private readonly levels = new DataLoader<string, number>((keys) => this.fetchLevels(keys));
+  /** Whether the viewer is a member somewhere below a namespace (a subgroup's or project's member sees its parents). */
+  private readonly belowMembership = new DataLoader<number, boolean>((ids) => this.fetchBelowMembership(ids));
 
   constructor(
     private readonly db: Db,
     readonly viewer: Viewer,
   ) {}
 
+  private async fetchLevels(keys: readonly string[]): Promise<number[]> {
+    const user = this.viewer.user;
+    if (!user) return keys.map(() => 0);
+    const ids = (kind: string) => keys.filter((k) => k.startsWith(kind)).map((k) => Number(k.slice(2)));
+    const rows = await this.db.member.findMany({
+      where: {
+        userId: user.id,
+        AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] }, { OR: [{ projectId: { in: ids('p:') } }, { namespaceId: { in: ids('g:') } }] }],
+      },
+      select: { accessLevel: true, namespaceId: true, projectId: true },
+    });
+    const found = new Map(rows.map((r) => [r.projectId !== null ? `p:${r.projectId}` : `g:${r.namespaceId}`, r.accessLevel]));
+    return keys.map((k) => found.get(k) ?? 0);
+  }
+
+  private async fetchBelowMembership(ids: readonly number[]): Promise<boolean[]> {
+    const user = this.viewer.user;
+    if (!user) return ids.map(() => false);
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      SELECT x.id FROM unnest(${[...ids]}::int[]) AS x(id)
+      WHERE EXISTS (
+        SELECT 1 FROM members m
+        LEFT JOIN namespaces g ON g.id = m.namespace_id
+        LEFT JOIN projects p ON p.id = m.project_id
+        LEFT JOIN namespaces pn ON pn.id = p.namespace_id
+        WHERE m.user_id = ${user.id} AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date)
+          AND x.id = ANY(COALESCE(g.traversal_ids, pn.traversal_ids)))`;
+    const below = new Set(rows.map((r) => r.id));
+    return ids.map((id) => below.has(id));
+  }
+
+  /** Every membership of the viewer: for the group list filters only (checks on one resource use `levels`). */
   private loadMemberships(): Promise<Memberships> {
     this.memberships ??= this.fetchMemberships();
     return this.memberships;
   }
 
   private async fetchMemberships(): Promise<Memberships> {
-    const result: Memberships = { groupLevels: new Map(), projectLevels: new Map(), ancestorIds: new Set() };
+    const result: Memberships = { groupLevels: new Map(), ancestorIds: new Set() };
     if (!this.viewer.user) return result;
     const rows = await this.db.member.findMany({
       where: { userId: this.viewer.user.id, OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] },
       select: {
         accessLevel: true,
         namespaceId: true,
-        projectId: true,
         namespace: { select: { traversalIds: true } },
         project: { select: { namespace: { select: { traversalIds: true } } } },
       },
     });
     for (const row of rows) {
       if (row.namespaceId !== null) result.groupLevels.set(row.namespaceId, row.accessLevel);
-      if (row.projectId !== null) result.projectLevels.set(row.projectId, row.accessLevel);
       const path = row.namespace?.traversalIds ?? row.project?.namespace.traversalIds ?? [];
       for (const id of path) result.ancestorIds.add(id);
     }
@@ -59,8 +97,7 @@ export class Policy {
   async groupAccessLevel(namespace: Pick<Namespace, 'traversalIds' | 'ownerId' | 'kind'>): Promise<number> {
     if (this.viewer.isAdmin) return AccessLevel.OWNER;
     if (namespace.kind === 'user') return namespace.ownerId === this.viewer.userId ? AccessLevel.OWNER : 0;
-    const { groupLevels } = await this.loadMemberships();
-    return Math.max(0, ...namespace.traversalIds.map((id) => groupLevels.get(id) ?? 0));
+    return Math.max(0, ...(await Promise.all(namespace.traversalIds.map((id) => this.levels.load(`g:${id}`)))));
   }
 
   /** A job token reaches its own project only; elsewhere its user counts as anonymous. */
@@ -71,8 +108,9 @@ export class Policy {
   async projectAccessLevel(project: ProjectWithNamespace): Promise<number> {
     if (this.outsideJob(project)) return 0;
     if (this.viewer.isAdmin) return AccessLevel.OWNER;
-    const { projectLevels } = await this.loadMemberships();
-    return Math.max(projectLevels.get(project.id) ?? 0, await this.groupAccessLevel(project.namespace));
+    // Both in the same tick: one statement.
+    const [own, inherited] = await Promise.all([this.levels.load(`p:${project.id}`), this.groupAccessLevel(project.namespace)]);
+    return Math.max(own, inherited);
   }
 
   private visibleTo(visibility: Namespace['visibility']) {
@@ -89,7 +127,7 @@ export class Policy {
     if (this.viewer.isAdmin || this.visibleTo(namespace.visibility)) return true;
     if (namespace.kind === 'user') return namespace.ownerId === this.viewer.userId;
     if ((await this.groupAccessLevel(namespace)) >= AccessLevel.MINIMAL_ACCESS) return true;
-    return (await this.loadMemberships()).ancestorIds.has(namespace.id);
+    return this.belowMembership.load(namespace.id);
   }
 
   /** 404 when invisible, 403 when visible but the role is too low. */

@@ -9,10 +9,13 @@ export class QueryCounter {
   count = 0;
   /** The statements' text, in order, while `record` is on (tests compare the SQL of two requests). */
   statements: string[] = [];
+  /** Rows the statements returned while `record` is on (tests: what a check reads, not only how often). */
+  rows = 0;
   record = false;
   reset() {
     this.count = 0;
     this.statements = [];
+    this.rows = 0;
   }
 }
 
@@ -52,11 +55,21 @@ export function createDb(
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
         counter.count += 1;
-        if (counter.record) {
-          const first = args[0] as string | { text?: string };
-          counter.statements.push(typeof first === 'string' ? first : (first?.text ?? ''));
+        if (!counter.record) return query(...args);
+        const first = args[0] as string | { text?: string };
+        counter.statements.push(typeof first === 'string' ? first : (first?.text ?? ''));
+        const countRows = (r: { rows?: unknown[] } | undefined) => (counter.rows += r?.rows?.length ?? 0);
+        // pg-pool passes a callback; direct callers get a promise.
+        const last = args.at(-1);
+        if (typeof last === 'function') {
+          args[args.length - 1] = (error: unknown, r: { rows?: unknown[] } | undefined) => {
+            if (!error) countRows(r);
+            return (last as (...a: unknown[]) => unknown)(error, r);
+          };
         }
-        return query(...args);
+        const result = query(...args);
+        if (result instanceof Promise) result.then(countRows, () => {});
+        return result;
       };
     });
   }

@@ -51,6 +51,9 @@ const scenarios: Scenario[] = [
   { name: '100 releases, REST', method: 'GET', path: `/api/v4/projects/${seeded.projectId}/releases?per_page=100`, token: seeded.token },
   { name: '100 releases, GraphQL', method: 'POST', path: '/api/graphql', token: seeded.token, body: () => JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: seeded.projectPath } }) },
   { name: 'GET /projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, token: seeded.token },
+  // A private project read by its members: the permission check reads their memberships.
+  { name: 'GET /projects/:id, member of 1,000', method: 'GET', path: `/api/v4/projects/${seeded.memberProjectId}`, token: seeded.memberOf1000 },
+  { name: 'GET /projects/:id, member of 10', method: 'GET', path: `/api/v4/projects/${seeded.memberProjectId}`, token: seeded.memberOf10 },
   // A page of 10 as the member of 10 gets: the two differ in memberships only.
   { name: 'GET /projects, member of 1,000', method: 'GET', path: '/api/v4/projects?per_page=10', token: seeded.memberOf1000 },
   { name: 'GET /projects, member of 10', method: 'GET', path: '/api/v4/projects', token: seeded.memberOf10 },

@@ -97,6 +97,8 @@ console.log(
     token,
     memberOf1000,
     memberOf10,
+    /** A private project both members belong to. */
+    memberProjectId: manyIds.at(-1),
     projectId: project.id,
     projectPath: `${group.full_path}/${project.path}`,
     startupMs,

@@ -80,7 +80,7 @@ describe('project visibility in SQL', () => {
 });
 
 describe('permission checks on one resource', () => {
-  it('read the memberships they need, the same rows for a member of 10 and of 1,000 projects', async () => {
+  it('read the memberships they need, the same rows for a member of 10 and of 1,000 projects, and so do group lists', async () => {
     const id = projectIds.at(-1)!;
     const path = (await t.db.project.findUniqueOrThrow({ where: { id }, include: { namespace: true } })).namespace.fullPath + `/p${projectIds.length - 1}`;
     const rest = (token: string) => () => t.api('get', `/projects/${id}`, token).expect(200);
@@ -94,7 +94,22 @@ describe('permission checks on one resource', () => {
       const read = (token: string) => () => t.api('get', `/groups/${encodeURIComponent(group)}`, token).expect(200);
       expect(await rowsOf(read(many.token)), group).toBe(await rowsOf(read(few.token)));
     }
+    // Group lists: the same statements, with the same rows.
+    const listed = { '/groups': [], '/groups?all_available=true': ['big', 'big/deep'], '/groups?all_available=true&search=dee': ['big/deep'] };
+    for (const [path, expected] of Object.entries(listed)) {
+      const a = await statementsOf(path, few.token);
+      const b = await statementsOf(path, many.token);
+      // Project members see the groups above their projects, and are members of none.
+      expect(b.body.map((g: { full_path: string }) => g.full_path).sort(), path).toEqual(expected);
+      expect(b.body, path).toEqual(a.body);
+      expect(b.statements, path).toEqual(a.statements);
+      const read = (token: string) => () => t.api('get', path, token).expect(200);
+      expect(await rowsOf(read(many.token)), path).toBe(await rowsOf(read(few.token)));
+    }
     const outsider = await t.user('outsider');
+    expect((await t.api('get', '/groups?all_available=true', outsider.token).expect(200)).body).toEqual([]);
+    // A group member's own list: the group and the subgroup below it.
+    expect((await t.api('get', '/groups', groupMember.token).expect(200)).body.map((g: { full_path: string }) => g.full_path).sort()).toEqual(['big', 'big/deep']);
     await t.api('get', `/groups/big`, outsider.token).expect(404);
     await t.api('get', `/projects/${id}`, outsider.token).expect(404);
   });

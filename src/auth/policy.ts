@@ -5,12 +5,6 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors
 import { AccessLevel } from './access-levels.ts';
 import type { Viewer } from './viewer.ts';
 
-type Memberships = {
-  groupLevels: Map<number, number>;
-  /** Namespaces on the path above any membership: a member of a subgroup or project sees its parents. */
-  ancestorIds: Set<number>;
-};
-
 export type NamespaceLike = Pick<Namespace, 'id' | 'traversalIds' | 'visibility' | 'kind' | 'ownerId'>;
 export type ProjectWithNamespace = Project & { namespace: Namespace };
 
@@ -22,7 +16,6 @@ const today = () => new Date(new Date().toISOString().slice(0, 10));
  * Invisible resources are reported as 404 by the `require*` helpers, never 403.
  */
 export class Policy {
-  private memberships?: Promise<Memberships>;
   /**
    * The viewer's own level in a project (`p:<id>`) or a group (`g:<id>`), 0 when not a member:
    * only the rows asked for, all asked for in one tick in one statement, so a check costs the same
@@ -55,43 +48,10 @@ export class Policy {
   private async fetchBelowMembership(ids: readonly number[]): Promise<boolean[]> {
     const user = this.viewer.user;
     if (!user) return ids.map(() => false);
-    const rows = await this.db.$queryRaw<{ id: number }[]>`
-      SELECT x.id FROM unnest(${[...ids]}::int[]) AS x(id)
-      WHERE EXISTS (
-        SELECT 1 FROM members m
-        LEFT JOIN namespaces g ON g.id = m.namespace_id
-        LEFT JOIN projects p ON p.id = m.project_id
-        LEFT JOIN namespaces pn ON pn.id = p.namespace_id
-        WHERE m.user_id = ${user.id} AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date)
-          AND x.id = ANY(COALESCE(g.traversal_ids, pn.traversal_ids)))`;
-    const below = new Set(rows.map((r) => r.id));
+    // Grouped: the view has a row per membership below, hundreds for one group.
+    const rows = await this.db.groupMembershipBelow.groupBy({ by: ['namespaceId'], where: { userId: user.id, namespaceId: { in: [...ids] } } });
+    const below = new Set(rows.map((r) => r.namespaceId));
     return ids.map((id) => below.has(id));
-  }
-
-  /** Every membership of the viewer: for the group list filters only (checks on one resource use `levels`). */
-  private loadMemberships(): Promise<Memberships> {
-    this.memberships ??= this.fetchMemberships();
-    return this.memberships;
-  }
-
-  private async fetchMemberships(): Promise<Memberships> {
-    const result: Memberships = { groupLevels: new Map(), ancestorIds: new Set() };
-    if (!this.viewer.user) return result;
-    const rows = await this.db.member.findMany({
-      where: { userId: this.viewer.user.id, OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] },
-      select: {
-        accessLevel: true,
-        namespaceId: true,
-        namespace: { select: { traversalIds: true } },
-        project: { select: { namespace: { select: { traversalIds: true } } } },
-      },
-    });
-    for (const row of rows) {
-      if (row.namespaceId !== null) result.groupLevels.set(row.namespaceId, row.accessLevel);
-      const path = row.namespace?.traversalIds ?? row.project?.namespace.traversalIds ?? [];
-      for (const id of path) result.ancestorIds.add(id);
-    }
-    return result;
   }
 
   async groupAccessLevel(namespace: Pick<Namespace, 'traversalIds' | 'ownerId' | 'kind'>): Promise<number> {
@@ -191,25 +151,29 @@ export class Policy {
     };
   }
 
-  /** SQL filter for the groups this viewer may read. */
+  /**
+   * SQL filter for the groups this viewer may read: EXISTS over `group_authorizations` (a
+   * membership here or above) and `group_memberships_below` (a membership in a subgroup or project
+   * below), the same statement whatever the number of the viewer's memberships.
+   */
   async readableGroupsWhere(): Promise<Prisma.NamespaceWhereInput> {
     if (this.viewer.isAdmin) return {};
-    const { groupLevels, ancestorIds } = await this.loadMemberships();
+    const user = this.viewer.user;
+    if (!user) return { visibility: 'public' };
     return {
       OR: [
-        { visibility: 'public' },
-        ...(this.viewer.user ? [{ visibility: 'internal' as const }] : []),
-        { traversalIds: { hasSome: [...groupLevels.keys()] } },
-        { id: { in: [...ancestorIds] } },
+        { visibility: { in: ['public', 'internal'] } },
+        { authorizations: { some: { userId: user.id } } },
+        { membershipsBelow: { some: { userId: user.id } } },
       ],
     };
   }
 
   /** Groups (and their subgroups) the viewer belongs to with at least `minLevel`. */
   async memberGroupsWhere(minLevel: number): Promise<Prisma.NamespaceWhereInput> {
-    const { groupLevels } = await this.loadMemberships();
-    const ids = [...groupLevels].filter(([, level]) => level >= minLevel).map(([id]) => id);
-    return { traversalIds: { hasSome: ids } };
+    const user = this.viewer.user;
+    if (!user) return { id: { in: [] } };
+    return { authorizations: { some: { userId: user.id, accessLevel: { gte: minLevel } } } };
   }
 
   /** Projects of the viewer's memberships, direct or through a group, and of their namespace (`membership=true`). */

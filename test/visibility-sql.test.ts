@@ -106,8 +106,17 @@ describe('permission checks on one resource', () => {
       const read = (token: string) => () => t.api('get', path, token).expect(200);
       expect(await rowsOf(read(many.token)), path).toBe(await rowsOf(read(few.token)));
     }
+    // The same viewers through GraphQL: the same groups, the same rows.
+    const gqlGroups = (token: string) => async () => {
+      const res = await t.graphql('{ groups(allAvailable: true) { nodes { fullPath } } }', {}, token);
+      return res.body.data.groups.nodes.map((g: { fullPath: string }) => g.fullPath).sort();
+    };
+    expect(await gqlGroups(many.token)()).toEqual(['big', 'big/deep']);
+    expect(await gqlGroups(few.token)()).toEqual(['big', 'big/deep']);
+    expect(await rowsOf(gqlGroups(many.token))).toBe(await rowsOf(gqlGroups(few.token)));
     const outsider = await t.user('outsider');
     expect((await t.api('get', '/groups?all_available=true', outsider.token).expect(200)).body).toEqual([]);
+    expect(await gqlGroups(outsider.token)()).toEqual([]);
     // A group member's own list: the group and the subgroup below it.
     expect((await t.api('get', '/groups', groupMember.token).expect(200)).body.map((g: { full_path: string }) => g.full_path).sort()).toEqual(['big', 'big/deep']);
     await t.api('get', `/groups/big`, outsider.token).expect(404);

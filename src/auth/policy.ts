@@ -8,56 +8,53 @@ import type { Viewer } from './viewer.ts';
 export type NamespaceLike = Pick<Namespace, 'id' | 'traversalIds' | 'visibility' | 'kind' | 'ownerId'>;
 export type ProjectWithNamespace = Project & { namespace: Namespace };
 
-const today = () => new Date(new Date().toISOString().slice(0, 10));
-
 /**
  * The one place that answers "may this viewer see / do X". Visibility, inherited membership
  * down the group tree and the administrator bypass are decided here and nowhere else.
  * Invisible resources are reported as 404 by the `require*` helpers, never 403.
+ *
+ * What a membership grants (unexpired, of the resource or of a group above it) is defined once, by
+ * the views `project_authorizations`, `group_authorizations` and `group_memberships_below`: list
+ * filters are EXISTS over them, and checks on one resource read them for the ids asked for only,
+ * so both cost the same for a member of 10 projects or of 1,000.
  */
 export class Policy {
-  /**
-   * The viewer's own level in a project (`p:<id>`) or a group (`g:<id>`), 0 when not a member:
-   * only the rows asked for, all asked for in one tick in one statement, so a check costs the same
-   * for a member of 10 projects or of 1,000.
-   */
-  private readonly levels = new DataLoader<string, number>((keys) => this.fetchLevels(keys));
-  /** Whether the viewer is a member somewhere below a namespace (a subgroup's or project's member sees its parents). */
-  private readonly belowMembership = new DataLoader<number, boolean>((ids) => this.fetchBelowMembership(ids));
+  /** The viewer's level in projects, through the project or a group above it (0: none). */
+  private readonly projectLevels = this.perViewer(0, async (userId, ids) => {
+    const rows = await this.db.projectAuthorization.groupBy({ by: ['projectId'], where: { userId, projectId: { in: ids } }, _max: { accessLevel: true } });
+    return new Map(rows.map((r) => [r.projectId, r._max.accessLevel ?? 0]));
+  });
+  /** The viewer's level in groups, through the group or a group above it (0: none). */
+  private readonly groupLevels = this.perViewer(0, async (userId, ids) => {
+    const rows = await this.db.groupAuthorization.groupBy({ by: ['namespaceId'], where: { userId, namespaceId: { in: ids } }, _max: { accessLevel: true } });
+    return new Map(rows.map((r) => [r.namespaceId, r._max.accessLevel ?? 0]));
+  });
+  /** Whether the viewer is a member somewhere below a group (a subgroup's or project's member sees its parents). */
+  private readonly belowMembership = this.perViewer(false, async (userId, ids) => {
+    // Grouped: the view has a row per membership below, hundreds for one group.
+    const rows = await this.db.groupMembershipBelow.groupBy({ by: ['namespaceId'], where: { userId, namespaceId: { in: ids } } });
+    return new Map(rows.map((r) => [r.namespaceId, true]));
+  });
 
   constructor(
     private readonly db: Db,
     readonly viewer: Viewer,
   ) {}
 
-  private async fetchLevels(keys: readonly string[]): Promise<number[]> {
-    const user = this.viewer.user;
-    if (!user) return keys.map(() => 0);
-    const ids = (kind: string) => keys.filter((k) => k.startsWith(kind)).map((k) => Number(k.slice(2)));
-    const rows = await this.db.member.findMany({
-      where: {
-        userId: user.id,
-        AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] }, { OR: [{ projectId: { in: ids('p:') } }, { namespaceId: { in: ids('g:') } }] }],
-      },
-      select: { accessLevel: true, namespaceId: true, projectId: true },
+  /** A per-request loader of one value per id for the signed-in viewer, one statement per tick; `none` for anonymous viewers and ids without a row. */
+  private perViewer<V>(none: V, load: (userId: number, ids: number[]) => Promise<Map<number, V>>) {
+    return new DataLoader<number, V>(async (ids) => {
+      const user = this.viewer.user;
+      if (!user) return ids.map(() => none);
+      const found = await load(user.id, [...ids]);
+      return ids.map((id) => found.get(id) ?? none);
     });
-    const found = new Map(rows.map((r) => [r.projectId !== null ? `p:${r.projectId}` : `g:${r.namespaceId}`, r.accessLevel]));
-    return keys.map((k) => found.get(k) ?? 0);
   }
 
-  private async fetchBelowMembership(ids: readonly number[]): Promise<boolean[]> {
-    const user = this.viewer.user;
-    if (!user) return ids.map(() => false);
-    // Grouped: the view has a row per membership below, hundreds for one group.
-    const rows = await this.db.groupMembershipBelow.groupBy({ by: ['namespaceId'], where: { userId: user.id, namespaceId: { in: [...ids] } } });
-    const below = new Set(rows.map((r) => r.namespaceId));
-    return ids.map((id) => below.has(id));
-  }
-
-  async groupAccessLevel(namespace: Pick<Namespace, 'traversalIds' | 'ownerId' | 'kind'>): Promise<number> {
+  async groupAccessLevel(namespace: Pick<Namespace, 'id' | 'ownerId' | 'kind'>): Promise<number> {
     if (this.viewer.isAdmin) return AccessLevel.OWNER;
     if (namespace.kind === 'user') return namespace.ownerId === this.viewer.userId ? AccessLevel.OWNER : 0;
-    return Math.max(0, ...(await Promise.all(namespace.traversalIds.map((id) => this.levels.load(`g:${id}`)))));
+    return this.groupLevels.load(namespace.id);
   }
 
   /** A job token reaches its own project only; elsewhere its user counts as anonymous. */
@@ -68,9 +65,8 @@ export class Policy {
   async projectAccessLevel(project: ProjectWithNamespace): Promise<number> {
     if (this.outsideJob(project)) return 0;
     if (this.viewer.isAdmin) return AccessLevel.OWNER;
-    // Both in the same tick: one statement.
-    const [own, inherited] = await Promise.all([this.levels.load(`p:${project.id}`), this.groupAccessLevel(project.namespace)]);
-    return Math.max(own, inherited);
+    if (project.namespace.kind === 'user' && project.namespace.ownerId === this.viewer.userId) return AccessLevel.OWNER;
+    return this.projectLevels.load(project.id);
   }
 
   private visibleTo(visibility: Namespace['visibility']) {

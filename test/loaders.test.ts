@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { projectsWithNamespace, settledOnce } from '../src/core/loaders.ts';
+import { projectsWithNamespace, projectWithNamespaceByPath, settledOnce } from '../src/core/loaders.ts';
 import { createTestApp } from './helpers/app.ts';
 
 describe('settledOnce', () => {
@@ -23,7 +23,7 @@ describe('settledOnce', () => {
 });
 
 describe('projectsWithNamespace', () => {
-  it("reads the rows Prisma's include reads, field for field, in one statement", async () => {
+  it("reads the rows Prisma's include reads, field for field, in one statement, by id and by path", async () => {
     const t = await createTestApp();
     try {
       const group = (await t.api('post', '/groups').send({ name: 'G', path: 'g' }).expect(201)).body;
@@ -40,6 +40,10 @@ describe('projectsWithNamespace', () => {
       const byId = (list: { id: number }[]) => [...list].sort((a, b) => a.id - b.id);
       expect(byId(rows)).toStrictEqual(byId(expected));
       expect(await projectsWithNamespace(t.db, [])).toEqual([]);
+      // By full path, case-insensitively, the same row.
+      const byPath = await projectWithNamespaceByPath(t.db, 'G/S', 'APP');
+      expect(byPath).toStrictEqual(expected.find((p) => p.id === nested.id));
+      expect(await projectWithNamespaceByPath(t.db, 'g', 'app')).toBeNull();
     } finally {
       await t.close();
     }

@@ -4,7 +4,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { projectsWithNamespace } from '../../core/loaders.ts';
+import { projectsWithNamespace, projectWithNamespaceByPath } from '../../core/loaders.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -20,14 +20,7 @@ async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespa
   if (ref.id != null) return remembered(ctx, (await projectsWithNamespace(ctx.db, [ref.id]))[0] ?? null);
   const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
   if (!ref.fullPath || slash < 1) return null;
-  const project = await ctx.db.project.findFirst({
-    where: {
-      path: equalsIgnoringCase(ref.fullPath.slice(slash + 1)),
-      namespace: { fullPath: equalsIgnoringCase(ref.fullPath.slice(0, slash)) },
-    },
-    include: { namespace: true },
-  });
-  return remembered(ctx, project);
+  return remembered(ctx, await projectWithNamespaceByPath(ctx.db, ref.fullPath.slice(0, slash), ref.fullPath.slice(slash + 1)));
 }
 
 /**

@@ -72,7 +72,7 @@ function subscribe(baseUrl: string, token: string, query = SUBSCRIPTION, variabl
 }
 
 const postAlert = (body: unknown) =>
-  request(t.app).post(integration.path).set('Authorization', `Bearer ${integration.token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
+  request(t.base).post(integration.path).set('Authorization', `Bearer ${integration.token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
 
 async function member(level: number) {
   const user = await t.user();
@@ -128,7 +128,7 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
     const sub = subscribe(server.url, t.root.token);
     await sub.started;
     try {
-      await request(t.app).post(new URL(otherIntegration.url).pathname).set('Authorization', `Bearer ${otherIntegration.token}`).send({ title: 'elsewhere' }).expect(200);
+      await request(t.base).post(new URL(otherIntegration.url).pathname).set('Authorization', `Bearer ${otherIntegration.token}`).send({ title: 'elsewhere' }).expect(200);
       await postAlert({ title: 'here' }).expect(200);
       const [event] = await sub.until(1);
       expect(event.data?.alertManagementAlertUpdated?.title).toBe('here');

@@ -19,7 +19,7 @@ async function endpoint(name: string, active = true, projectPath = project.path_
 }
 
 const post = (path: string, token: string, body: unknown) =>
-  request(t.app).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
+  request(t.base).post(path).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
 
 async function member(level: number) {
   const user = await t.user();

@@ -16,7 +16,7 @@ async function endpoint(name: string, active = true) {
 }
 
 const post = (path: string, token: string | null, body: unknown) => {
-  const r = request(t.app).post(path).set('Content-Type', 'application/json');
+  const r = request(t.base).post(path).set('Content-Type', 'application/json');
   return (token ? r.set('Authorization', `Bearer ${token}`) : r).send(typeof body === 'string' ? body : JSON.stringify(body));
 };
 
@@ -35,7 +35,7 @@ describe('alert intake: the reference table (§14.5)', () => {
 
   it('Basic auth with a blank user and the key as password: 200', async () => {
     const e = await endpoint('Basic');
-    const res = await request(t.app).post(e.path).set('Authorization', `Basic ${Buffer.from(`:${e.token}`).toString('base64')}`).send({ title: 'b' });
+    const res = await request(t.base).post(e.path).set('Authorization', `Basic ${Buffer.from(`:${e.token}`).toString('base64')}`).send({ title: 'b' });
     expect(res.status).toBe(200);
     expect(res.body[0].title).toBe('b');
   });

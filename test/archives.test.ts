@@ -73,7 +73,7 @@ describe('archives', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="app-main-${head}.${format}"`);
     expect(res.headers['content-transfer-encoding']).toBe('binary');
     expect(listing(res.body, format)).toContain(`app-main-${head}/README.md`);
-    const web = await request(t.app).get(`/${project.path_with_namespace}/-/archive/main/app-main.${suffix}`).set('PRIVATE-TOKEN', t.root.token).buffer(true).parse(binary).expect(200);
+    const web = await request(t.base).get(`/${project.path_with_namespace}/-/archive/main/app-main.${suffix}`).set('PRIVATE-TOKEN', t.root.token).buffer(true).parse(binary).expect(200);
     expect(web.headers['content-disposition']).toBe(`attachment; filename="app-main.${format}"`);
     expect(listing(web.body, format)).toContain(`app-main-${head}/README.md`);
   });
@@ -89,14 +89,14 @@ describe('archives', () => {
     const release = (await t.api('get', `/projects/${project.id}/releases/rel%2Fv1`).expect(200)).body;
     for (const source of release.assets.sources) {
       const url = new URL(source.url);
-      const res = await request(t.app).get(url.pathname).set('PRIVATE-TOKEN', t.root.token).buffer(true).parse(binary).expect(200);
+      const res = await request(t.base).get(url.pathname).set('PRIVATE-TOKEN', t.root.token).buffer(true).parse(binary).expect(200);
       expect(listing(res.body, source.format)).toContain(`app-rel-v1-${head}/README.md`);
     }
     const zip = new URL(release.assets.sources[0].url).pathname;
-    await request(t.app).get(zip).expect(404, { message: '404 Project Not Found' });
+    await request(t.base).get(zip).expect(404, { message: '404 Project Not Found' });
     const guest = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: guest.id, access_level: 10 }).expect(201);
-    await request(t.app).get(zip).set('PRIVATE-TOKEN', guest.token).expect(403);
+    await request(t.base).get(zip).set('PRIVATE-TOKEN', guest.token).expect(403);
   });
 
   it('refuses the bytes of an archive to a viewer who may not read the code', async () => {

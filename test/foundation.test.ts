@@ -58,8 +58,8 @@ describe('health and readiness', () => {
   });
 
   it('answers health and a full readiness check', async () => {
-    expect((await request(t.app).get('/-/health').expect(200)).body).toEqual({ status: 'ok' });
-    const ready = await request(t.app).get('/-/readiness').expect(200);
+    expect((await request(t.base).get('/-/health').expect(200)).body).toEqual({ status: 'ok' });
+    const ready = await request(t.base).get('/-/readiness').expect(200);
     expect(ready.body.checks).toEqual({ database: true, migrations: true, repository_storage: true });
   });
 });
@@ -96,9 +96,9 @@ describe('REST conventions', () => {
 describe('authentication', () => {
   it('accepts PRIVATE-TOKEN, Bearer and private_token', async () => {
     const u = await t.user('authy');
-    expect((await request(t.app).get('/api/v4/user').set('PRIVATE-TOKEN', u.token).expect(200)).body.username).toBe('authy');
-    expect((await request(t.app).get('/api/v4/user').set('Authorization', `Bearer ${u.token}`).expect(200)).body.username).toBe('authy');
-    expect((await request(t.app).get(`/api/v4/user?private_token=${u.token}`).expect(200)).body.username).toBe('authy');
+    expect((await request(t.base).get('/api/v4/user').set('PRIVATE-TOKEN', u.token).expect(200)).body.username).toBe('authy');
+    expect((await request(t.base).get('/api/v4/user').set('Authorization', `Bearer ${u.token}`).expect(200)).body.username).toBe('authy');
+    expect((await request(t.base).get(`/api/v4/user?private_token=${u.token}`).expect(200)).body.username).toBe('authy');
   });
 
   it('answers 401 for no, unknown, revoked and expired tokens', async () => {
@@ -184,7 +184,7 @@ describe('pagination', () => {
   });
 
   it('clamps per_page to 100 and keeps tokens out of Link', async () => {
-    const res = await request(t.app).get(`/api/v4/groups?per_page=500&private_token=${t.root.token}`).expect(200);
+    const res = await request(t.base).get(`/api/v4/groups?per_page=500&private_token=${t.root.token}`).expect(200);
     expect(res.headers['x-per-page']).toBe('100');
     expect(res.headers.link).not.toContain('private_token');
   });
@@ -207,13 +207,13 @@ describe('GraphQL limits', () => {
 
 describe('GraphiQL', () => {
   it('serves GraphiQL to a browser without any CDN', async () => {
-    const res = await request(t.app).get('/api/graphql').set('Accept', 'text/html').expect(200);
+    const res = await request(t.base).get('/api/graphql').set('Accept', 'text/html').expect(200);
     expect(res.text).toContain('forgegate GraphiQL');
     expect(res.text).not.toMatch(/unpkg\.com|jsdelivr|cdnjs/);
   });
 
   it('answers queries over GET', async () => {
-    const res = await request(t.app)
+    const res = await request(t.base)
       .get('/api/graphql')
       .query({ query: '{ currentUser { username } }' })
       .set('PRIVATE-TOKEN', t.root.token)

@@ -281,12 +281,12 @@ describe('failed-authentication ban and throttles', () => {
       const { project } = await seedProject(t);
       const refs = `/${project.path_with_namespace}.git/info/refs?service=git-upload-pack`;
       const basic = (password: string) => `Basic ${Buffer.from(`oauth2:${password}`).toString('base64')}`;
-      await request(t.app).get(refs).set('Authorization', basic(t.root.token)).expect(200);
+      await request(t.base).get(refs).set('Authorization', basic(t.root.token)).expect(200);
       // Without credentials git is asked for some: no count.
-      for (let i = 0; i < 3; i++) await request(t.app).get(refs).expect(401);
-      for (let i = 0; i < 2; i++) await request(t.app).get(refs).set('Authorization', basic('glpat-wrong')).expect(401);
-      await request(t.app).get(refs).set('Authorization', basic(t.root.token)).expect(403);
-      await request(t.app).get('/api/v4/user').set('PRIVATE-TOKEN', t.root.token).expect(403);
+      for (let i = 0; i < 3; i++) await request(t.base).get(refs).expect(401);
+      for (let i = 0; i < 2; i++) await request(t.base).get(refs).set('Authorization', basic('glpat-wrong')).expect(401);
+      await request(t.base).get(refs).set('Authorization', basic(t.root.token)).expect(403);
+      await request(t.base).get('/api/v4/user').set('PRIVATE-TOKEN', t.root.token).expect(403);
     } finally {
       await t.close();
     }

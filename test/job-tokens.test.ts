@@ -7,7 +7,7 @@ let project: { id: number; path_with_namespace: string };
 let other: { id: number };
 let developer: { id: number; token: string };
 
-const withJob = (method: 'get' | 'head' | 'post' | 'put' | 'delete', path: string, token: string) => request(t.app)[method](`/api/v4${path}`).set('JOB-TOKEN', token);
+const withJob = (method: 'get' | 'head' | 'post' | 'put' | 'delete', path: string, token: string) => request(t.base)[method](`/api/v4${path}`).set('JOB-TOKEN', token);
 
 async function mint(userId: number, projectId = project.id, minutes?: number) {
   const res = await t.api('post', '/admin/job_tokens').send({ project_id: projectId, user_id: userId, expires_in_minutes: minutes }).expect(201);
@@ -60,7 +60,7 @@ describe('job tokens', () => {
     await withJob('get', `/projects/${other.id}/releases/v1`, token).expect(404, { message: '404 Project Not Found' });
     await withJob('get', `/projects/${other.id}/repository/files/README.md?ref=main`, token).expect(404, { message: '404 Project Not Found' });
     await withJob('put', `/projects/${other.id}/releases/v1`, token).send({ name: 'x' }).expect(404, { message: '404 Project Not Found' });
-    const gql = await request(t.app).post('/api/graphql').set('JOB-TOKEN', token).send({ query: '{ currentUser { username } }' });
+    const gql = await request(t.base).post('/api/graphql').set('JOB-TOKEN', token).send({ query: '{ currentUser { username } }' });
     expect(gql.status).toBe(401);
     await withJob('put', `/projects/${project.id}/releases/v1`, 'glcbt-nope').send({ name: 'x' }).expect(401);
     const { token: old } = await mint(developer.id, project.id, 1);
@@ -89,7 +89,7 @@ describe('job tokens', () => {
     const viaLatest = await withJob('get', `${base}/permalink/latest/downloads/bin%2Fapp`, token).expect(302);
     expect(viaLatest.headers.location).toBe(`/api/v4${base}/ci-1/downloads/bin/app`);
     // The `job_token` parameter works like the header.
-    await request(t.app).get(`/api/v4${base}/ci-1?job_token=${token}`).expect(200);
+    await request(t.base).get(`/api/v4${base}/ci-1?job_token=${token}`).expect(200);
     await withJob('delete', `${base}/ci-1`, token).expect(200);
     await withJob('get', `${base}/ci-1`, token).expect(404);
   });
@@ -107,7 +107,7 @@ describe('job tokens', () => {
     await withJob('get', `${repo}/files/README.md/blame?ref=main`, token).expect(200);
     const archive = await withJob('get', `${repo}/archive.zip`, token).expect(200);
     expect(archive.headers['content-type']).toBe('application/zip');
-    const web = await request(t.app).get(`/${project.path_with_namespace}/-/archive/main/app-main.tar.gz`).set('JOB-TOKEN', token).expect(200);
+    const web = await request(t.base).get(`/${project.path_with_namespace}/-/archive/main/app-main.tar.gz`).set('JOB-TOKEN', token).expect(200);
     expect(web.headers['content-disposition']).toBe('attachment; filename="app-main.tar.gz"');
   });
 

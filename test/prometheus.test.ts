@@ -22,7 +22,7 @@ describe('/-/metrics', () => {
     'prom-broken': { retryLimit: 0, handler: async () => Promise.reject(new Error('no')) },
   };
   const scrape = async () => {
-    const res = await request(t.app).get('/-/metrics').expect(200);
+    const res = await request(t.base).get('/-/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     return res.text;
   };

@@ -237,7 +237,7 @@ describe('POST /projects/import-relation', () => {
       query: 'mutation($file: Upload!, $path: ID!) { projectImportRelation(input: { projectPath: $path, relation: "labels", file: $file }) { relationImport { relation status objectsCount projectPath } errors } }',
       variables: { file: null, path: project.path_with_namespace },
     };
-    const res = await request(t.app)
+    const res = await request(t.base)
       .post('/api/graphql')
       .set('Authorization', `Bearer ${maintainer.token}`)
       .field('operations', JSON.stringify(operations))
@@ -375,7 +375,7 @@ describe('placeholder reassignments', () => {
       variables: { file: null },
     };
     const csv = `${csvHeader}\nhttps://other.test,gitlab_migration,6,Yan,yan,,maint@example.com\n`;
-    const res = await request(t.app)
+    const res = await request(t.base)
       .post('/api/graphql')
       .set('Authorization', `Bearer ${owner.token}`)
       .field('operations', JSON.stringify(operations))

@@ -46,16 +46,16 @@ describe('downloads', () => {
   it('redirects to the link URL on exact path match, over the API and the web path', async () => {
     const api = await t.api('get', `${base()}/v2%2Frc/downloads/bin/example.exe`).expect(302);
     expect(api.headers.location).toBe('https://cdn.test/example.exe');
-    const web = await request(t.app).get(`/${project.path_with_namespace}/-/releases/v2%2Frc/downloads/bin/example.exe`).set('PRIVATE-TOKEN', t.root.token).expect(302);
+    const web = await request(t.base).get(`/${project.path_with_namespace}/-/releases/v2%2Frc/downloads/bin/example.exe`).set('PRIVATE-TOKEN', t.root.token).expect(302);
     expect(web.headers.location).toBe('https://cdn.test/example.exe');
     await t.api('get', `${base()}/v2%2Frc/downloads/bin/example`).expect(404, { message: '404 Not found' });
     await t.api('get', `${base()}/nope/downloads/bin/example.exe`).expect(404, { message: '404 Not Found' });
-    await request(t.app).get(`/${project.path_with_namespace}/-/releases/v2%2Frc/downloads/bin/example.exe`).expect(404, { message: '404 Project Not Found' });
+    await request(t.base).get(`/${project.path_with_namespace}/-/releases/v2%2Frc/downloads/bin/example.exe`).expect(404, { message: '404 Project Not Found' });
   });
 
   it('follows the permalink to the asset', async () => {
     const hop = await t.api('get', `${base()}/permalink/latest/downloads/bin/example.exe`).expect(302);
-    const res = await request(t.app).get(hop.headers.location).set('PRIVATE-TOKEN', t.root.token).expect(302);
+    const res = await request(t.base).get(hop.headers.location).set('PRIVATE-TOKEN', t.root.token).expect(302);
     expect(res.headers.location).toBe('https://cdn.test/example.exe');
   });
 
@@ -79,10 +79,10 @@ describe('evidence', () => {
     const after = (await t.api('get', `${base()}/v1`).expect(200)).body.evidences;
     expect(after).toHaveLength(before.length + 1);
     const path = new URL(after[0].filepath).pathname;
-    const file = await request(t.app).get(path).set('PRIVATE-TOKEN', t.root.token).expect(200);
+    const file = await request(t.base).get(path).set('PRIVATE-TOKEN', t.root.token).expect(200);
     expect(file.headers['content-type']).toMatch(/application\/json/);
     expect(file.body.release).toMatchObject({ tag_name: 'v1', project: { id: project.id } });
-    await request(t.app).get(path).expect(404);
+    await request(t.base).get(path).expect(404);
     await t.api('post', `${base()}/nope/evidence`).expect(404);
     const reporter = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: reporter.id, access_level: 20 }).expect(201);

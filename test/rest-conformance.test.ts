@@ -87,7 +87,7 @@ describe('REST JSON answers carry exactly GitLab’s headers', () => {
     await check(t.api('post', `/projects/${project.id}/members`).send({ user_id: member.id, access_level: 30 }), 409);
     await check(t.api('post', '/groups').set('Content-Type', 'application/json').send(`{"name":"${'x'.repeat(11 * 1024 * 1024)}"}`), 413);
     await check(t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'no-such-tag' }), 422);
-    await check(request(t.app).get('/api/v4/openapi.json'), 200);
+    await check(request(t.base).get('/api/v4/openapi.json'), 200);
     expect([...seen].sort()).toEqual([200, 201, 204, 400, 401, 403, 404, 409, 413, 422]);
   });
 
@@ -108,7 +108,7 @@ describe('REST JSON answers carry exactly GitLab’s headers', () => {
 
 describe('CORS on the API, as GitLab answers it', () => {
   it('answers preflights before authentication, for any origin, without credentials', async () => {
-    const res = await request(t.app)
+    const res = await request(t.base)
       .options(`/api/v4/projects/${project.id}/releases`)
       .set('Origin', 'https://elsewhere.example')
       .set('Access-Control-Request-Method', 'POST')
@@ -120,8 +120,8 @@ describe('CORS on the API, as GitLab answers it', () => {
     const allowed = res.headers['access-control-allow-headers'].split(', ').map((h: string) => h.toLowerCase());
     for (const h of ['private-token', 'job-token', 'authorization', 'content-type', 'x-custom']) expect(allowed).toContain(h);
     // The preflight of a path that needs a token answers without one; so does GraphQL's.
-    await request(t.app).options('/api/v4/user').set('Origin', 'https://a.example').set('Access-Control-Request-Method', 'GET').expect(204);
-    const gql = await request(t.app).options('/api/graphql').set('Origin', 'https://a.example').set('Access-Control-Request-Method', 'POST').expect(204);
+    await request(t.base).options('/api/v4/user').set('Origin', 'https://a.example').set('Access-Control-Request-Method', 'GET').expect(204);
+    const gql = await request(t.base).options('/api/graphql').set('Origin', 'https://a.example').set('Access-Control-Request-Method', 'POST').expect(204);
     expect(gql.headers['access-control-allow-origin']).toBe('*');
   });
 
@@ -137,10 +137,10 @@ describe('CORS on the API, as GitLab answers it', () => {
   });
 
   it('never reflects an arbitrary Origin with credentials on /api/graphql; the instance’s own origin gets them', async () => {
-    const evil = await request(t.app).post('/api/graphql').set('Origin', 'https://evil.example').send({ query: '{ __typename }' }).expect(200);
+    const evil = await request(t.base).post('/api/graphql').set('Origin', 'https://evil.example').send({ query: '{ __typename }' }).expect(200);
     expect(evil.headers['access-control-allow-origin']).toBe('*');
     expect(evil.headers['access-control-allow-credentials']).toBeUndefined();
-    const own = await request(t.app).post('/api/graphql').set('Origin', 'http://gitlab.test').send({ query: '{ __typename }' }).expect(200);
+    const own = await request(t.base).post('/api/graphql').set('Origin', 'http://gitlab.test').send({ query: '{ __typename }' }).expect(200);
     expect(own.headers['access-control-allow-origin']).toBe('http://gitlab.test');
     expect(own.headers['access-control-allow-credentials']).toBe('true');
   });
@@ -148,7 +148,7 @@ describe('CORS on the API, as GitLab answers it', () => {
 
 describe('multipart/form-data bodies', () => {
   const form = (method: 'post' | 'put', path: string, fields: Record<string, string>, token = t.root.token) => {
-    let r = request(t.app)[method](`/api/v4${path}`).set('PRIVATE-TOKEN', token);
+    let r = request(t.base)[method](`/api/v4${path}`).set('PRIVATE-TOKEN', token);
     for (const [name, value] of Object.entries(fields)) r = r.field(name, value);
     return r;
   };
@@ -185,7 +185,7 @@ describe('multipart/form-data bodies', () => {
 
   it('refuses malformed bodies with 400 and bodies past the caps with 413', async () => {
     const raw = (body: string, type = 'multipart/form-data; boundary=XyZ') =>
-      request(t.app).put(`/api/v4/projects/${project.id}`).set('PRIVATE-TOKEN', t.root.token).set('Content-Type', type).send(body);
+      request(t.base).put(`/api/v4/projects/${project.id}`).set('PRIVATE-TOKEN', t.root.token).set('Content-Type', type).send(body);
     const truncated = await raw('--XyZ\r\nContent-Disposition: form-data; name="description"\r\n\r\nunfinished');
     expect(truncated.status).toBe(400);
     expect(truncated.body.error).toMatch(/not valid multipart\/form-data/);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { native } from '../src/git/native.ts';
 import { GitStore } from '../src/git/store.ts';
 import { commitChanges, EmptyCommitError, RefMovedError, type CommitRequest } from '../src/git/writer.ts';
 
@@ -16,6 +17,28 @@ let nextId = 1;
 const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
 const date = new Date('2026-01-02T03:04:05Z');
 const alice = { name: 'Alice', email: 'alice@example.com', date };
+
+/** The libgit2 handle the server's Repository passes, through which a branch moves in-process. */
+const handle = () => native.openRepository(dir, { bare: true });
+
+/**
+ * The git subcommands `run` spawns, through a `git` on PATH that notes its first argument and runs
+ * the real one.
+ */
+async function spawnedGit(run: () => Promise<unknown>): Promise<string[]> {
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const bin = fs.mkdtempSync(path.join(root, 'bin-'));
+  const log = path.join(bin, 'calls');
+  fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  const previous = process.env.PATH;
+  process.env.PATH = `${bin}:${previous}`;
+  try {
+    await run();
+  } finally {
+    process.env.PATH = previous;
+  }
+  return fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : [];
+}
 
 function request(over: Partial<CommitRequest>): CommitRequest {
   return { branch: 'main', parent: null, expectedTip: null, changes: [], message: 'message\n', author: alice, committer: alice, ...over };
@@ -46,7 +69,7 @@ describe('commitChanges', () => {
 
   it('builds on the parent: modifies, removes, and keeps the rest; the scratch ref is never written', async () => {
     const first = await commitChanges(dir, request({ changes: [{ path: 'a/b.txt', content: Buffer.from('b'), mode: 0o100644 }, { path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }));
-    const second = await commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a/b.txt', remove: true }, { path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }));
+    const second = await commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a/b.txt', remove: true }, { path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }), await handle());
     expect(git('rev-parse', `${second}^`).trim()).toBe(first);
     expect(git('ls-tree', '-r', '--name-only', second).trim().split('\n')).toEqual(['c.txt', 'd.txt']);
     expect(git('for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/main');
@@ -62,10 +85,39 @@ describe('commitChanges', () => {
     await expect(commitChanges(dir, request({ author: { name: ' <> ', email: 'x@y', date } }))).rejects.toThrow(/empty ident name/);
   });
 
+  it('moves an existing branch in-process (one git process), writing the commit git would write', async () => {
+    const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
+    const author = { name: ' <Bob> "the builder";\n', email: '<bob@example.com>', date };
+    const repo = await handle();
+    let second = '';
+    const spawned = await spawnedGit(async () => {
+      second = await commitChanges(dir, request({ parent: first, expectedTip: first, author, message: 'subject\n\nbody', changes: [{ path: 'b.txt', content: Buffer.from('b'), mode: 0o100644 }] }), repo);
+    });
+    expect(spawned).toEqual(['fast-import']);
+    expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
+    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_AUTHOR_DATE: '1767323045 +0000', GIT_COMMITTER_NAME: alice.name, GIT_COMMITTER_EMAIL: alice.email, GIT_COMMITTER_DATE: '1767323045 +0000' };
+    const tree = git('rev-parse', `${second}^{tree}`).trim();
+    const reference = execFileSync('git', ['-C', dir, 'commit-tree', tree, '-p', first], { input: 'subject\n\nbody', env, encoding: 'utf8' }).trim();
+    expect(second).toBe(reference);
+    // A stale parent is refused by libgit2 as by git, and the branch stays where it is.
+    await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), repo)).rejects.toBeInstanceOf(RefMovedError);
+    expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
+    // A branch that must not exist yet, and a message libgit2 would cut at a NUL, take `git update-ref`.
+    const created = await spawnedGit(() => commitChanges(dir, request({ branch: 'topic', parent: second, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }), repo));
+    expect(created).toEqual(['fast-import', 'update-ref']);
+    expect(git('fsck', '--strict', '--no-dangling')).toBe('');
+    const topic = git('rev-parse', 'refs/heads/topic').trim();
+    const nul = await spawnedGit(() => commitChanges(dir, request({ branch: 'topic', parent: topic, expectedTip: topic, message: 'a\0b', changes: [{ path: 'e.txt', content: Buffer.from('e'), mode: 0o100644 }] }), repo));
+    expect(nul).toEqual(['fast-import', 'update-ref']);
+    expect(git('cat-file', 'commit', 'refs/heads/topic')).toContain('a\0b');
+  });
+
   it('refuses a commit that changes nothing, and a branch that moved, without touching the branch', async () => {
     const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
     await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }))).rejects.toBeInstanceOf(EmptyCommitError);
     const second = await commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'b.txt', content: Buffer.from('b'), mode: 0o100644 }] }));
+    // Through git (no handle) and through libgit2 alike.
+    await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), await handle())).rejects.toBeInstanceOf(RefMovedError);
     const stale = commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }));
     await expect(stale).rejects.toBeInstanceOf(RefMovedError);
     await expect(commitChanges(dir, request({ branch: 'main', parent: first, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }))).rejects.toBeInstanceOf(RefMovedError);

@@ -58,6 +58,9 @@ export interface NativeBlame {
   iter(): Iterable<NativeBlameHunk>;
 }
 
+/** A commit's author or committer as libgit2 takes it: seconds since the epoch, offset in minutes. */
+export type NativeSignature = { name: string; email: string; timeOptions: { timestamp: number; offset: number } };
+
 export interface NativeRepository {
   revwalk(): NativeRevwalk;
   revparseSingle(spec: string): string;
@@ -70,6 +73,16 @@ export interface NativeRepository {
   findReference(name: string): NativeReference | null;
   branches(filter?: { type?: 'Local' | 'Remote' }): Iterable<{ type: string; name: string }>;
   blameFile(path: string, options?: { minLine?: number; maxLine?: number; newestCommit?: string }): NativeBlame;
+  /**
+   * Writes a commit of `tree` and, with `updateRef`, moves that ref to it only while the ref still
+   * points at the first parent (libgit2 answers code -15, "current tip is not the first parent",
+   * otherwise), under git's own lock file. A ref that does not exist yet is created unchecked.
+   */
+  commit(
+    tree: NativeTree,
+    message: string,
+    options: { updateRef?: string; parents?: string[]; author?: NativeSignature; committer?: NativeSignature },
+  ): string;
 }
 
 type Native = {

@@ -67,7 +67,7 @@ const TYPES: Record<string, EntryType> = { Blob: 'blob', Tree: 'tree', Commit: '
 
 /**
  * One project's bare repository: the only way the product reads or writes git. Reads go through
- * libgit2 (es-git) in-process; writes through git plumbing, each ref update a compare-and-swap.
+ * libgit2 (es-git) in-process; writes through git plumbing and libgit2, each ref update a compare-and-swap.
  * Users' ref strings are checked before they reach libgit2 and are only resolved as revisions;
  * paths reach git on stdin or as tree lookups, never as options. One handle per project and
  * request (`ctx.loaders.repository`): opening costs ~10 ms.
@@ -263,7 +263,7 @@ export class Repository {
 
   /** One commit through plumbing, landing with a compare-and-swap on its branch (see `commitChanges`). */
   writeCommit(req: CommitRequest): Promise<string> {
-    return commitChanges(this.path, req);
+    return commitChanges(this.path, req, this.repo);
   }
 
   // ------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { NativeRepository, NativeSignature } from './native.ts';
 import { GitCommandError, runGit, type GitIdentity } from './run.ts';
 
 /**
@@ -37,19 +38,73 @@ export type CommitRequest = {
 const SCRATCH_REF = 'refs/forgegate/scratch';
 
 /**
- * One commit in two git processes: `fast-import` writes the blobs, trees and commit from one stream
- * (and prints the commit id and both root trees, for the empty-commit check), then
- * `update-ref <ref> <new> <old>` moves the branch with a compare-and-swap, so a concurrent writer
- * turns into RefMovedError instead of a lost update. Paths travel quoted inside the stream, never on
- * a command line; the ids and the branch name are ones the caller validated.
+ * One commit: `git fast-import` writes the blobs, trees and commit from one stream (and prints the
+ * commit id and both root trees, for the empty-commit check), then the branch moves with a
+ * compare-and-swap, so a concurrent writer turns into RefMovedError instead of a lost update. Paths
+ * travel quoted inside the stream, never on a command line; the ids and the branch name are ones
+ * the caller validated.
+ *
+ * The swap runs in-process through `repo` (libgit2) when the branch exists and must still point at
+ * the parent, which is every commit but a branch's first: libgit2 serialises the same commit
+ * fast-import wrote (same bytes, same id) and moves the branch under git's lock file only while it
+ * still points at the parent. That saves a second git process per commit, whose fork alone blocks
+ * the event loop for milliseconds in a server of a few hundred MB. A branch that must not exist yet
+ * goes through `git update-ref`, since libgit2 creates a missing ref without checking.
  */
-export async function commitChanges(dir: string, req: CommitRequest): Promise<string> {
+export async function commitChanges(dir: string, req: CommitRequest, repo?: NativeRepository): Promise<string> {
   const output = await fastImport(dir, commitStream(req));
   const [commit, tree, parentTree] = output.trim().split('\n').map((line, i) => (i === 0 ? line : line.split(/\s/)[2]));
   if (!commit || !tree) throw new GitCommandError(['fast-import'], 0, `unexpected output: ${output}`);
   if (req.parent && tree === parentTree) throw new EmptyCommitError();
-  await updateRef(dir, `refs/heads/${req.branch}`, commit, req.expectedTip);
-  return commit;
+  const swap = repo && inProcessSwap(req);
+  if (!swap) {
+    await updateRef(dir, `refs/heads/${req.branch}`, commit, req.expectedTip);
+    return commit;
+  }
+  return landWithLibgit2(repo, tree, swap);
+}
+
+type Swap = { branch: string; parent: string; message: string; author: NativeSignature; committer: NativeSignature };
+
+/**
+ * The request as libgit2 writes it byte for byte as fast-import did, or null where it would not:
+ * a branch that must not exist yet, a message with a NUL (libgit2 stops at it), or an identity
+ * libgit2 would trim or refuse (it trims whitespace and refuses an empty email).
+ */
+function inProcessSwap(req: CommitRequest): Swap | null {
+  if (!req.parent || req.expectedTip !== req.parent || req.message.includes('\0')) return null;
+  const author = signature(req.author);
+  const committer = signature(req.committer);
+  if (!author || !committer) return null;
+  return { branch: req.branch, parent: req.parent, message: req.message, author, committer };
+}
+
+function signature(who: GitIdentity): NativeSignature | null {
+  const name = withoutCrud(who.name);
+  const email = withoutCrud(who.email);
+  if (!name || !email || name !== name.trim() || email !== email.trim()) return null;
+  return { name, email, timeOptions: { timestamp: seconds(who), offset: 0 } };
+}
+
+/** libgit2's answer when the ref no longer points at the first parent. */
+const LIBGIT2_MODIFIED = /code=Modified \(-15\)/;
+
+/**
+ * libgit2 creates the ref file by the process umask, where git follows the repository's
+ * `core.sharedRepository=0600`: the umask is narrowed for the call, which is synchronous, so no
+ * other JavaScript runs meanwhile (a file another thread creates in that instant is only more private).
+ */
+function landWithLibgit2(repo: NativeRepository, tree: string, swap: Swap): string {
+  const { branch, parent, message, author, committer } = swap;
+  const umask = process.umask(0o077);
+  try {
+    return repo.commit(repo.getTree(tree), message, { updateRef: `refs/heads/${branch}`, parents: [parent], author, committer });
+  } catch (error) {
+    if (LIBGIT2_MODIFIED.test((error as Error).message)) throw new RefMovedError(`refs/heads/${branch} is no longer at ${parent}`);
+    throw error;
+  } finally {
+    process.umask(umask);
+  }
 }
 
 function commitStream(req: CommitRequest): Buffer {
@@ -102,9 +157,10 @@ export async function removeCrashReports(dir: string): Promise<number> {
 function identityLine(who: GitIdentity): string {
   const name = withoutCrud(who.name);
   if (!name) throw new GitCommandError(['fast-import'], 128, `empty ident name (for <${who.email}>) not allowed`);
-  const seconds = Math.floor((who.date ?? new Date()).getTime() / 1000);
-  return `${name} <${withoutCrud(who.email)}> ${seconds} +0000`;
+  return `${name} <${withoutCrud(who.email)}> ${seconds(who)} +0000`;
 }
+
+const seconds = (who: GitIdentity) => Math.floor((who.date ?? new Date()).getTime() / 1000);
 
 const isCrud = (c: string) => c.charCodeAt(0) <= 32 || ',:;<>"\\\''.includes(c);
 

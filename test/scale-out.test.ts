@@ -35,7 +35,7 @@ describe('scale-out: two servers and a worker process on one database', () => {
   const jobs = async (server: Server) => (await call(server, 'GET', '/jobqueue/job_stats')).body.jobs;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
+    databaseUrl = await createTestDatabase({ empty: true });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-scale-'));
     const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, EXTERNAL_URL: 'http://gitlab.test', INITIAL_ROOT_TOKEN: TOKEN, JOB_WORKERS_IN_SERVER: 'false' };
     // All at once, on a new database and an empty DATA_DIR: migrations, the job tables, the

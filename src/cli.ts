@@ -38,6 +38,9 @@ async function createJobTokenFor(db: Db, digestKey: string, userId: number, full
  * finishes or hands back its running jobs before it exits.
  */
 async function runWorker(config: Config): Promise<number> {
+  // What jobs write (exports, archives, repositories) is for the server's user only, as in the
+  // server process (src/main.ts), whatever umask the worker was started with.
+  process.umask(0o077);
   // Listen first: a signal that arrives while starting must still stop the worker cleanly.
   const stopSignal = new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -48,6 +48,8 @@ describe('worker processes (npx forgegate worker)', () => {
       concurrency: 3,
       busy: 0,
     });
+    // Started with the test's umask (022), it writes files for its own user only, as the server does.
+    expect(fs.readFileSync(`/proc/${worker.child.pid}/status`, 'utf8')).toMatch(/^Umask:\s+0077$/m);
     expect(await stop(worker, 'SIGTERM')).toBe(0);
     expect(await listed(worker.child.pid!)).toBe(false);
   });

@@ -108,13 +108,34 @@ describe('embedded PostgreSQL', () => {
     expect(fs.statSync(parent).mode & 0o777).toBe(0o700);
     const server = await startEmbeddedPostgres({ dir: path.join(parent, 'data', 'postgres'), password: 'private-test' });
     try {
-      const client = new pg.Client(server.url('postgres'));
-      await client.connect();
-      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-      await client.end();
+      // Through the Unix socket in the data directory: a socket connection has no client address.
+      expect(await clientAddress(server.url('postgres'))).toBeNull();
+    } finally {
+      await server.stop();
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('connects over 127.0.0.1 when the data directory is too deep for a socket path', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-deep-'));
+    const dir = path.join(parent, 'd'.repeat(Math.max(1, 100 - parent.length)), 'postgres');
+    const server = await startEmbeddedPostgres({ dir, password: 'deep-test' });
+    try {
+      expect(new URL(server.url('postgres')).hostname).toBe('127.0.0.1');
+      expect(await clientAddress(server.url('postgres'))).toBe('127.0.0.1');
     } finally {
       await server.stop();
       fs.rmSync(parent, { recursive: true, force: true });
     }
   });
 });
+
+async function clientAddress(url: string): Promise<string | null> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    return (await client.query<{ address: string | null }>('SELECT host(inet_client_addr()) AS address')).rows[0].address;
+  } finally {
+    await client.end();
+  }
+}

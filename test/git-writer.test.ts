@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { native } from '../src/git/native.ts';
 import { GitStore } from '../src/git/store.ts';
-import { commitChanges, EmptyCommitError, RefMovedError, type CommitRequest } from '../src/git/writer.ts';
+import { commitChanges, EmptyCommitError, RefMovedError, updateRef, type CommitRequest } from '../src/git/writer.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-writer-'));
 const store = new GitStore(path.join(root, 'repositories'));
@@ -102,11 +102,14 @@ describe('commitChanges', () => {
     // A stale parent is refused by libgit2 as by git, and the branch stays where it is.
     await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), repo)).rejects.toBeInstanceOf(RefMovedError);
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
-    // A branch that must not exist yet, and a message libgit2 would cut at a NUL, take `git update-ref`.
-    const created = await spawnedGit(() => commitChanges(dir, request({ branch: 'topic', parent: second, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }), repo));
-    expect(created).toEqual(['fast-import', 'update-ref']);
+    // A branch that must not exist yet is created in-process too; a message libgit2 would cut at a NUL takes `git update-ref`.
+    let topic = '';
+    const created = await spawnedGit(async () => {
+      topic = await commitChanges(dir, request({ branch: 'topic', parent: second, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }), repo);
+    });
+    expect(created).toEqual(['fast-import']);
+    expect(git('rev-parse', 'refs/heads/topic').trim()).toBe(topic);
     expect(git('fsck', '--strict', '--no-dangling')).toBe('');
-    const topic = git('rev-parse', 'refs/heads/topic').trim();
     const nul = await spawnedGit(() => commitChanges(dir, request({ branch: 'topic', parent: topic, expectedTip: topic, message: 'a\0b', changes: [{ path: 'e.txt', content: Buffer.from('e'), mode: 0o100644 }] }), repo));
     expect(nul).toEqual(['fast-import', 'update-ref']);
     expect(git('cat-file', 'commit', 'refs/heads/topic')).toContain('a\0b');
@@ -122,6 +125,34 @@ describe('commitChanges', () => {
     await expect(stale).rejects.toBeInstanceOf(RefMovedError);
     await expect(commitChanges(dir, request({ branch: 'main', parent: first, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }))).rejects.toBeInstanceOf(RefMovedError);
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
+  });
+
+  it('creates a branch or tag in-process only while it does not exist, loose or packed, and privately', async () => {
+    const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
+    const repo = await handle();
+    const again = (branch: string) => commitChanges(dir, request({ branch, parent: first, expectedTip: null, changes: [{ path: `${branch}.txt`, content: Buffer.from(branch), mode: 0o100644 }] }), repo);
+    // main is a loose ref; after pack-refs, only packed-refs has it.
+    await expect(again('main')).rejects.toBeInstanceOf(RefMovedError);
+    git('pack-refs', '--all');
+    expect(fs.existsSync(path.join(dir, 'refs/heads/main'))).toBe(false);
+    await expect(again('main')).rejects.toBeInstanceOf(RefMovedError);
+    // A branch whose name would need `main` to be a folder is in the way of it, as git says.
+    await expect(again('main/sub')).rejects.toBeInstanceOf(RefMovedError);
+    expect(git('for-each-ref', '--format=%(refname) %(objectname)').trim()).toBe(`refs/heads/main ${first}`);
+    // Positive control: a new name is created, mode 0600 whatever the umask.
+    const umask = process.umask(0o022);
+    try {
+      const topic = await again('topic');
+      expect(git('rev-parse', 'refs/heads/topic').trim()).toBe(topic);
+      expect(fs.statSync(path.join(dir, 'refs/heads/topic')).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
+    const tags = await spawnedGit(() => updateRef(dir, 'refs/tags/v1', first, null, repo));
+    expect(tags).toEqual([]);
+    expect(git('rev-parse', 'refs/tags/v1').trim()).toBe(first);
+    await expect(updateRef(dir, 'refs/tags/v1', first, null, repo)).rejects.toBeInstanceOf(RefMovedError);
+    expect(git('fsck', '--strict', '--no-dangling')).toBe('');
   });
 
   it('removes the crash report of a failed import, and the server removes any a crash left', async () => {

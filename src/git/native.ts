@@ -83,6 +83,10 @@ export interface NativeRepository {
     message: string,
     options: { updateRef?: string; parents?: string[]; author?: NativeSignature; committer?: NativeSignature },
   ): string;
+  /** Creates `refs/heads/<name>` at a commit; with `force` false, fails (code -4, Exists) if it exists, under git's lock file. */
+  createBranch(name: string, commit: NativeCommit, options: { force: boolean }): unknown;
+  /** Creates `refs/tags/<name>` at any object (a tag object makes it annotated); fails (code -4, Exists) if it exists. */
+  createLightweightTag(name: string, target: NativeObject): string;
 }
 
 type Native = {

@@ -153,7 +153,7 @@ export class Repository {
 
   /** Compare-and-swap of a ref (`expected` null: it must not exist yet); RefMovedError otherwise. */
   updateRef(ref: string, value: string, expected: string | null): Promise<void> {
-    return updateRef(this.path, ref, value, expected);
+    return updateRef(this.path, ref, value, expected, this.repo);
   }
 
   /** Deletes a ref while it still points at `expected`; RefMovedError otherwise. */

@@ -45,11 +45,10 @@ const SCRATCH_REF = 'refs/forgegate/scratch';
  * the caller validated.
  *
  * The swap runs in-process through `repo` (libgit2) when the branch exists and must still point at
- * the parent, which is every commit but a branch's first: libgit2 serialises the same commit
- * fast-import wrote (same bytes, same id) and moves the branch under git's lock file only while it
- * still points at the parent. That saves a second git process per commit, whose fork alone blocks
- * the event loop for milliseconds in a server of a few hundred MB. A branch that must not exist yet
- * goes through `git update-ref`, since libgit2 creates a missing ref without checking.
+ * the parent: libgit2 serialises the same commit fast-import wrote (same bytes, same id) and moves
+ * the branch under git's lock file only while it still points at the parent. A branch's first
+ * commit is created in-process too (see `updateRef`). That saves a second git process per commit,
+ * whose fork alone blocks the event loop for milliseconds in a server of a few hundred MB.
  */
 export async function commitChanges(dir: string, req: CommitRequest, repo?: NativeRepository): Promise<string> {
   const output = await fastImport(dir, commitStream(req));
@@ -58,7 +57,7 @@ export async function commitChanges(dir: string, req: CommitRequest, repo?: Nati
   if (req.parent && tree === parentTree) throw new EmptyCommitError();
   const swap = repo && inProcessSwap(req);
   if (!swap) {
-    await updateRef(dir, `refs/heads/${req.branch}`, commit, req.expectedTip);
+    await updateRef(dir, `refs/heads/${req.branch}`, commit, req.expectedTip, repo);
     return commit;
   }
   return landWithLibgit2(repo, tree, swap);
@@ -68,7 +67,8 @@ type Swap = { branch: string; parent: string; message: string; author: NativeSig
 
 /**
  * The request as libgit2 writes it byte for byte as fast-import did, or null where it would not:
- * a branch that must not exist yet, a message with a NUL (libgit2 stops at it), or an identity
+ * a branch that must not exist yet (libgit2's commit creates a missing ref without checking), a
+ * message with a NUL (libgit2 stops at it), or an identity
  * libgit2 would trim or refuse (it trims whitespace and refuses an empty email).
  */
 function inProcessSwap(req: CommitRequest): Swap | null {
@@ -88,23 +88,53 @@ function signature(who: GitIdentity): NativeSignature | null {
 
 /** libgit2's answer when the ref no longer points at the first parent. */
 const LIBGIT2_MODIFIED = /code=Modified \(-15\)/;
+/** libgit2's answers when a ref to create exists (loose or packed), is in the way of its path, or is being written. */
+const LIBGIT2_TAKEN = /code=(?:Exists \(-4\)|Locked \(-14\))|collides with existing one/;
 
 /**
- * libgit2 creates the ref file by the process umask, where git follows the repository's
+ * libgit2 creates ref files by the process umask, where git follows the repository's
  * `core.sharedRepository=0600`: the umask is narrowed for the call, which is synchronous, so no
  * other JavaScript runs meanwhile (a file another thread creates in that instant is only more private).
  */
-function landWithLibgit2(repo: NativeRepository, tree: string, swap: Swap): string {
-  const { branch, parent, message, author, committer } = swap;
+function privately<T>(write: () => T): T {
   const umask = process.umask(0o077);
   try {
-    return repo.commit(repo.getTree(tree), message, { updateRef: `refs/heads/${branch}`, parents: [parent], author, committer });
-  } catch (error) {
-    if (LIBGIT2_MODIFIED.test((error as Error).message)) throw new RefMovedError(`refs/heads/${branch} is no longer at ${parent}`);
-    throw error;
+    return write();
   } finally {
     process.umask(umask);
   }
+}
+
+function landWithLibgit2(repo: NativeRepository, tree: string, swap: Swap): string {
+  const { branch, parent, message, author, committer } = swap;
+  try {
+    return privately(() => repo.commit(repo.getTree(tree), message, { updateRef: `refs/heads/${branch}`, parents: [parent], author, committer }));
+  } catch (error) {
+    if (LIBGIT2_MODIFIED.test((error as Error).message)) throw new RefMovedError(`refs/heads/${branch} is no longer at ${parent}`);
+    throw error;
+  }
+}
+
+const HEADS = 'refs/heads/';
+const TAGS = 'refs/tags/';
+
+/**
+ * Creates a branch or tag that must not exist yet, through libgit2: it takes git's lock file and
+ * refuses a ref that exists, loose or packed, as `git update-ref <ref> <value> 0000…` does. False
+ * for any other kind of ref, which is left to git.
+ */
+function createWithLibgit2(repo: NativeRepository, ref: string, value: string): boolean {
+  let create: (() => unknown) | null = null;
+  if (ref.startsWith(HEADS)) create = () => repo.createBranch(ref.slice(HEADS.length), repo.getCommit(value), { force: false });
+  else if (ref.startsWith(TAGS)) create = () => repo.createLightweightTag(ref.slice(TAGS.length), repo.getObject(value));
+  if (!create) return false;
+  try {
+    privately(create);
+  } catch (error) {
+    if (LIBGIT2_TAKEN.test((error as Error).message)) throw new RefMovedError(`${ref} exists`);
+    throw error;
+  }
+  return true;
 }
 
 function commitStream(req: CommitRequest): Buffer {
@@ -181,8 +211,12 @@ function quotePath(p: string): string {
   return `"${escaped}"`;
 }
 
-/** Compare-and-swap of one ref; `expected` null means the ref must not exist yet. */
-export async function updateRef(dir: string, ref: string, value: string, expected: string | null): Promise<void> {
+/**
+ * Compare-and-swap of one ref; `expected` null means the ref must not exist yet. Given `repo`, a
+ * branch or tag to create is created in-process, without a git process.
+ */
+export async function updateRef(dir: string, ref: string, value: string, expected: string | null, repo?: NativeRepository): Promise<void> {
+  if (expected === null && repo && createWithLibgit2(repo, ref, value)) return;
   try {
     await runGit(dir, ['update-ref', ref, value, expected ?? ZERO_OID]);
   } catch (error) {

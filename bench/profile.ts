@@ -1,11 +1,12 @@
 // npx tsx bench/profile.ts [scenario] [seconds]: CPU profile of the forgegate server under one
 // bench scenario at 10 connections, summarised by where the self time goes (package or src folder).
-//   scenario: releases (REST list of 100, default) | graphql | project | projects (member of 1,000) | projects10 (of 10) | raw
+//   scenario: releases (REST list of 100, default) | graphql | project | projects (member of 1,000) | projects10 (of 10) | raw | milestone (create)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { RELEASES_QUERY } from './documents.ts';
 
@@ -34,9 +35,12 @@ const targets: Record<string, { path: string; method?: string; body?: string; to
     method: 'POST',
     body: JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: ready.projectPath } }),
   },
+  milestone: { path: `/api/v4/projects/${ready.projectId}/milestones`, method: 'POST' },
 };
 const t = targets[scenario];
-const load = { url: `${ready.base}${t.path}`, method: t.method ?? 'GET', ...(t.body && { body: t.body }) };
+// A create needs a new title per request (a taken one is a 400): autocannon asks for each body.
+const setupRequest = scenario === 'milestone' ? (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ title: randomUUID() }) }) : undefined;
+const load = { url: `${ready.base}${t.path}`, method: t.method ?? 'GET', ...(t.body && { body: t.body }), ...(setupRequest && { requests: [{ setupRequest }] }) };
 const headers = { 'PRIVATE-TOKEN': t.token ?? ready.token, 'content-type': 'application/json' };
 await autocannon({ ...load, headers, connections: 10, duration: 2 }); // warm-up, in the profile too
 const result = await autocannon({ ...load, headers, connections: 10, duration: seconds });

@@ -108,6 +108,24 @@ describe('milestones', () => {
     expect(new Set(results.map((r) => r.body.iid)).size).toBe(8);
   });
 
+  it('creates in two statements, no transaction; a refused create leaves a gap, never a reused iid', async () => {
+    const p = (await t.api('post', '/projects').send({ name: 'Statements' }).expect(201)).body;
+    await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'first' }).expect(201);
+    t.queryCounter.record = true;
+    t.queryCounter.reset();
+    await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'second' }).expect(201);
+    const writes = t.queryCounter.statements.filter((sql) => /^\s*(INSERT|UPDATE|BEGIN|COMMIT)/i.test(sql));
+    t.queryCounter.record = false;
+    expect(writes).toHaveLength(2);
+    expect(writes[0]).toMatch(/INSERT INTO internal_ids/);
+    expect(writes[1]).toMatch(/INSERT INTO "public"\."milestones"/);
+    await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'second' }).expect(400);
+    const third = (await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'third' }).expect(201)).body;
+    expect(third.iid).toBe(4);
+    const iids = (await t.api('get', `/projects/${p.id}/milestones`).expect(200)).body.map((m: { iid: number }) => m.iid);
+    expect(iids.sort()).toEqual([1, 2, 4]);
+  });
+
   it('lets Reporters manage milestones but not Guests', async () => {
     const reporter = await t.user('rep');
     const guest = await t.user('gue');

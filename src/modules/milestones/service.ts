@@ -124,19 +124,21 @@ const titleTaken = () => new ValidationError({ title: ['has already been taken']
 export async function createMilestone(ctx: Context, parent: Parent, input: MilestoneInput & { title: string }): Promise<Milestone> {
   await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
   validate(input);
-  return ctx.db
-    .$transaction(async (tx) =>
-      tx.milestone.create({
-        data: {
-          ...parentColumn(parent),
-          iid: await nextIid(tx, `milestones:${parent.kind}`, parentId(parent)),
-          title: input.title,
-          description: input.description ?? '',
-          dueDate: input.dueDate ?? null,
-          startDate: input.startDate ?? null,
-        },
-      }),
-    )
+  // Two statements, no transaction: an interactive transaction costs two more round trips and,
+  // in Prisma, about a third of a create's CPU. A create refused after the iid was taken (a title
+  // in use) leaves a gap in the iids, as a deleted milestone does; an iid is never handed out twice.
+  const iid = await nextIid(ctx.db, `milestones:${parent.kind}`, parentId(parent));
+  return ctx.db.milestone
+    .create({
+      data: {
+        ...parentColumn(parent),
+        iid,
+        title: input.title,
+        description: input.description ?? '',
+        dueDate: input.dueDate ?? null,
+        startDate: input.startDate ?? null,
+      },
+    })
     .catch((error) => {
       if (isUniqueViolation(error)) throw titleTaken();
       throw error;

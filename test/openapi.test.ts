@@ -50,7 +50,9 @@ describe('OpenAPI document', () => {
     const schemas = schemasOf(doc.paths).filter((s) => !Object.hasOwn(s as object, '$ref'));
     expect(schemas.length).toBeGreaterThan(200);
     schemas.push(...Object.values(doc.components.schemas));
-    for (const schema of schemas) expect(() => ajv.compile(schema as object), JSON.stringify(schema)).not.toThrow();
+    // Most routes share their parameters' schemas (an id, a page): each distinct one compiles once.
+    const distinct = new Set(schemas.map((schema) => JSON.stringify(schema)));
+    for (const schema of distinct) expect(() => ajv.compile(JSON.parse(schema)), schema).not.toThrow();
     // Positive control: a misspelt type does not compile.
     expect(() => ajv.compile({ type: 'integr' })).toThrow();
   });

@@ -152,6 +152,10 @@ describe('commitChanges', () => {
     expect(tags).toEqual([]);
     expect(git('rev-parse', 'refs/tags/v1').trim()).toBe(first);
     await expect(updateRef(dir, 'refs/tags/v1', first, null, repo)).rejects.toBeInstanceOf(RefMovedError);
+    // A name libgit2 refuses and git accepts is git's to decide: it creates it, and refuses it twice.
+    expect(await spawnedGit(() => updateRef(dir, 'refs/heads/-dash', first, null, repo))).toEqual(['update-ref']);
+    expect(git('rev-parse', 'refs/heads/-dash').trim()).toBe(first);
+    await expect(updateRef(dir, 'refs/heads/-dash', first, null, repo)).rejects.toBeInstanceOf(RefMovedError);
     expect(git('fsck', '--strict', '--no-dangling')).toBe('');
   });
 

@@ -121,7 +121,8 @@ const TAGS = 'refs/tags/';
 /**
  * Creates a branch or tag that must not exist yet, through libgit2: it takes git's lock file and
  * refuses a ref that exists, loose or packed, as `git update-ref <ref> <value> 0000…` does. False
- * for any other kind of ref, which is left to git.
+ * when git is to decide: any other kind of ref, and anything else libgit2 refuses (its name rules
+ * are stricter than git's in places: it refuses a branch named `-x`, which git accepts).
  */
 function createWithLibgit2(repo: NativeRepository, ref: string, value: string): boolean {
   let create: (() => unknown) | null = null;
@@ -130,11 +131,11 @@ function createWithLibgit2(repo: NativeRepository, ref: string, value: string): 
   if (!create) return false;
   try {
     privately(create);
+    return true;
   } catch (error) {
     if (LIBGIT2_TAKEN.test((error as Error).message)) throw new RefMovedError(`${ref} exists`);
-    throw error;
+    return false;
   }
-  return true;
 }
 
 function commitStream(req: CommitRequest): Buffer {

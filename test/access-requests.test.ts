@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
-import { gitbeaker, listen } from './helpers/gitbeaker.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 
 type User = { id: number; token: string; username: string };
 
 let t: TestApp;
-let server: { url: string; close: () => Promise<void> };
 let maintainer: User;
 let developer: User;
 let privateGroup: { id: number };
@@ -17,7 +16,6 @@ const REQUESTER_KEYS = ['id', 'username', 'name', 'state', 'locked', 'avatar_url
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app);
   maintainer = await t.user('maintainer');
   developer = await t.user('developer');
   publicGroup = (await t.api('post', '/groups').send({ name: 'Open', path: 'open', visibility: 'public' }).expect(201)).body;
@@ -31,7 +29,6 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await server.close();
   await t.close();
 });
 
@@ -129,13 +126,13 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
   it('is driven by @gitbeaker/rest (ProjectAccessRequests / GroupAccessRequests)', async () => {
     const asker = await t.user();
     const resource = kind === 'groups' ? 'GroupAccessRequests' : 'ProjectAccessRequests';
-    const mine = gitbeaker(server.url, asker.token)[resource];
-    const theirs = gitbeaker(server.url, maintainer.token)[resource];
+    const mine = gitbeaker(t.base, asker.token)[resource];
+    const theirs = gitbeaker(t.base, maintainer.token)[resource];
     expect(await mine.request(source().id)).toMatchObject({ id: asker.id, username: asker.username });
     expect((await theirs.all(source().id)).map((r) => r.id)).toContain(asker.id);
     expect(await theirs.approve(source().id, asker.id, { accessLevel: 20 })).toMatchObject({ id: asker.id, access_level: 20 });
     const other = await t.user();
-    await gitbeaker(server.url, other.token)[resource].request(source().id);
+    await gitbeaker(t.base, other.token)[resource].request(source().id);
     await theirs.deny(source().id, other.id);
     expect((await theirs.all(source().id)).map((r) => r.id)).not.toContain(other.id);
     await expect(mine.all(source().id)).rejects.toMatchObject({ cause: { response: { status: 403 } } });

@@ -4,11 +4,9 @@ import http from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, EXTERNAL_URL, seedProject, type TestApp } from './helpers/app.ts';
-import { listen } from './helpers/gitbeaker.ts';
 import { listeningBase, startServerOnFreePort, stop } from './helpers/processes.ts';
 
 let t: TestApp;
-let server: { url: string; close: () => Promise<void> };
 let project: { id: number; path_with_namespace: string };
 let integration: { token: string; path: string };
 
@@ -88,17 +86,15 @@ beforeAll(async () => {
   });
   const created = res.body.data.httpIntegrationCreate.integration;
   integration = { token: created.token, path: new URL(created.url).pathname };
-  server = await listen(t.app);
 });
 afterAll(async () => {
-  await server?.close();
   await t?.close();
 });
 
 describe('alertManagementAlertUpdated (server-sent events)', () => {
   it('a Developer subscribed over HTTP receives an alert posted after the subscription started, then its changes', async () => {
     const dev = await member(30);
-    const sub = subscribe(server.url, dev.token);
+    const sub = subscribe(t.base, dev.token);
     await sub.started;
     expect(sub.status).toBe(200);
     expect(sub.contentType).toContain('text/event-stream');
@@ -125,7 +121,7 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
   it("streams only the subscribed project's alerts", async () => {
     const other = (await t.api('post', '/projects').send({ name: 'Other', path: 'other-live' }).expect(201)).body;
     const otherIntegration = (await t.api('post', `/projects/${other.id}/alert_management/http_integrations`).send({ name: 'o', active: true }).expect(201)).body;
-    const sub = subscribe(server.url, t.root.token);
+    const sub = subscribe(t.base, t.root.token);
     await sub.started;
     try {
       await request(t.base).post(new URL(otherIntegration.url).pathname).set('Authorization', `Bearer ${otherIntegration.token}`).send({ title: 'elsewhere' }).expect(200);
@@ -139,13 +135,13 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
 
   it('a Reporter is refused, an outsider does not see the project, anonymous must sign in', async () => {
     const reporter = await member(20);
-    const refused = subscribe(server.url, reporter.token);
+    const refused = subscribe(t.base, reporter.token);
     const [denied] = await refused.until(1);
     expect(denied.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(denied.data?.alertManagementAlertUpdated ?? null).toBeNull();
     refused.close();
     const outsider = await t.user();
-    const hidden = subscribe(server.url, outsider.token);
+    const hidden = subscribe(t.base, outsider.token);
     expect((await hidden.until(1))[0].errors?.[0]).toMatchObject({ message: 'Project not found', extensions: { code: 'NOT_FOUND' } });
     hidden.close();
     // The Reporter reads nothing through the list either: one rule for both.
@@ -153,7 +149,7 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
     expect(list.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     // Positive control: a Developer on the same route is answered with the stream.
     const dev = await member(30);
-    const allowed = subscribe(server.url, dev.token);
+    const allowed = subscribe(t.base, dev.token);
     await allowed.started;
     await postAlert({ title: 'for the developer' }).expect(200);
     expect((await allowed.until(1))[0].data?.alertManagementAlertUpdated?.title).toBe('for the developer');
@@ -161,12 +157,12 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
   });
 
   it('anonymous must sign in; a read_api token may subscribe', async () => {
-    const anonymous = subscribe(server.url, '');
+    const anonymous = subscribe(t.base, '');
     const [refused] = await anonymous.until(1);
     expect(refused.errors?.[0].extensions?.code).toBe('UNAUTHORIZED');
     anonymous.close();
     const readOnly = await t.token(t.root.id, ['read_api']);
-    const sub = subscribe(server.url, readOnly);
+    const sub = subscribe(t.base, readOnly);
     await sub.started;
     await postAlert({ title: 'read only' }).expect(200);
     expect((await sub.until(1))[0].data?.alertManagementAlertUpdated?.title).toBe('read only');
@@ -196,7 +192,7 @@ describe('two server processes on one database', () => {
       expect(event.data?.alertManagementAlertUpdated).toMatchObject({ iid: String(posted.iid), title: 'Across processes', status: 'TRIGGERED' });
       sub.close();
       // And the other way round: posted to the second process, heard here.
-      const local = subscribe(server.url, t.root.token);
+      const local = subscribe(t.base, t.root.token);
       await local.started;
       const res = await fetch(`${second}${integration.path}`, {
         method: 'POST',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries, createTestApp, expectCounterSees, seedProject, type TestApp } from './helpers/app.ts';
-import { gitbeaker, listen } from './helpers/gitbeaker.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 import { expectTwins } from './helpers/twins.ts';
 
 let t: TestApp;
@@ -182,30 +182,25 @@ describe('GET /users/:id/projects', () => {
 
 describe('gitbeaker', () => {
   it('drives ProjectLabels.show/edit/remove, GroupLabels.show, Groups.edit, Metadata.show and Users.allProjects', async () => {
-    const server = await listen(t.app);
-    try {
-      const api = gitbeaker(server.url, t.root.token);
-      await api.ProjectLabels.create(project.id, 'gb-label', '#AA0000');
-      const shown = await api.ProjectLabels.show(project.id, 'gb-label');
-      expect(shown).toMatchObject({ name: 'gb-label', color: '#AA0000' });
-      const edited = await api.ProjectLabels.edit(project.id, shown.id as number, { newName: 'gb-renamed', description: 'via gitbeaker' });
-      expect(edited).toMatchObject({ id: shown.id, name: 'gb-renamed', description: 'via gitbeaker' });
-      await api.ProjectLabels.remove(project.id, 'gb-renamed');
-      await expect(api.ProjectLabels.show(project.id, 'gb-renamed')).rejects.toThrow('404 Label Not Found');
-      await api.GroupLabels.create(group.id, 'gb-group', '#00AA00');
-      expect(await api.GroupLabels.show(group.id, 'gb-group')).toMatchObject({ name: 'gb-group', is_project_label: false });
+    const api = gitbeaker(t.base, t.root.token);
+    await api.ProjectLabels.create(project.id, 'gb-label', '#AA0000');
+    const shown = await api.ProjectLabels.show(project.id, 'gb-label');
+    expect(shown).toMatchObject({ name: 'gb-label', color: '#AA0000' });
+    const edited = await api.ProjectLabels.edit(project.id, shown.id as number, { newName: 'gb-renamed', description: 'via gitbeaker' });
+    expect(edited).toMatchObject({ id: shown.id, name: 'gb-renamed', description: 'via gitbeaker' });
+    await api.ProjectLabels.remove(project.id, 'gb-renamed');
+    await expect(api.ProjectLabels.show(project.id, 'gb-renamed')).rejects.toThrow('404 Label Not Found');
+    await api.GroupLabels.create(group.id, 'gb-group', '#00AA00');
+    expect(await api.GroupLabels.show(group.id, 'gb-group')).toMatchObject({ name: 'gb-group', is_project_label: false });
 
-      const group2 = await api.Groups.edit(group.id, { description: 'Edited by gitbeaker' });
-      expect(group2).toMatchObject({ id: group.id, description: 'Edited by gitbeaker' });
+    const group2 = await api.Groups.edit(group.id, { description: 'Edited by gitbeaker' });
+    expect(group2).toMatchObject({ id: group.id, description: 'Edited by gitbeaker' });
 
-      const metadata = await api.Metadata.show();
-      expect(metadata).toMatchObject({ enterprise: false, kas: { enabled: false } });
+    const metadata = await api.Metadata.show();
+    expect(metadata).toMatchObject({ enterprise: false, kas: { enabled: false } });
 
-      const owner = await t.db.user.findUniqueOrThrow({ where: { username: 'owner1' } });
-      const projects = await api.Users.allProjects(owner.id, { orderBy: 'name', sort: 'asc', perPage: 2 });
-      expect(projects.map((p) => p.name)).toEqual(['Alpha', 'Beta', 'Delta', 'Gamma']);
-    } finally {
-      await server.close();
-    }
+    const owner = await t.db.user.findUniqueOrThrow({ where: { username: 'owner1' } });
+    const projects = await api.Users.allProjects(owner.id, { orderBy: 'name', sort: 'asc', perPage: 2 });
+    expect(projects.map((p) => p.name)).toEqual(['Alpha', 'Beta', 'Delta', 'Gamma']);
   });
 });

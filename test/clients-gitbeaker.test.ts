@@ -1,14 +1,13 @@
 import { Gitlab, type ArchiveType } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { gitbeaker, listen } from './helpers/gitbeaker.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 
 // @gitbeaker/rest 43.8.0 drives every route family through its own methods against the listening
 // app: its URL encoding, decamelized JSON bodies, multipart forms (Users.edit), DELETE bodies,
 // Link-following pagination and redirects. Each call's answer is asserted, and counted by method.
 
 let t: TestApp;
-let server: { url: string; close: () => Promise<void> };
 let api: InstanceType<typeof Gitlab>;
 
 /** `Class.method` → calls whose answer was asserted. */
@@ -41,14 +40,12 @@ let alice: { id: number; username: string };
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app);
-  api = gitbeaker(server.url, t.root.token);
+  api = gitbeaker(t.base, t.root.token);
 });
 afterAll(async () => {
   const total = [...driven.values()].reduce((a, b) => a + b, 0);
   // The figures the README quotes: methods driven and calls that passed.
   console.info(`gitbeaker 43.8.0: ${total} calls passed over ${driven.size} methods: ${[...driven.keys()].sort().join(', ')}`);
-  await server.close();
   await t.close();
 });
 
@@ -165,7 +162,7 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
   });
 
   it('ProjectReleases and ReleaseLinks: create with assets, show, latest, downloads by nested path, edit, remove', async () => {
-    const raw = `${server.url}/api/v4/projects/${projectId}/repository/files/README.md/raw`;
+    const raw = `${t.base}/api/v4/projects/${projectId}/repository/files/README.md/raw`;
     const release = await call(
       'ProjectReleases.create',
       api.ProjectReleases.create(projectId, {
@@ -203,14 +200,14 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
 
   it('with a CI job token: releases, links, tags, files and archives of the job’s project only', async () => {
     const { token } = (await t.api('post', '/admin/job_tokens').send({ project_id: projectId, user_id: alice.id }).expect(201)).body;
-    const ci = new Gitlab({ host: server.url, jobToken: token });
+    const ci = new Gitlab({ host: t.base, jobToken: token });
     const created = await call('ProjectReleases.create', ci.ProjectReleases.create(projectId, { tagName: 'v2.0.0', ref: 'main', name: 'Two', releasedAt: '2031-01-01T00:00:00Z' }));
     expect(created).toMatchObject({ tag_name: 'v2.0.0', author: { username: 'alice' } });
     expect(names(await call('ProjectReleases.all', ci.ProjectReleases.all(projectId)))).toEqual(['Two', 'One, revised']);
     expect((await call('ProjectReleases.show', ci.ProjectReleases.show(projectId, 'v2.0.0'))).name).toBe('Two');
     expect((await call('ProjectReleases.showLatest', ci.ProjectReleases.showLatest(projectId))).tag_name).toBe('v2.0.0');
     expect((await call('ProjectReleases.edit', ci.ProjectReleases.edit(projectId, 'v2.0.0', { description: 'from CI' }))).description).toBe('from CI');
-    const link = await call('ReleaseLinks.create', ci.ReleaseLinks.create(projectId, 'v2.0.0', 'bin', `${server.url}/api/v4/projects/${projectId}/repository/files/README.md/raw`, { directAssetPath: '/dist/bin' }));
+    const link = await call('ReleaseLinks.create', ci.ReleaseLinks.create(projectId, 'v2.0.0', 'bin', `${t.base}/api/v4/projects/${projectId}/repository/files/README.md/raw`, { directAssetPath: '/dist/bin' }));
     expect(link.direct_asset_url).toMatch(/\/downloads\/dist\/bin$/);
     expect(await call('ProjectReleases.download', ci.ProjectReleases.download(projectId, 'v2.0.0', 'dist/bin'))).toMatch(/^# Rabbit Hole/);
     expect(names(await call('Tags.all', ci.Tags.all(projectId))).sort()).toEqual(['v1.0.0', 'v2.0.0']);
@@ -249,10 +246,10 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
   });
 
   it('errors: refusals reach gitbeaker with their status', async () => {
-    expect(await refused('Users.showCurrentUser', gitbeaker(server.url, 'glpat-not-a-token').Users.showCurrentUser())).toBe(401);
+    expect(await refused('Users.showCurrentUser', gitbeaker(t.base, 'glpat-not-a-token').Users.showCurrentUser())).toBe(401);
     expect(await refused('Projects.show', api.Projects.show(999_999))).toBe(404);
     expect(await refused('ProjectReleases.create', api.ProjectReleases.create(projectId, { tagName: 'no-such-tag' }))).toBe(422);
-    const aliceApi = gitbeaker(server.url, (await t.api('post', `/users/${alice.id}/personal_access_tokens`).send({ name: 'a', scopes: ['api'] }).expect(201)).body.token);
+    const aliceApi = gitbeaker(t.base, (await t.api('post', `/users/${alice.id}/personal_access_tokens`).send({ name: 'a', scopes: ['api'] }).expect(201)).body.token);
     expect(await refused('Groups.remove', aliceApi.Groups.remove(groupId))).toBe(403);
   });
 });

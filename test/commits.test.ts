@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries, createTestApp, expectCounterSees, seedProject, type TestApp } from './helpers/app.ts';
-import { gitbeaker, listen } from './helpers/gitbeaker.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 import { expectTwins } from './helpers/twins.ts';
 
 let t: TestApp;
@@ -320,32 +320,27 @@ describe('GraphQL twins', () => {
 
 describe('gitbeaker', () => {
   it('drives Commits.all/show/create/showDiff and Repositories.compare', async () => {
-    const server = await listen(t.app);
-    try {
-      const api = gitbeaker(server.url, t.root.token);
-      const created = await api.Commits.create(project.id, 'main', 'Via gitbeaker', [
-        { action: 'create', filePath: 'gb/one.txt', content: 'one\n' },
-        { action: 'create', filePath: 'gb/two.txt', content: 'two\n' },
-      ]);
-      expect(created).toMatchObject({ id: git('rev-parse', 'main'), title: 'Via gitbeaker', stats: { additions: 2, deletions: 0, total: 2 } });
-      const all = await api.Commits.all(project.id, { refName: 'main', perPage: 2, maxPages: 2 });
-      expect(all.map((c) => c.id)).toEqual(git('rev-list', '-4', 'main').split('\n'));
-      const expanded = await api.Commits.all(project.id, { path: 'gb', perPage: 1, showExpanded: true, maxPages: 1 });
-      expect(expanded.paginationInfo).toMatchObject({ total: 1, totalPages: 1, current: 1 });
-      expect(expanded.data[0].id).toBe(created.id);
-      const shown = await api.Commits.show(project.id, created.id as string);
-      expect(shown).toMatchObject({ id: created.id, project_id: project.id, stats: { total: 2 } });
-      const diff = await api.Commits.showDiff(project.id, created.id as string);
-      expect(diff.map((d) => [d.new_path, d.new_file, d.diff])).toEqual([
-        ['gb/one.txt', true, '@@ -0,0 +1 @@\n+one\n'],
-        ['gb/two.txt', true, '@@ -0,0 +1 @@\n+two\n'],
-      ]);
-      const compare = await api.Repositories.compare(project.id, (created.parent_ids as string[])[0], created.id as string);
-      expect(compare.commits?.map((c) => c.id)).toEqual([created.id]);
-      await expect(api.Commits.create(project.id, 'main', 'dup', [{ action: 'create', filePath: 'gb/one.txt', content: 'x' }])).rejects.toThrow('A file with this name already exists');
-      await expect(api.Commits.show(project.id, 'f'.repeat(40))).rejects.toThrow('404 Commit Not Found');
-    } finally {
-      await server.close();
-    }
+    const api = gitbeaker(t.base, t.root.token);
+    const created = await api.Commits.create(project.id, 'main', 'Via gitbeaker', [
+      { action: 'create', filePath: 'gb/one.txt', content: 'one\n' },
+      { action: 'create', filePath: 'gb/two.txt', content: 'two\n' },
+    ]);
+    expect(created).toMatchObject({ id: git('rev-parse', 'main'), title: 'Via gitbeaker', stats: { additions: 2, deletions: 0, total: 2 } });
+    const all = await api.Commits.all(project.id, { refName: 'main', perPage: 2, maxPages: 2 });
+    expect(all.map((c) => c.id)).toEqual(git('rev-list', '-4', 'main').split('\n'));
+    const expanded = await api.Commits.all(project.id, { path: 'gb', perPage: 1, showExpanded: true, maxPages: 1 });
+    expect(expanded.paginationInfo).toMatchObject({ total: 1, totalPages: 1, current: 1 });
+    expect(expanded.data[0].id).toBe(created.id);
+    const shown = await api.Commits.show(project.id, created.id as string);
+    expect(shown).toMatchObject({ id: created.id, project_id: project.id, stats: { total: 2 } });
+    const diff = await api.Commits.showDiff(project.id, created.id as string);
+    expect(diff.map((d) => [d.new_path, d.new_file, d.diff])).toEqual([
+      ['gb/one.txt', true, '@@ -0,0 +1 @@\n+one\n'],
+      ['gb/two.txt', true, '@@ -0,0 +1 @@\n+two\n'],
+    ]);
+    const compare = await api.Repositories.compare(project.id, (created.parent_ids as string[])[0], created.id as string);
+    expect(compare.commits?.map((c) => c.id)).toEqual([created.id]);
+    await expect(api.Commits.create(project.id, 'main', 'dup', [{ action: 'create', filePath: 'gb/one.txt', content: 'x' }])).rejects.toThrow('A file with this name already exists');
+    await expect(api.Commits.show(project.id, 'f'.repeat(40))).rejects.toThrow('404 Commit Not Found');
   });
 });

@@ -1,23 +1,17 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EpicAwardEmojis, Epics } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
-let server: http.Server;
 let host: string;
 let groupId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = http.createServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  host = t.base;
   groupId = (await t.api('post', '/groups').send({ name: 'Planning', path: 'planning', visibility: 'public' }).expect(201)).body.id;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
   await t.close();
 });
 

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureEnabled } from '../src/flags/index.ts';
@@ -19,18 +17,14 @@ const definitionOf = (name: string) => ({
 describe('features API (admin)', () => {
   let t: TestApp;
   let alice: Awaited<ReturnType<TestApp['user']>>;
-  let server: Server;
   let gitbeaker: InstanceType<typeof Gitlab>;
 
   beforeAll(async () => {
     t = await createTestApp({ flagDefinitionDirs: FLAG_DIRS_WITH_FIXTURES });
     alice = await t.user('alice');
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    gitbeaker = new Gitlab({ host: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: t.root.token });
+    gitbeaker = new Gitlab({ host: t.base, token: t.root.token });
   });
   afterAll(async () => {
-    server?.close();
     await t?.close();
   });
 

@@ -2,7 +2,6 @@
 // values, against the real app on a loopback port. Any 5xx fails the run and names the request.
 // FUZZ_SEED=<n> replays a run; FUZZ_REQUESTS=<n> changes its size (default 5,000, the least the fuzz suite must send).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   getNamedType,
   isEnumType,
@@ -167,7 +166,6 @@ function graphqlRequest(tokens: Record<string, string | null>): Fuzzed {
 }
 
 let t: TestApp;
-let server: http.Server;
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 beforeAll(async () => {
@@ -176,12 +174,9 @@ beforeAll(async () => {
   const { project } = await seedProject(t, { visibility: 'internal' });
   await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v1.0', ref: 'main', name: 'One' }).expect(201);
   await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'm1' }).expect(201);
-  server = http.createServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
   agent.destroy();
-  await new Promise((resolve) => server.close(resolve));
   await t.close();
 });
 
@@ -205,7 +200,7 @@ function send(port: number, r: Fuzzed): Promise<{ status: number; body: string }
 
 describe(`fuzzing every route family (seed ${SEED}; FUZZ_SEED to replay)`, () => {
   it(`answers ${TOTAL} generated REST and GraphQL requests without a single 5xx`, { timeout: 600_000 }, async () => {
-    const port = (server.address() as AddressInfo).port;
+    const port = Number(new URL(t.base).port);
     const user = await t.user('fuzzer');
     const readRepository = await t.token(user.id, ['read_repository']);
     const project = await t.db.project.findFirstOrThrow();

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueJobToken } from '../src/auth/job-tokens.ts';
 import { tokenDigest } from '../src/auth/tokens.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { listen, remote, scratch } from './helpers/git-client.ts';
+import { remote, scratch } from './helpers/git-client.ts';
 
 let t: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
 let client: ReturnType<typeof scratch>;
 let project: { id: number; path_with_namespace: string; http_url_to_repo: string };
 let publicProject: { id: number; path_with_namespace: string };
@@ -21,7 +20,6 @@ const commitFile = (id: number, file: string, content: string, branch = 'main') 
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app);
   client = scratch();
   const group = (await t.api('post', '/groups').send({ name: 'Acme', path: 'acme', visibility: 'private' }).expect(201)).body;
   project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, visibility: 'private', initialize_with_readme: true }).expect(201)).body;
@@ -33,12 +31,11 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await commitFile(project.id, `src/file${i}.txt`, `content ${i}\n`.repeat(100));
 });
 afterAll(async () => {
-  await server.close();
   client.remove();
   await t.close();
 });
 
-const url = (login?: string, password?: string, fullPath = project.path_with_namespace) => remote(server.base, fullPath, login, password);
+const url = (login?: string, password?: string, fullPath = project.path_with_namespace) => remote(t.base, fullPath, login, password);
 
 describe('git clone and fetch over HTTP', () => {
   it('answers at the http_url_to_repo every project advertises', () => {
@@ -234,7 +231,7 @@ describe('git clone and fetch over HTTP', () => {
   });
 
   it('redirects the address without .git to the repository', async () => {
-    const res = await fetch(`${server.base}/${project.path_with_namespace}/info/refs?service=git-upload-pack`, { redirect: 'manual' });
+    const res = await fetch(`${t.base}/${project.path_with_namespace}/info/refs?service=git-upload-pack`, { redirect: 'manual' });
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe(`/${project.path_with_namespace}.git/info/refs?service=git-upload-pack`);
   });

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventBus, type DomainEvents } from '../src/core/events.ts';
 import { ZERO_OID } from '../src/git/writer.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { listen, remote, scratch } from './helpers/git-client.ts';
+import { remote, scratch } from './helpers/git-client.ts';
 
 let t: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
 let client: ReturnType<typeof scratch>;
 const users: Record<string, { id: number; username: string; token: string }> = {};
 let projects = 0;
@@ -30,12 +29,10 @@ beforeAll(async () => {
   t = await createTestApp();
   t.deps.events = new EventBus({ push: [(event) => void pushes.push(event)] });
   t.deps.events.bind(t.deps);
-  server = await listen(t.app);
   client = scratch();
   for (const [name] of [['maintainer'], ['developer'], ['reporter']]) users[name] = await t.user(name);
 });
 afterAll(async () => {
-  await server.close();
   client.remove();
   await t.close();
 });
@@ -46,7 +43,7 @@ async function setup(who: 'maintainer' | 'developer' = 'developer', opts: { read
   for (const [name, level] of [['maintainer', 40], ['developer', 30], ['reporter', 20]] as const) {
     await t.api('post', `/projects/${p.id}/members`).send({ user_id: users[name].id, access_level: level }).expect(201);
   }
-  const url = (login: string) => remote(server.base, p.path_with_namespace, 'oauth2', users[login].token);
+  const url = (login: string) => remote(t.base, p.path_with_namespace, 'oauth2', users[login].token);
   const dir = path.join(client.dir, `work-${projects}-${who}`);
   await client.ok(['clone', url(who), dir]);
   const work = {
@@ -185,11 +182,11 @@ describe('git push over HTTP', () => {
     const reporter = await work.git('push', work.url('reporter'), 'HEAD:refs/heads/r');
     expect(reporter.code).toBe(128);
     expect(reporter.stderr).toContain('remote: You are not allowed to push code to this project.');
-    const readOnly = remote(server.base, p.path_with_namespace, 'oauth2', await t.token(users.developer.id, ['read_repository']));
+    const readOnly = remote(t.base, p.path_with_namespace, 'oauth2', await t.token(users.developer.id, ['read_repository']));
     const scoped = await work.git('push', readOnly, 'HEAD:refs/heads/r');
     expect(scoped.code).toBe(128);
     expect(scoped.stderr).toContain('remote: You are not allowed to upload code.');
-    const writable = remote(server.base, p.path_with_namespace, 'oauth2', await t.token(users.developer.id, ['write_repository']));
+    const writable = remote(t.base, p.path_with_namespace, 'oauth2', await t.token(users.developer.id, ['write_repository']));
     expect((await work.git('push', writable, 'HEAD:refs/heads/r')).code).toBe(0);
     await t.db.project.update({ where: { id: p.id }, data: { archived: true } });
     const archived = await work.git('push', writable, 'HEAD:refs/heads/r2');
@@ -244,19 +241,16 @@ describe('git push over HTTP', () => {
 
 describe('git processes per repository', () => {
   let busy: TestApp;
-  let busyServer: Awaited<ReturnType<typeof listen>>;
   beforeAll(async () => {
     busy = await createTestApp({ env: { GIT_HTTP_MAX_PROCESSES_PER_REPOSITORY: '1', GIT_HTTP_MAX_QUEUED_PER_REPOSITORY: '0' } });
-    busyServer = await listen(busy.app);
   });
   afterAll(async () => {
-    await busyServer.close();
     await busy.close();
   });
 
   it('answers 429 while the repository has no free slot, and serves again once it is free', async () => {
     const p = (await busy.api('post', '/projects').send({ name: 'Busy', visibility: 'public', initialize_with_readme: true }).expect(201)).body;
-    const repo = `${busyServer.base}/${p.path_with_namespace}.git`;
+    const repo = `${busy.base}/${p.path_with_namespace}.git`;
     const auth = `Basic ${Buffer.from(`oauth2:${busy.root.token}`).toString('base64')}`;
     // The whole body is read: a client holds its slot until its answer is complete.
     const advertise = async () => {

@@ -4,10 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueJobToken } from '../src/auth/job-tokens.ts';
 import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
-import { listen, remote, scratch } from './helpers/git-client.ts';
+import { remote, scratch } from './helpers/git-client.ts';
 
 let t: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
 let client: ReturnType<typeof scratch>;
 let project: { id: number; path_with_namespace: string };
 let publicProject: { id: number; path_with_namespace: string };
@@ -19,11 +18,10 @@ const LFS_TYPE = 'application/vnd.git-lfs+json; charset=utf-8';
 const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
 const objectOf = (bytes: Buffer) => ({ oid: createHash('sha256').update(bytes).digest('hex'), size: bytes.length });
 /** Hrefs carry EXTERNAL_URL; the test server listens elsewhere. */
-const local = (href: string) => href.replace(EXTERNAL_URL, server.base);
+const local = (href: string) => href.replace(EXTERNAL_URL, t.base);
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app);
   client = scratch();
   project = (await t.api('post', '/projects').send({ name: 'Assets', visibility: 'private', initialize_with_readme: true }).expect(201)).body;
   publicProject = (await t.api('post', '/projects').send({ name: 'Open assets', visibility: 'public', initialize_with_readme: true }).expect(201)).body;
@@ -33,13 +31,12 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await server.close();
   client.remove();
   await t.close();
 });
 
 async function batch(operation: string, objects: unknown[], authorization?: string, fullPath = project.path_with_namespace) {
-  const res = await fetch(`${server.base}/${fullPath}.git/info/lfs/objects/batch`, {
+  const res = await fetch(`${t.base}/${fullPath}.git/info/lfs/objects/batch`, {
     method: 'POST',
     headers: { Accept: LFS, 'Content-Type': LFS, ...(authorization && { Authorization: authorization }) },
     body: JSON.stringify({ operation, transfers: ['basic'], objects }),
@@ -83,7 +80,7 @@ describe('Git LFS batch API and basic transfer', () => {
 
     // The pointer arrives by git push; the raw files API resolves it to the stored object.
     const dir = path.join(client.dir, 'pointer');
-    await client.ok(['clone', remote(server.base, project.path_with_namespace, 'oauth2', users.developer.token), dir]);
+    await client.ok(['clone', remote(t.base, project.path_with_namespace, 'oauth2', users.developer.token), dir]);
     await client.ok(['checkout', '-q', '-b', 'assets'], { cwd: dir });
     fs.writeFileSync(path.join(dir, 'big.bin'), `version https://git-lfs.github.com/spec/v1\noid sha256:${object.oid}\nsize ${object.size}\n`);
     await client.ok(['add', 'big.bin'], { cwd: dir });
@@ -115,20 +112,20 @@ describe('Git LFS batch API and basic transfer', () => {
     const { token } = await issueJobToken(t.db, t.deps.secrets.tokenDigestKey, { projectId: project.id, userId: users.developer.id });
     expect((await batch('download', [object], basic('gitlab-ci-token', token))).status).toBe(200);
     expect((await batch('upload', [object], basic('gitlab-ci-token', token))).status).toBe(403);
-    const put = await fetch(`${server.base}/${project.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}/${object.size}`, {
+    const put = await fetch(`${t.base}/${project.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}/${object.size}`, {
       method: 'PUT',
       headers: { Authorization: basic('oauth2', users.reporter.token) },
       body: 'perm',
     });
     expect(put.status).toBe(403);
-    const get = await fetch(`${server.base}/${project.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}`);
+    const get = await fetch(`${t.base}/${project.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}`);
     expect(get.status).toBe(401);
   });
 
   it('lets anyone download from a public project, marked authenticated, and asks for credentials to upload', async () => {
     const bytes = Buffer.from('public asset\n');
     const object = objectOf(bytes);
-    const href = `${server.base}/${publicProject.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}/${object.size}`;
+    const href = `${t.base}/${publicProject.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}/${object.size}`;
     expect((await fetch(href, { method: 'PUT', headers: { Authorization: basic('root', t.root.token) }, body: bytes })).status).toBe(200);
     const download = await batch('download', [object], undefined, publicProject.path_with_namespace);
     expect(download.body.objects[0]).toMatchObject({ ...object, authenticated: true, actions: { download: { header: {} } } });
@@ -140,7 +137,7 @@ describe('Git LFS batch API and basic transfer', () => {
   it('answers malformed batch requests with 422', async () => {
     const auth = basic('oauth2', users.developer.token);
     expect((await batch('delete', [objectOf(Buffer.from('x'))], auth)).status).toBe(422);
-    const notJson = await fetch(`${server.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': LFS }, body: '{' });
+    const notJson = await fetch(`${t.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': LFS }, body: '{' });
     expect([notJson.status, (await notJson.json()).message]).toEqual([422, 'The request body is not valid JSON']);
     const empty = await batch('download', [], auth);
     expect([empty.status, empty.body.message]).toEqual([404, 'Not found.']);

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectCounts } from '../src/git/housekeeping.ts';
@@ -8,7 +6,6 @@ import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
 describe('project housekeeping (a job)', () => {
   let t: TestApp;
   let project: { id: number; path_with_namespace: string };
-  let server: Server;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -16,11 +13,8 @@ describe('project housekeeping (a job)', () => {
     for (let i = 0; i < 3; i++) {
       await t.api('post', `/projects/${project.id}/repository/files/file${i}.txt`).send({ branch: 'main', content: `content ${i}`, commit_message: `add ${i}` }).expect(201);
     }
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
   });
   afterAll(async () => {
-    server?.close();
     await t?.close();
   });
 
@@ -61,7 +55,7 @@ describe('project housekeeping (a job)', () => {
   });
 
   it('answers the same through GraphQL and gitbeaker', async () => {
-    const gitbeaker = new Gitlab({ host: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: t.root.token });
+    const gitbeaker = new Gitlab({ host: t.base, token: t.root.token });
     await gitbeaker.Projects.housekeeping(project.id);
     const m = await t.graphql(
       'mutation($input: ProjectHousekeepingStartInput!) { projectHousekeepingStart(input: $input) { clientMutationId errors project { id } } }',

@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDefinitions } from '../src/jobs/index.ts';
@@ -17,7 +15,6 @@ const waitFor = async (check: () => Promise<boolean>, what: string, ms = 10_000)
 
 describe('job-queue metrics', () => {
   let t: TestApp;
-  let server: Server;
   let gitbeaker: InstanceType<typeof Gitlab>;
   const ran: number[] = [];
 
@@ -30,12 +27,9 @@ describe('job-queue metrics', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ jobs: [jobs] });
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    gitbeaker = new Gitlab({ host: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: t.root.token });
+    gitbeaker = new Gitlab({ host: t.base, token: t.root.token });
   });
   afterAll(async () => {
-    server?.close();
     await t?.close();
   });
 

@@ -4,10 +4,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { gitbeaker, listen } from './helpers/gitbeaker.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 
 let t: TestApp;
-let server: { url: string; close: () => Promise<void> };
 let alice: { id: number; token: string; username: string };
 let bob: { id: number; token: string };
 
@@ -26,12 +25,10 @@ async function impersonation(userId: number, body: Record<string, unknown> = {})
 
 beforeAll(async () => {
   t = await createTestApp();
-  server = await listen(t.app);
   alice = await t.user('alice');
   bob = await t.user('bob');
 });
 afterAll(async () => {
-  await server.close();
   await t.close();
 });
 
@@ -78,12 +75,12 @@ describe('administrator-created personal access tokens', () => {
   });
 
   it('is driven by @gitbeaker/rest (PersonalAccessTokens.create, Users.createPersonalAccessToken)', async () => {
-    const admin = gitbeaker(server.url, t.root.token);
+    const admin = gitbeaker(t.base, t.root.token);
     const created = await admin.PersonalAccessTokens.create(alice.id, 'beaker', ['read_api'], { expiresAt: day(10) });
     expect(created).toMatchObject({ name: 'beaker', scopes: ['read_api'], user_id: alice.id, expires_at: day(10), token: expect.stringMatching(/^glpat-/) });
     const viaUsers = await admin.Users.createPersonalAccessToken(alice.id, 'beaker2', ['api']);
     expect(viaUsers).toMatchObject({ name: 'beaker2', expires_at: day(365) });
-    await expect(gitbeaker(server.url, bob.token).PersonalAccessTokens.create(alice.id, 'nope', ['api'])).rejects.toMatchObject({ cause: { response: { status: 403 } } });
+    await expect(gitbeaker(t.base, bob.token).PersonalAccessTokens.create(alice.id, 'nope', ['api'])).rejects.toMatchObject({ cause: { response: { status: 403 } } });
   });
 });
 
@@ -175,7 +172,7 @@ describe('impersonation tokens', () => {
 
   it('are driven by @gitbeaker/rest (UserImpersonationTokens)', async () => {
     const erin = await t.user('erin');
-    const admin = gitbeaker(server.url, t.root.token);
+    const admin = gitbeaker(t.base, t.root.token);
     const created = await admin.UserImpersonationTokens.create(erin.id, 'beaker', ['read_api'], { expiresAt: day(3) });
     expect(created).toMatchObject({ name: 'beaker', impersonation: true, scopes: ['read_api'], token: expect.stringMatching(/^glpat-/) });
     const shown = await admin.UserImpersonationTokens.show(erin.id, created.id);
@@ -332,7 +329,7 @@ describe('listing, reading and revoking personal access tokens', () => {
 
   it('is driven by @gitbeaker/rest (PersonalAccessTokens.all/show/remove)', async () => {
     const heidi = await t.user('heidi');
-    const client = gitbeaker(server.url, heidi.token);
+    const client = gitbeaker(t.base, heidi.token);
     const listed = await client.PersonalAccessTokens.all();
     expect(listed.map((x) => x.user_id)).toEqual([heidi.id]);
     expect((await client.PersonalAccessTokens.show()).user_id).toBe(heidi.id);
@@ -402,7 +399,7 @@ describe('rotation', () => {
     expect((await t.api('post', `/personal_access_tokens/${other.id}/rotate`, selfRotate.token).expect(403)).body.error).toBe('insufficient_scope');
     const next = (await t.api('post', `/personal_access_tokens/self/rotate`, selfRotate.token).expect(200)).body;
     expect(next.scopes).toEqual(['self_rotate']);
-    const third = await gitbeaker(server.url, next.token).PersonalAccessTokens.rotate('self');
+    const third = await gitbeaker(t.base, next.token).PersonalAccessTokens.rotate('self');
     expect(third.scopes).toEqual(['self_rotate']);
     // Scope first: /user is out of a self_rotate token's reach (403) even when revoked.
     await t.api('get', '/user', selfRotate.token).expect(403);

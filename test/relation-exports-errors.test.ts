@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_BATCH_SIZE } from '../src/modules/relation-exports/service.ts';
 import { countQueries, createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
-import { gitbeaker, listen } from './helpers/gitbeaker.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 import { expectTwins } from './helpers/twins.ts';
 
 type User = Awaited<ReturnType<TestApp['user']>>;
@@ -163,25 +163,20 @@ describe('relation export routes', () => {
   });
 
   it('starts, reads and downloads through gitbeaker (ProjectRelationsExport)', async () => {
-    const server = await listen(t.app);
-    try {
-      const api = gitbeaker(server.url, maintainer.token);
-      expect(await api.ProjectRelationsExport.scheduleExport(project.id)).toEqual({ message: '202 Accepted' });
-      await t.deps.jobs.drain();
-      const statuses = (await api.ProjectRelationsExport.showExportStatus(project.id)) as unknown as { relation: string; status: number }[];
-      expect(statuses.map((s) => [s.relation, s.status])).toEqual([
-        ['self', 1],
-        ['labels', 1],
-        ['milestones', 1],
-        ['releases', 1],
-        ['repository_bundle', 1],
-      ]);
-      const blob = (await api.ProjectRelationsExport.download(project.id, 'self')) as unknown as Blob;
-      expect(lines(Buffer.from(await blob.arrayBuffer()))).toEqual([expect.objectContaining({ name: 'App', path: 'app' })]);
-      await expect(gitbeaker(server.url, developer.token).ProjectRelationsExport.scheduleExport(project.id)).rejects.toThrow('403 Forbidden');
-    } finally {
-      await server.close();
-    }
+    const api = gitbeaker(t.base, maintainer.token);
+    expect(await api.ProjectRelationsExport.scheduleExport(project.id)).toEqual({ message: '202 Accepted' });
+    await t.deps.jobs.drain();
+    const statuses = (await api.ProjectRelationsExport.showExportStatus(project.id)) as unknown as { relation: string; status: number }[];
+    expect(statuses.map((s) => [s.relation, s.status])).toEqual([
+      ['self', 1],
+      ['labels', 1],
+      ['milestones', 1],
+      ['releases', 1],
+      ['repository_bundle', 1],
+    ]);
+    const blob = (await api.ProjectRelationsExport.download(project.id, 'self')) as unknown as Blob;
+    expect(lines(Buffer.from(await blob.arrayBuffer()))).toEqual([expect.objectContaining({ name: 'App', path: 'app' })]);
+    await expect(gitbeaker(t.base, developer.token).ProjectRelationsExport.scheduleExport(project.id)).rejects.toThrow('403 Forbidden');
   });
 });
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries, createTestApp, expectCounterSees, seedProject, type TestApp } from './helpers/app.ts';
-import { gitbeaker, listen } from './helpers/gitbeaker.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 
 let t: TestApp;
 let project: { id: number };
@@ -153,19 +153,14 @@ describe('GraphQL tree', () => {
 
 describe('gitbeaker', () => {
   it('drives Repositories.allRepositoryTrees', async () => {
-    const server = await listen(t.app);
-    try {
-      const api = gitbeaker(server.url, t.root.token);
-      const tree = await api.Repositories.allRepositoryTrees(project.id, { recursive: true, perPage: 3 });
-      expect(tree.map((e) => e.path)).toEqual(['bin', 'src', 'src/lib', 'README.md', 'a.txt', 'bin/run', 'src/lib/util.ts', 'src/main.ts', 'vendor', 'zeta.txt']);
-      const src = await api.Repositories.allRepositoryTrees(project.id, { path: 'src', ref: 'main' });
-      expect(src).toEqual([
-        { id: git('rev-parse', 'main:src/lib'), name: 'lib', type: 'tree', path: 'src/lib', mode: '040000' },
-        { id: git('rev-parse', 'main:src/main.ts'), name: 'main.ts', type: 'blob', path: 'src/main.ts', mode: '100644' },
-      ]);
-      await expect(api.Repositories.allRepositoryTrees(project.id, { path: 'missing' })).rejects.toThrow('404 Tree Not Found');
-    } finally {
-      await server.close();
-    }
+    const api = gitbeaker(t.base, t.root.token);
+    const tree = await api.Repositories.allRepositoryTrees(project.id, { recursive: true, perPage: 3 });
+    expect(tree.map((e) => e.path)).toEqual(['bin', 'src', 'src/lib', 'README.md', 'a.txt', 'bin/run', 'src/lib/util.ts', 'src/main.ts', 'vendor', 'zeta.txt']);
+    const src = await api.Repositories.allRepositoryTrees(project.id, { path: 'src', ref: 'main' });
+    expect(src).toEqual([
+      { id: git('rev-parse', 'main:src/lib'), name: 'lib', type: 'tree', path: 'src/lib', mode: '040000' },
+      { id: git('rev-parse', 'main:src/main.ts'), name: 'main.ts', type: 'blob', path: 'src/main.ts', mode: '100644' },
+    ]);
+    await expect(api.Repositories.allRepositoryTrees(project.id, { path: 'missing' })).rejects.toThrow('404 Tree Not Found');
   });
 });

@@ -18,7 +18,6 @@ const BIG_FILES = 10;
 const DOWNLOADS = 10;
 
 let t: TestApp;
-let server: http.Server;
 let port: number;
 let projectId: number;
 
@@ -72,14 +71,10 @@ beforeAll(async () => {
   const group = (await t.api('post', '/groups').send({ name: 'Big', path: 'big' }).expect(201)).body;
   projectId = (await t.api('post', '/projects').send({ name: 'Big', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body.id;
   fillRepository(t.deps.git.pathFor(projectId));
-  server = http.createServer(t.app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  port = Number(new URL(t.base).port);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
   await t.close();
 });
 

@@ -1,27 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Express } from 'express';
 
 export type GitResult = { code: number | null; stdout: string; stderr: string };
-
-/** The real app on an ephemeral 127.0.0.1 port: git cannot be driven through supertest. */
-export async function listen(app: Express): Promise<{ base: string; close: () => Promise<void> }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** A scratch directory with its own HOME, so no user or system git config leaks into the client. */
 export function scratch() {

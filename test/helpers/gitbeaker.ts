@@ -1,6 +1,4 @@
 import { Gitlab } from '@gitbeaker/rest';
 
-export { listen } from './app.ts';
-
-/** A @gitbeaker/rest client for `token` against the listening app. */
+/** A @gitbeaker/rest client for `token` against a listening app (`t.base`). */
 export const gitbeaker = (url: string, token: string) => new Gitlab({ host: url, token });

@@ -108,7 +108,7 @@ describe('milestones', () => {
     expect(new Set(results.map((r) => r.body.iid)).size).toBe(8);
   });
 
-  it('creates in two statements, no transaction; a refused create leaves a gap, never a reused iid', async () => {
+  it('creates in two statements, no transaction; a refused create leaves a gap, never a reused iid, over REST and GraphQL', async () => {
     const p = (await t.api('post', '/projects').send({ name: 'Statements' }).expect(201)).body;
     await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'first' }).expect(201);
     t.queryCounter.record = true;
@@ -122,8 +122,13 @@ describe('milestones', () => {
     await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'second' }).expect(400);
     const third = (await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'third' }).expect(201)).body;
     expect(third.iid).toBe(4);
+    // GraphQL's milestoneCreate is the same service: a taken title is refused the same way, after its iid.
+    const create = (title: string) =>
+      t.graphql('mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { iid } } }', { input: { projectPath: p.path_with_namespace, title } });
+    expect((await create('third')).body.data.milestoneCreate).toEqual({ errors: ['Title has already been taken'], milestone: null });
+    expect((await create('fourth')).body.data.milestoneCreate).toEqual({ errors: [], milestone: { iid: '6' } });
     const iids = (await t.api('get', `/projects/${p.id}/milestones`).expect(200)).body.map((m: { iid: number }) => m.iid);
-    expect(iids.sort()).toEqual([1, 2, 4]);
+    expect(iids.sort()).toEqual([1, 2, 4, 6]);
   });
 
   it('lets Reporters manage milestones but not Guests', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withNextIid } from '../src/core/iids.ts';
 import { createTestApp, EXTERNAL_URL, expectCounterSees, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
@@ -108,7 +109,7 @@ describe('milestones', () => {
     expect(new Set(results.map((r) => r.body.iid)).size).toBe(8);
   });
 
-  it('creates in two statements, no transaction; a refused create leaves a gap, never a reused iid, over REST and GraphQL', async () => {
+  it('creates in two statements, no transaction; a refused create hands its iid back, over REST and GraphQL', async () => {
     const p = (await t.api('post', '/projects').send({ name: 'Statements' }).expect(201)).body;
     await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'first' }).expect(201);
     t.queryCounter.record = true;
@@ -119,16 +120,23 @@ describe('milestones', () => {
     expect(writes).toHaveLength(2);
     expect(writes[0]).toMatch(/INSERT INTO internal_ids/);
     expect(writes[1]).toMatch(/INSERT INTO "public"\."milestones"/);
+    // As in GitLab, a refused create leaves no gap.
     await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'second' }).expect(400);
-    const third = (await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'third' }).expect(201)).body;
-    expect(third.iid).toBe(4);
-    // GraphQL's milestoneCreate is the same service: a taken title is refused the same way, after its iid.
+    expect((await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'third' }).expect(201)).body.iid).toBe(3);
+    // GraphQL's milestoneCreate is the same service.
     const create = (title: string) =>
       t.graphql('mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { iid } } }', { input: { projectPath: p.path_with_namespace, title } });
     expect((await create('third')).body.data.milestoneCreate).toEqual({ errors: ['Title has already been taken'], milestone: null });
-    expect((await create('fourth')).body.data.milestoneCreate).toEqual({ errors: [], milestone: { iid: '6' } });
+    expect((await create('fourth')).body.data.milestoneCreate).toEqual({ errors: [], milestone: { iid: '4' } });
+    // A create that took a later iid meanwhile keeps it: the refused iid stays a gap, never reused.
+    const refused = withNextIid(t.db, 'milestones:project', p.id, async (iid) => {
+      await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'meanwhile' }).expect(201);
+      return t.db.milestone.create({ data: { projectId: p.id, iid, title: 'first', description: '' } });
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'P2002' });
+    expect((await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'last' }).expect(201)).body.iid).toBe(7);
     const iids = (await t.api('get', `/projects/${p.id}/milestones`).expect(200)).body.map((m: { iid: number }) => m.iid);
-    expect(iids.sort()).toEqual([1, 2, 4, 6]);
+    expect(iids.sort()).toEqual([1, 2, 3, 4, 6, 7]);
   });
 
   it('lets Reporters manage milestones but not Guests', async () => {

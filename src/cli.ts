@@ -13,7 +13,7 @@ import { startRuntime } from './server.ts';
 import { createUserRecord } from './modules/users/service.ts';
 
 const USAGE = `usage: forgegate <command> [options]
-  migrate                                   apply pending migrations (and the job queue's tables)
+  migrate                                   apply pending migrations (and the job queue's tables and queues)
   worker                                    run background jobs until SIGTERM/SIGINT (JOB_* settings;
                                             several worker processes may share one database)
   create-user --username U --name N --email E [--password P] [--admin]
@@ -86,7 +86,9 @@ export async function main(argv: string[], { env = process.env, print = console.
   try {
     const applied = await applyMigrations(database.url);
     if (command === 'migrate') {
-      await JobQueue.install(database.url);
+      // The areas load only here: the other commands need none of them.
+      const { jobDefinitions } = await import('./kernel.ts');
+      await JobQueue.install(database.url, jobDefinitions);
       print(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       return 0;
     }

@@ -11,6 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { main, runCli } from '../src/cli.ts';
 import { loadConfig } from '../src/config.ts';
+import { jobDefinitions } from '../src/kernel.ts';
 import { startRuntime } from '../src/server.ts';
 import { createTestDatabase } from './helpers/app.ts';
 
@@ -66,6 +67,33 @@ describe('CLI', () => {
     expect((await request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token).expect(200)).body.username).toBe('ops');
     expect((await request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', token).send({ name: 'x', path: 'x' }).expect(403)).body.error).toBe('insufficient_scope');
     await runtime.close();
+  });
+
+  it("migrate declares every area's job queue, so a server's start finds them as declared and changes nothing", async () => {
+    // A database an earlier version migrated: the job tables are there, the queues are not.
+    const env = environment(await createTestDatabase());
+    const sql = async <T extends pg.QueryResultRow>(text: string) => {
+      const client = new pg.Client({ connectionString: env.DATABASE_URL });
+      await client.connect();
+      try {
+        return (await client.query<T>(text)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    await sql('SELECT pgboss.delete_queue(name) FROM pgboss.queue');
+    const queues = () => sql<{ name: string; updated: string }>('SELECT name, updated_on::text AS updated FROM pgboss.queue ORDER BY name');
+    expect(await queues()).toEqual([]);
+
+    expect(await main(['migrate'], { env, print: () => {} })).toBe(0);
+    const declared = jobDefinitions.flatMap((definitions) => Object.keys(definitions)).sort();
+    const installed = await queues();
+    expect(installed.map((q) => q.name)).toEqual(declared);
+    expect(declared.length).toBeGreaterThanOrEqual(5);
+
+    const runtime = await startRuntime(loadConfig(env), { databaseUrl: env.DATABASE_URL, jobMaintenance: false });
+    await runtime.close();
+    expect(await queues()).toEqual(installed);
   });
 
   it('prints a failure as one line on stderr with status 1', async () => {

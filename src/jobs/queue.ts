@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Db } from '../db/client.ts';
+import { createDb, type Db } from '../db/client.ts';
 import { lockKey } from '../db/locks.ts';
 import type { Notifications } from '../db/notifications.ts';
 import type { AppDeps } from '../deps.ts';
@@ -89,11 +89,22 @@ export class JobQueue {
     return new JobQueue(boss, opts.db, opts.notifications, opts.log);
   }
 
-  /** Creates or upgrades the queue's tables (what start() does too); for `forgegate migrate` and test templates. */
-  static async install(url: string): Promise<void> {
+  /**
+   * Creates or upgrades the queue's tables (what start() does too) and declares `definitions`'
+   * queues, for `forgegate migrate` and test templates: a server started afterwards finds
+   * everything as declared and only reads, where a first start creates each queue's partition.
+   */
+  static async install(url: string, definitions: JobDefinitions[] = []): Promise<void> {
     const boss = new PgBoss({ connectionString: url, schema: JOBS_SCHEMA, max: 1, supervise: false, schedule: false, migrate: true });
     await boss.start();
-    await boss.stop({ graceful: false, close: true, wait: true });
+    const { db, pool } = createDb(url);
+    try {
+      await declareQueues(boss, db, definitions.flatMap(resolveQueues));
+    } finally {
+      await db.$disconnect();
+      await pool.end();
+      await boss.stop({ graceful: false, close: true, wait: true });
+    }
   }
 
   /** Handlers reach the application through the deps; they exist only once the runtime is built. */
@@ -105,23 +116,7 @@ export class JobQueue {
   async register(definitions: JobDefinitions): Promise<void> {
     const resolved = resolveQueues(definitions);
     for (const queue of resolved) if (this.queues.has(queue.name)) throw new Error(`job queue ${queue.name} is declared twice`);
-    // Every start registers every queue, and on all but the first they are there as declared:
-    // one read then, no transaction (five locked registrations cost ~300 ms of each start).
-    if (queueChanges(resolved, await this.boss.getQueues()).length) {
-      // pg-boss creates a queue as a partition of its job table with foreign keys to the queue
-      // table; two processes starting together deadlock there. One registration at a time across
-      // every process on the database, each reading the queues again once it holds the lock.
-      await this.db.$transaction(
-        async (tx) => {
-          await lockKey(tx, 'forgegate:job-queue-registration');
-          for (const { queue, settings, exists } of queueChanges(resolved, await this.boss.getQueues())) {
-            if (exists) await this.boss.updateQueue(queue.name, { name: queue.name, ...settings });
-            else await this.boss.createQueue(queue.name, { name: queue.name, ...settings });
-          }
-        },
-        { maxWait: 60_000, timeout: 120_000 },
-      );
-    }
+    await declareQueues(this.boss, this.db, resolved);
     for (const queue of resolved) this.queues.set(queue.name, queue);
   }
 
@@ -250,6 +245,26 @@ export class JobQueue {
     // Workers are stopped by their owners first; this only closes pg-boss (its timers and pool).
     await this.boss.stop({ graceful: false, close: true, wait: true });
   }
+}
+
+/** Creates the missing queues and updates those whose retry settings differ from their declaration. */
+async function declareQueues(boss: PgBoss, db: Db, resolved: ResolvedQueue[]): Promise<void> {
+  // Every start declares every queue, and on all but the first they are there as declared: one
+  // read then, no transaction (five locked registrations cost ~300 ms of each start).
+  if (!queueChanges(resolved, await boss.getQueues()).length) return;
+  // pg-boss creates a queue as a partition of its job table with foreign keys to the queue table;
+  // two processes starting together deadlock there. One registration at a time across every
+  // process on the database, each reading the queues again once it holds the lock.
+  await db.$transaction(
+    async (tx) => {
+      await lockKey(tx, 'forgegate:job-queue-registration');
+      for (const { queue, settings, exists } of queueChanges(resolved, await boss.getQueues())) {
+        if (exists) await boss.updateQueue(queue.name, { name: queue.name, ...settings });
+        else await boss.createQueue(queue.name, { name: queue.name, ...settings });
+      }
+    },
+    { maxWait: 60_000, timeout: 120_000 },
+  );
 }
 
 /** The queues to create (missing) or update (a retry setting differs from the declaration). */

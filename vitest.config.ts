@@ -37,6 +37,8 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Prisma's query plans shared by the test apps of a worker (see the file).
+    setupFiles: ['test/helpers/shared-query-plans.ts'],
     include: ['test/**/*.test.ts'],
     // Process-level fault injection runs on its own: `npm run test:faults`.
     exclude: ['test/faults/**', 'node_modules/**'],

@@ -12,7 +12,8 @@ function miniCheckout() {
   fs.writeFileSync(path.join(root, 'src/main.ts'), "import { name } from './modules/tags/index.ts';\nexport const greeting: string = `hello ${name}`;\n");
   fs.writeFileSync(path.join(root, 'src/modules/tags/index.ts'), "export const name = 'tags';\n");
   fs.writeFileSync(path.join(root, 'src/modules/tags/operations.graphql'), 'query tags { __typename }\n');
-  const compilerOptions = { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, types: [] };
+  // No DOM library (a server needs none): reading it was half of each compiler run's second of CPU.
+  const compilerOptions = { target: 'ES2022', lib: ['ES2022'], module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, types: [] };
   fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions }));
   fs.copyFileSync(fileURLToPath(new URL('../tsconfig.build.json', import.meta.url)), path.join(root, 'tsconfig.build.json'));
   return root;

@@ -94,7 +94,7 @@ export class JobQueue {
    * queues, for `forgegate migrate` and test templates: a server started afterwards finds
    * everything as declared and only reads, where a first start creates each queue's partition.
    */
-  static async install(url: string, definitions: JobDefinitions[] = []): Promise<void> {
+  static async install(url: string, definitions: JobDefinitions[]): Promise<void> {
     const boss = new PgBoss({ connectionString: url, schema: JOBS_SCHEMA, max: 1, supervise: false, schedule: false, migrate: true });
     await boss.start();
     const { db, pool } = createDb(url);

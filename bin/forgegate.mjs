@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/, see scripts/build.mjs), rebuilt first if src/ changed since.
+// Runs the compiled CLI (dist/bundle/, see scripts/build.mjs), rebuilt first if src/ changed since.
 import { ensureBuilt } from '../scripts/build.mjs';
 
-ensureBuilt();
-const { runCli } = await import('../dist/cli.js');
+await ensureBuilt();
+const { runCli } = await import('../dist/bundle/cli.js');
 // Exit explicitly: a library in the migration path resets process.exitCode, which hid failures.
 process.exit(await runCli(process.argv.slice(2)));

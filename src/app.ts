@@ -124,12 +124,7 @@ function lazyGraphqlEndpoint(deps: AppDeps, opts: AppOptions) {
 }
 
 async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerOptions<{ req: ContextRequest }, Context>> {
-  const [{ maxAliasesPlugin }, { maxDepthPlugin }, { maxTokensPlugin }] = await Promise.all([
-    import('@escape.tech/graphql-armor-max-aliases'),
-    import('@escape.tech/graphql-armor-max-depth'),
-    import('@escape.tech/graphql-armor-max-tokens'),
-    loadJit(),
-  ]);
+  const [{ queryLimits }] = await Promise.all([import('./graphql/armor.ts'), loadJit()]);
   return {
     schema,
     graphqlEndpoint: '/api/graphql',
@@ -141,11 +136,8 @@ async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerO
     cors: false,
     logging: false,
     context: ({ req }) => req.forgegate!,
-    // GitLab's own ceilings (depth 20 for signed-in users) against expensive or abusive queries.
     plugins: [
-      maxDepthPlugin({ n: 20, flattenFragments: true }),
-      maxTokensPlugin({ n: 5000 }),
-      maxAliasesPlugin({ n: 30 }),
+      ...queryLimits(),
       // Before the checks: their deadline wraps whichever executor runs.
       jitExecutionPlugin(opts.graphqlEngine),
       operationChecksPlugin(schema, deps.config.graphqlTimeoutMs),

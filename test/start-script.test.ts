@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 describe('npm start', () => {
   // GC was a third of the REST list's CPU with V8's default 16 MB semi-spaces, and a TypeScript
   // loader at run time cost ~0.6 s and ~80 MB at start (issue #12).
-  it('runs the compiled server with a 64 MB young generation semi-space, two malloc arenas, and serves', async () => {
+  it('runs the bundled server with a 64 MB young generation semi-space, two malloc arenas, and serves', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-start-'));
     const npm = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
@@ -31,9 +31,20 @@ describe('npm start', () => {
         return base !== '';
       }, 'npm start to listen', 60_000);
       expect((await fetch(`${base}/-/health`)).status).toBe(200);
+      // What the bundled server loads on demand, each from a chunk of its own: the REST facade's
+      // compiler (graphql-jit), Yoga with the query limits, and the GraphiQL page.
+      const projects = await fetch(`${base}/api/v4/projects`);
+      expect([projects.status, await projects.json()]).toEqual([200, []]);
+      const graphql = await fetch(`${base}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      expect(await graphql.json()).toEqual({ data: { __typename: 'Query' } });
+      const aliased = `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: currentUser { id }`).join(' ')} }`;
+      const refused = await fetch(`${base}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: aliased }) });
+      expect((await refused.json()).errors?.[0]?.message).toMatch(/Aliases limit of 30 exceeded/);
+      const page = await fetch(`${base}/api/graphql`, { headers: { accept: 'text/html' } });
+      expect([page.status, (await page.text()).includes('forgegate GraphiQL')]).toEqual([200, true]);
       // Node and exactly these arguments: no --import/--loader, so no TypeScript loader is registered.
       const argv = fs.readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(argv.slice(1)).toEqual(['--max-semi-space-size=64', 'dist/main.js']);
+      expect(argv.slice(1)).toEqual(['--max-semi-space-size=64', 'dist/bundle/main.js']);
       const environ = fs.readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0');
       expect(environ.filter((v) => v.startsWith('NODE_OPTIONS=') && v !== 'NODE_OPTIONS=')).toEqual([]);
       // Two glibc arenas: what V8's compiler threads freed at start is not kept per thread.

@@ -1,4 +1,4 @@
-// A real forgegate server process (what `npm start` runs: node on dist/main.js) on a loopback
+// A real forgegate server process (what `npm start` runs: node on dist/bundle/main.js) on a loopback
 // port, with its own DATA_DIR and embedded PostgreSQL, for tests that kill, pause and signal it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,8 +17,8 @@ export type ServerProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Starts `node dist/main.js`, or `command` (e.g. `npm start`) with the same environment. */
-export async function startServer(dataDir: string, env: Record<string, string> = {}, port?: number, command = [process.execPath, 'dist/main.js']): Promise<ServerProcess> {
+/** Starts `node dist/bundle/main.js`, or `command` (e.g. `npm start`) with the same environment. */
+export async function startServer(dataDir: string, env: Record<string, string> = {}, port?: number, command = [process.execPath, 'dist/bundle/main.js']): Promise<ServerProcess> {
   port ??= await freePort();
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|TEST_DATABASE_URL|PORT|DATA_DIR)$/.test(k)));
   const child = spawn(command[0], command.slice(1), {

@@ -45,7 +45,7 @@ const withDatabase = (url: string, database: string) => {
  */
 export default async function setup(project: TestProject) {
   // Tests that start processes run dist/, as `npm start` does: a change to src/ must be in it.
-  ensureBuilt();
+  await ensureBuilt();
   const { loadConfig, pgConfigFromUrl, ensureDatabaseExists, startEmbeddedPostgres, applyMigrations, JobQueue, jobDefinitions } = await application();
   const config = loadConfig();
   let serverUrl: string;

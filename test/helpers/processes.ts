@@ -40,8 +40,8 @@ function start(name: string, args: string[], env: Record<string, string>): Proc 
   return { child, output: () => output.slice(-4000), fullOutput: () => output, exited, name };
 }
 
-/** `npm start` without npm: the compiled server (the global setup keeps dist/ current). */
-export const startServer = (name: string, env: Record<string, string>) => start(name, ['dist/main.js'], env);
+/** `npm start` without npm: the bundled server (the global setup keeps dist/ current). */
+export const startServer = (name: string, env: Record<string, string>) => start(name, ['dist/bundle/main.js'], env);
 
 /** `npx forgegate worker`. */
 export const startWorkerProcess = (name: string, env: Record<string, string>) => start(name, ['bin/forgegate.mjs', 'worker'], env);

@@ -13,7 +13,7 @@ let t: TestApp;
 let group: { id: number; full_path: string };
 let project: { id: number; path_with_namespace: string; default_branch: string };
 let dev: Awaited<ReturnType<TestApp['user']>>;
-let engines: ReturnType<typeof graphqlEngines>;
+let engines: Awaited<ReturnType<typeof graphqlEngines>>;
 
 /**
  * Runs a document and returns its data; any GraphQL error fails the test with the messages.
@@ -30,7 +30,7 @@ const gid = (className: string, id: number) => `gid://gitlab/${className}/${id}`
 
 beforeAll(async () => {
   t = await createTestApp();
-  engines = graphqlEngines(t);
+  engines = await graphqlEngines(t);
   ({ group, project } = await seedProject(t));
   dev = await t.user('devon');
   await t.api('post', `/groups/${group.id}/labels`).send({ name: 'group-wide', color: '#428BCA' }).expect(201);

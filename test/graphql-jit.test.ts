@@ -9,14 +9,14 @@ import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
 import { graphqlEngines } from './helpers/engines.ts';
 
 let t: TestApp;
-let engines: ReturnType<typeof graphqlEngines>;
+let engines: Awaited<ReturnType<typeof graphqlEngines>>;
 let fullPath: string;
 let outsider: string;
 let readRepository: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  engines = graphqlEngines(t);
+  engines = await graphqlEngines(t);
   const { project } = await seedProject(t);
   fullPath = project.path_with_namespace;
   const p = `/projects/${project.id}`;
@@ -81,7 +81,7 @@ describe('graphql-jit behind /api/graphql', () => {
     const hostile = `{ project(fullPath: "${fullPath}") { ${Array.from({ length: 30 }, (_, i) => `a${i}: releases(first: 100) { nodes { name assets { links(first: 100) { nodes { url } } } } }`).join(' ')} } }`;
     expect((await engines.compare(hostile, {}, t.root.token, { compiled: false })).body.errors[0].message).toMatch(/exceeds max complexity/);
     // GRAPHQL_TIMEOUT_MS wraps the compiled executor too.
-    const slow = graphqlEngines(t, { ...t.deps, config: { ...t.deps.config, graphqlTimeoutMs: 1 } });
+    const slow = await graphqlEngines(t, { ...t.deps, config: { ...t.deps.config, graphqlTimeoutMs: 1 } });
     expect((await slow.compare(RELEASES_QUERY, { fullPath })).body.errors[0].extensions.code).toBe('QUERY_TIMEOUT');
   });
 

@@ -8,15 +8,16 @@ import { OperationRegistry } from '../src/rest/operations.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
-let jit: ReturnType<typeof buildApp>;
-let reference: ReturnType<typeof buildApp>;
+/** The base URLs of the two apps over the same deps: one runs the operations compiled, one through graphql-js. */
+let jit: string;
+let reference: string;
 const tokens: Record<string, string> = {};
 const paths: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  jit = buildApp(t.deps, { restEngine: 'jit' });
-  reference = buildApp(t.deps, { restEngine: 'graphql-js' });
+  jit = await t.serve(buildApp(t.deps, { restEngine: 'jit' }));
+  reference = await t.serve(buildApp(t.deps, { restEngine: 'graphql-js' }));
   const dev = await t.user('jit-dev');
   const outsider = await t.user('jit-outsider');
   tokens.root = t.root.token;
@@ -84,8 +85,8 @@ describe('graphql-jit behind the operation registry', () => {
   });
 
   it('answers every route byte for byte as graphql-js does, for each viewer', async () => {
-    const get = (app: typeof jit, path: string, token: string) => {
-      const r = request(app).get(`/api/v4${path}`).buffer(true).parse((res, done) => {
+    const get = (base: string, path: string, token: string) => {
+      const r = request(base).get(`/api/v4${path}`).buffer(true).parse((res, done) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (body += c));

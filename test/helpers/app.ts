@@ -53,6 +53,7 @@ export async function createTestApp(
   const { deps } = runtime;
   const app = buildApp(deps);
   const server = await listen(app);
+  const served: Array<() => Promise<void>> = [];
   const root = await deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });
 
   async function token(userId: number, scopes: Scope[] = ['api'], extra: { expiresAt?: Date } = {}) {
@@ -95,7 +96,17 @@ export async function createTestApp(
     graphql,
     databaseUrl: url,
     startWorker: runtime.startWorker,
+    /**
+     * Another app over the same deps (another engine, other options) on a port of its own, closed
+     * with this one; returns its base URL, for supertest: `request(url)`.
+     */
+    async serve(other: http.RequestListener): Promise<string> {
+      const { url: base, close } = await listen(other);
+      served.push(close);
+      return base;
+    },
     async close() {
+      await Promise.all(served.map((close) => close()));
       await server.close();
       await runtime.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -8,15 +8,16 @@ type Answer = { status: number; type: string | undefined; text: string };
 
 /**
  * /api/graphql twice over the same deps (same data): executed by graphql-jit and by Yoga's own
- * executor, the reference. `compare` runs a document on both and asserts the same bytes.
+ * executor, the reference, each app on a port of its own. `compare` runs a document on both and
+ * asserts the same bytes.
  */
-export function graphqlEngines(t: TestApp, deps: TestApp['deps'] = t.deps) {
-  const jit = buildApp(deps, { graphqlEngine: 'jit' });
-  const reference = buildApp(deps, { graphqlEngine: 'graphql-js' });
+export async function graphqlEngines(t: TestApp, deps: TestApp['deps'] = t.deps) {
+  const jit = await t.serve(buildApp(deps, { graphqlEngine: 'jit' }));
+  const reference = await t.serve(buildApp(deps, { graphqlEngine: 'graphql-js' }));
   let documents = 0;
 
-  async function post(app: typeof jit, body: object, token: string | null): Promise<Answer> {
-    const r = request(app).post('/api/graphql').send(body).buffer(true).parse((res, done) => {
+  async function post(base: string, body: object, token: string | null): Promise<Answer> {
+    const r = request(base).post('/api/graphql').send(body).buffer(true).parse((res, done) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));

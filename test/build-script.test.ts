@@ -100,6 +100,17 @@ describe('scripts/build.mjs', () => {
     expect(fs.readFileSync(path.join(bundle, reader!), 'utf8')).toContain('query_compiler_small_bg.postgresql.wasm');
   });
 
+  it("bundles a pg that does not load Node's fetch at start to ask whether it runs in a Cloudflare Worker", () => {
+    const probe = 'new Response(null, { cf:';
+    // Positive control: pg itself asks.
+    expect(fs.readFileSync(fileURLToPath(new URL('../node_modules/pg/lib/stream.js', import.meta.url)), 'utf8')).toContain(probe);
+    const bundle = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+    const chunks = fs.readdirSync(bundle).filter((f) => f.endsWith('.js'));
+    expect(chunks.filter((f) => fs.readFileSync(path.join(bundle, f), 'utf8').includes(probe))).toEqual([]);
+    // …and the bundle does hold pg (its client and its Node socket).
+    expect(chunks.some((f) => fs.readFileSync(path.join(bundle, f), 'utf8').includes('node_modules/pg/lib/stream.js'))).toBe(true);
+  });
+
   it('is stale once a source, a folder (a file added or removed) or a compiler setting is newer than the build', () => {
     for (const input of ['src/modules/tags/index.ts', 'src/modules/tags', 'src', 'tsconfig.build.json']) {
       for (const other of INPUTS) backdate(root, other);

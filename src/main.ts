@@ -1,12 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import v8 from 'node:v8';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { startHttpServer, type HttpServer } from './http-server.ts';
+import { limitHeapGrowth, startHttpServer, type HttpServer } from './http-server.ts';
 import { startRuntime, type Runtime } from './server.ts';
 
 const started = performance.now();
-/** How much the old generation may grow past its live size before the next full collection. */
-const SERVING_HEAP_GROWING_PERCENT = 50;
 // Everything the server writes (repositories, archives, secrets) is for its own user only.
 process.umask(0o077);
 let config: Config;
@@ -73,11 +70,7 @@ http = startHttpServer(buildApp(runtime.deps), config, log, () => {
     { url: `http://${config.host}:${port}`, externalUrl: config.externalUrl, embeddedDatabase: runtime!.database.embedded, startupMs: Math.round(performance.now() - started) },
     'forgegate is listening',
   );
-  // Serving, the old generation grows by half at most between full collections. V8's own factor
-  // (up to 4x) let 10 clients of the 100-release list take the process from ~190 MB to ~500 MB;
-  // with this, ~330 MB at the same CPU per request. Set once listening: from the start, the smaller
-  // steps cost the start ~70 ms of extra collections while the heap fills.
-  v8.setFlagsFromString(`--heap-growing-percent=${SERVING_HEAP_GROWING_PERCENT}`);
+  limitHeapGrowth();
 });
 // A git push or an LFS upload streams its body for as long as the client needs; Node's default
 // (300 s for a whole request) would cut big pushes. Headers must still arrive within headersTimeout.

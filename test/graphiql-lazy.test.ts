@@ -26,6 +26,7 @@ describe('GraphQL endpoint and GraphiQL bundle', () => {
     expect(report).toMatchObject({ yogaAfterRest: false, yogaAfterGraphql: true, firstAnswer: { data: { __typename: 'Query' } } });
     // graphql-jit arrives with the first operation the REST facade compiles, not at start.
     expect(report).toMatchObject({ jitAfterHealth: false, jitAfterRest: true });
+    expect(report).toMatchObject({ gemojiBeforeAward: false, gemojiAfterAward: true, thumbsup: '👍' });
     expect(report).toMatchObject({ status: 200, titled: true });
     expect(report.pageBytes).toBeGreaterThan(1_000_000);
     // The bundle's module arrives in the heap with the first request for the page (measured: +49 MB

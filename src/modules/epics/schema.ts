@@ -9,7 +9,7 @@ import { LabelRef } from '../labels/schema.ts';
 import { textColor } from '../labels/service.ts';
 import { renderMarkdown } from '../releases/markdown.ts';
 import { UserRef } from '../users/schema.ts';
-import { addAward, EMOJI, removeAward } from './award-emoji.ts';
+import { addAward, emojiNamed, removeAward } from './award-emoji.ts';
 import {
   abilities,
   ancestorsOf,
@@ -117,9 +117,9 @@ export const AwardEmojiRef = builder.objectRef<AwardEmoji>('AwardEmoji').impleme
     databaseId: t.exposeInt('id', { description: 'Id of the award (REST `id`).' }),
     awardableId: t.exposeInt('epicId', { description: 'Id of the epic the emoji was awarded to (REST `awardable_id`).' }),
     name: t.exposeString('name'),
-    emoji: t.string({ resolve: (a) => EMOJI.get(a.name)?.emoji ?? '' }),
-    description: t.string({ resolve: (a) => EMOJI.get(a.name)?.description ?? '' }),
-    unicode: t.string({ resolve: (a) => [...(EMOJI.get(a.name)?.emoji ?? '')].map((c) => c.codePointAt(0)!.toString(16)).join('-') }),
+    emoji: t.string({ resolve: async (a) => (await emojiNamed(a.name))?.emoji ?? '' }),
+    description: t.string({ resolve: async (a) => (await emojiNamed(a.name))?.description ?? '' }),
+    unicode: t.string({ resolve: async (a) => [...((await emojiNamed(a.name))?.emoji ?? '')].map((c) => c.codePointAt(0)!.toString(16)).join('-') }),
     user: t.field({ type: UserRef, resolve: async (a, _a, ctx) => (await ctx.loaders.user.load(a.userId))! }),
     createdAt: t.expose('createdAt', { type: 'Time' }),
     updatedAt: t.expose('updatedAt', { type: 'Time' }),

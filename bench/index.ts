@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { RELEASES_QUERY } from './documents.ts';
-import { measureStarts, underLoad } from './starts.ts';
+import { measureStarts, startCommand, underLoad } from './starts.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,7 +36,8 @@ const started = performance.now();
 // Before the scenarios' servers: nothing else runs while the starts are timed.
 const starts = await measureStarts();
 // The node flags and allocator settings of `npm start` (package.json).
-const app = await start('forgegate', ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', MALLOC_ARENA_MAX: '2' });
+const { env: startEnv, nodeFlags } = startCommand();
+const app = await start('forgegate', [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { ...startEnv, BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' });
 const seeded = app.ready;
 const floor = await start('floor', ['--import', 'tsx', 'bench/floor/server.ts'], {
   DATABASE_URL: seeded.databaseUrl,

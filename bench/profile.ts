@@ -9,13 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { RELEASES_QUERY } from './documents.ts';
+import { startCommand } from './starts.ts';
 
 const scenario = process.argv[2] ?? 'releases';
 const seconds = Number(process.argv[3] ?? 8);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-profile-'));
 const profileFile = path.join(dir, 'serving.cpuprofile');
-const child = spawn(process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, MALLOC_ARENA_MAX: '2', BENCH_PROFILE: profileFile } });
+// As `npm start` runs (its node flags and variables, package.json).
+const { env: startEnv, nodeFlags } = startCommand();
+const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...startEnv, BENCH_PROFILE: profileFile } });
 let output = '';
 const ready = await new Promise<Record<string, any>>((resolve) =>
   child.stdout!.on('data', (c: Buffer) => {

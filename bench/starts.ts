@@ -12,13 +12,16 @@ import autocannon from 'autocannon';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** `MALLOC_ARENA_MAX=2 exec node <flags> dist/bundle/main.js` from package.json: its variables and node's arguments. */
-function startCommand(): { env: Record<string, string>; args: string[] } {
+/**
+ * `MALLOC_ARENA_MAX=2 exec node <flags> dist/bundle/main.js` from package.json: its variables, node's
+ * flags and the entry point. The benches' own servers run with the same variables and flags.
+ */
+export function startCommand(): { env: Record<string, string>; nodeFlags: string[]; entry: string } {
   const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
   const words = script.split(/\s+/).filter((w) => w !== 'exec');
   const node = words.indexOf('node');
   const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string]));
-  return { env, args: words.slice(node + 1) };
+  return { env, nodeFlags: words.slice(node + 1, -1), entry: words.at(-1)! };
 }
 
 /** /proc/<pid>: resident memory in bytes, CPU (user + system) in ms. */
@@ -35,7 +38,7 @@ type Server = { child: ChildProcess; url: string; ms: number; stop: () => Promis
 async function serve(env: Record<string, string>): Promise<Server> {
   const command = startCommand();
   const started = performance.now();
-  const child = spawn(process.execPath, command.args, { cwd: ROOT, env: { ...process.env, ...command.env, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...command.nodeFlags, command.entry], { cwd: ROOT, env: { ...process.env, ...command.env, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = async () => {
     if (child.exitCode !== null) return;
     child.kill('SIGTERM');
@@ -108,6 +111,8 @@ export async function underLoad(opts: { dataDir: string; databaseUrl: string; pa
     };
     try {
       await load();
+      // The warm-up's last requests, which the load generator gave up on, finish outside the measure.
+      await settle(1_000);
       const before = usage(server.child.pid!);
       const result = await load();
       const after = usage(server.child.pid!);

@@ -25,6 +25,10 @@ export class BoundedCache<K, V> {
     return this.map.has(key);
   }
 
+  delete(key: K) {
+    this.map.delete(key);
+  }
+
   set(key: K, value: V): V {
     this.map.delete(key);
     if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as K);

@@ -100,7 +100,7 @@ function coreLoaders(db: Db, git: GitStore) {
       (n) => n.id,
     ),
     project: batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(db, ids), (p) => p.id),
-    /** One repository handle per project and request. */
+    /** One Repository per project and request, over the libgit2 handle the git store keeps. */
     repository: new DataLoader<number, Repository>((ids) => Promise.all(ids.map((id) => git.open(id)))),
   };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { commitStats, countCommits, diffCommits, logCommits, mergeBase, type DiffEntry, type DiffStats, type LogQuery } from './history.ts';
 import { lfsPointerOid } from './lfs.ts';
-import { native, type NativeCommit, type NativeRepository, type NativeTree } from './native.ts';
+import { type NativeCommit, type NativeRepository, type NativeTree } from './native.ts';
 import { isValidBranchName, isValidRefName } from './refs.ts';
 import { runGit, streamGit } from './run.ts';
 import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';
@@ -70,7 +70,7 @@ const TYPES: Record<string, EntryType> = { Blob: 'blob', Tree: 'tree', Commit: '
  * libgit2 (es-git) in-process; writes through git plumbing and libgit2, each ref update a compare-and-swap.
  * Users' ref strings are checked before they reach libgit2 and are only resolved as revisions;
  * paths reach git on stdin or as tree lookups, never as options. One handle per project and
- * request (`ctx.loaders.repository`): opening costs ~10 ms.
+ * request (`ctx.loaders.repository`), over a libgit2 repository the GitStore keeps open.
  */
 export class Repository {
   /**
@@ -85,8 +85,9 @@ export class Repository {
     private readonly repo: NativeRepository,
   ) {}
 
-  static async open(path: string): Promise<Repository> {
-    return new Repository(path, await native.openRepository(path, { bare: true }));
+  /** A handle for one request over an opened libgit2 repository (GitStore keeps those). */
+  static over(path: string, repo: NativeRepository): Repository {
+    return new Repository(path, repo);
   }
 
   // ------------------------------------------------------------------------------------------

@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { BoundedCache } from '../core/bounded-cache.ts';
 import { ArchiveStore } from './archive.ts';
+import { native, type NativeRepository } from './native.ts';
 import { Repository } from './repository.ts';
 import { runGit } from './run.ts';
 import { removeCrashReports } from './writer.ts';
 
 const REPOSITORY_FOLDERS = ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'hooks', 'info'];
+
+/** libgit2 handles kept open, most recently used first (each may hold its pack files open). */
+const OPEN_HANDLES = 64;
 
 /**
  * What `git init --bare --shared=0600` writes, except that force pushes stay allowed
@@ -44,8 +49,30 @@ export class GitStore {
   }
 
   /** The project's repository handle (one per request: see `ctx.loaders.repository`). */
-  open(projectId: number): Promise<Repository> {
-    return Repository.open(this.pathFor(projectId));
+  /**
+   * libgit2's handles, kept from one request to the next: opening one (reading the repository's
+   * config and layout) cost ~110 µs of CPU, a tenth of a 1 KB raw read. A kept handle still sees
+   * what other processes write: libgit2 reads refs from disk at every lookup and rescans the
+   * object database when an object is missing. A repository that does not open is not kept.
+   */
+  private readonly handles = new BoundedCache<number, Promise<NativeRepository>>(OPEN_HANDLES);
+  /** libgit2 opens so far (tests: a kept handle is reused). */
+  opens = 0;
+
+  /** A Repository for one request (its commit cache lives as long), over the project's kept handle. */
+  async open(projectId: number): Promise<Repository> {
+    let handle = this.handles.get(projectId);
+    if (!handle) {
+      this.opens += 1;
+      handle = this.handles.set(projectId, native.openRepository(this.pathFor(projectId), { bare: true }));
+      handle.catch(() => this.forget(projectId, handle!));
+    }
+    return Repository.over(this.pathFor(projectId), await handle);
+  }
+
+  /** Drops a kept handle, unless a newer one has replaced it meanwhile. */
+  private forget(projectId: number, handle: Promise<NativeRepository>) {
+    if (this.handles.get(projectId) === handle) this.handles.delete(projectId);
   }
 
   /**
@@ -112,6 +139,7 @@ export class GitStore {
   }
 
   async remove(projectId: number): Promise<void> {
+    this.handles.delete(projectId);
     await fs.rm(this.pathFor(projectId), { recursive: true, force: true });
     await this.archives.remove(projectId);
   }

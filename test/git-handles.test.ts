@@ -1,7 +1,10 @@
-// The libgit2 handles the git store keeps from one request to the next: reused, and still seeing
-// what other processes write into the repository (pushes, other servers, git's own housekeeping).
+// The libgit2 handles the git store keeps from one request to the next: reused, still seeing what
+// other processes write into the repository (pushes, other servers, git's own housekeeping), and
+// let go in time (es-git frees what a handle read only with the handle).
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LARGE_READ_BYTES } from '../src/git/repository.ts';
+import { HANDLE_USES } from '../src/git/store.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
@@ -76,5 +79,24 @@ describe('kept repository handles', () => {
     const opens = t.deps.git.opens;
     await t.api('get', `/projects/${id}/repository/files/README.md/raw?ref=main`).expect(404, { message: '404 Commit Not Found' });
     expect(t.deps.git.opens).toBe(opens + 1);
+  });
+
+  it('are let go after HANDLE_USES requests, and at once after a big blob', async () => {
+    const id = await projectWithReadme('Recycled');
+    const opens = t.deps.git.opens;
+    // The project's creation used the handle once; the reads use it up.
+    for (let i = 1; i < HANDLE_USES; i++) await readme(id);
+    expect(t.deps.git.opens).toBe(opens);
+    await readme(id);
+    expect(t.deps.git.opens).toBe(opens + 1);
+
+    const big = 'x'.repeat(LARGE_READ_BYTES);
+    await t.api('post', `/projects/${id}/repository/files/big.txt`).send({ branch: 'main', content: big, commit_message: 'big' }).expect(201);
+    await readme(id);
+    const beforeBig = t.deps.git.opens;
+    expect((await t.api('get', `/projects/${id}/repository/files/big.txt/raw?ref=main`).expect(200)).text).toBe(big);
+    expect(t.deps.git.opens).toBe(beforeBig);
+    await readme(id);
+    expect(t.deps.git.opens).toBe(beforeBig + 1);
   });
 });

@@ -32,6 +32,10 @@ export type BlameRange = { commit: CommitInfo; lineno: number; lines: string[] }
 
 /** Blobs up to this size are read in-process through libgit2; bigger ones are streamed by git. */
 export const SMALL_BLOB_BYTES = 1024 * 1024;
+
+/** A blob read through libgit2 this big or bigger: its handle is not kept for later requests. */
+export const LARGE_READ_BYTES = 64 * 1024;
+
 export const REGULAR_FILE_MODE = 0o100644;
 export const EXECUTABLE_MODE = 0o100755;
 
@@ -83,11 +87,13 @@ export class Repository {
   private constructor(
     private readonly path: string,
     private readonly repo: NativeRepository,
+    /** Tells the git store not to keep the libgit2 handle for later requests. */
+    private readonly letGo: () => void,
   ) {}
 
   /** A handle for one request over an opened libgit2 repository (GitStore keeps those). */
-  static over(path: string, repo: NativeRepository): Repository {
-    return new Repository(path, repo);
+  static over(path: string, repo: NativeRepository, letGo: () => void = () => {}): Repository {
+    return new Repository(path, repo, letGo);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -332,7 +338,11 @@ export class Repository {
 
   /** Whole content of a blob, read through libgit2 (callers keep this to small blobs). */
   blobContent(oid: string): Buffer {
-    return Buffer.from(this.repo.getObject(oid).peelToBlob().content());
+    const content = Buffer.from(this.repo.getObject(oid).peelToBlob().content());
+    // The handle holds what it read until it is freed (twice a blob's size): after a big read it
+    // goes when this request is done with it, not HANDLE_USES requests later.
+    if (content.length >= LARGE_READ_BYTES) this.letGo();
+    return content;
   }
 
   /** `git cat-file blob <oid>` as a stream: big blobs never sit in memory. */

@@ -11,7 +11,17 @@ import { removeCrashReports } from './writer.ts';
 const REPOSITORY_FOLDERS = ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'hooks', 'info'];
 
 /** libgit2 handles kept open, most recently used first (each may hold its pack files open). */
-const OPEN_HANDLES = 64;
+const OPEN_HANDLES = 16;
+
+/**
+ * Requests one kept handle serves before it is let go. es-git frees what was read through a handle
+ * (commits, trees, blobs) only with the handle itself: 40,000 reads of a commit and its tree through
+ * one handle grew RSS by 41 MB, garbage collected or not. Letting a handle go after this many
+ * requests bounds that, and still spares all but one open in this many.
+ */
+export const HANDLE_USES = 32;
+
+type KeptHandle = { repo: Promise<NativeRepository>; uses: number };
 
 /**
  * What `git init --bare --shared=0600` writes, except that force pushes stay allowed
@@ -55,23 +65,26 @@ export class GitStore {
    * what other processes write: libgit2 reads refs from disk at every lookup and rescans the
    * object database when an object is missing. A repository that does not open is not kept.
    */
-  private readonly handles = new BoundedCache<number, Promise<NativeRepository>>(OPEN_HANDLES);
-  /** libgit2 opens so far (tests: a kept handle is reused). */
+  private readonly handles = new BoundedCache<number, KeptHandle>(OPEN_HANDLES);
+  /** libgit2 opens so far (tests: a kept handle is reused, and let go). */
   opens = 0;
 
   /** A Repository for one request (its commit cache lives as long), over the project's kept handle. */
   async open(projectId: number): Promise<Repository> {
-    let handle = this.handles.get(projectId);
-    if (!handle) {
+    let kept = this.handles.get(projectId);
+    if (!kept) {
       this.opens += 1;
-      handle = this.handles.set(projectId, native.openRepository(this.pathFor(projectId), { bare: true }));
-      handle.catch(() => this.forget(projectId, handle!));
+      const opening = { repo: native.openRepository(this.pathFor(projectId), { bare: true }), uses: 0 };
+      kept = this.handles.set(projectId, opening);
+      opening.repo.catch(() => this.letGo(projectId, opening));
     }
-    return Repository.over(this.pathFor(projectId), await handle);
+    const handle = kept;
+    if (++handle.uses >= HANDLE_USES) this.letGo(projectId, handle);
+    return Repository.over(this.pathFor(projectId), await handle.repo, () => this.letGo(projectId, handle));
   }
 
-  /** Drops a kept handle, unless a newer one has replaced it meanwhile. */
-  private forget(projectId: number, handle: Promise<NativeRepository>) {
+  /** Stops keeping a handle (requests holding it finish with it), unless a newer one replaced it. */
+  private letGo(projectId: number, handle: KeptHandle) {
     if (this.handles.get(projectId) === handle) this.handles.delete(projectId);
   }
 

@@ -16,24 +16,31 @@ export type ProjectWithNamespace = Project & { namespace: Namespace };
  * What a membership grants (unexpired, of the resource or of a group above it) is defined once, by
  * the views `project_authorizations`, `group_authorizations` and `group_memberships_below`: list
  * filters are EXISTS over them, and checks on one resource read them for the ids asked for only,
- * so both cost the same for a member of 10 projects or of 1,000.
+ * so both cost the same for a member of 10 projects or of 1,000. Those checks run on most requests:
+ * they are plain SQL, which cost ~0.04 ms less CPU per request than Prisma's groupBy (GET
+ * /projects/:id as a member, interleaved A/B).
  */
 export class Policy {
   /** The viewer's level in projects, through the project or a group above it (0: none). */
   private readonly projectLevels = this.perViewer(0, async (userId, ids) => {
-    const rows = await this.db.projectAuthorization.groupBy({ by: ['projectId'], where: { userId, projectId: { in: ids } }, _max: { accessLevel: true } });
-    return new Map(rows.map((r) => [r.projectId, r._max.accessLevel ?? 0]));
+    const rows = await this.db.$queryRaw<{ id: number; level: number }[]>`
+      SELECT project_id AS id, MAX(access_level) AS level FROM project_authorizations
+      WHERE user_id = ${userId} AND project_id = ANY(${ids}) GROUP BY project_id`;
+    return new Map(rows.map((r) => [r.id, r.level]));
   });
   /** The viewer's level in groups, through the group or a group above it (0: none). */
   private readonly groupLevels = this.perViewer(0, async (userId, ids) => {
-    const rows = await this.db.groupAuthorization.groupBy({ by: ['namespaceId'], where: { userId, namespaceId: { in: ids } }, _max: { accessLevel: true } });
-    return new Map(rows.map((r) => [r.namespaceId, r._max.accessLevel ?? 0]));
+    const rows = await this.db.$queryRaw<{ id: number; level: number }[]>`
+      SELECT namespace_id AS id, MAX(access_level) AS level FROM group_authorizations
+      WHERE user_id = ${userId} AND namespace_id = ANY(${ids}) GROUP BY namespace_id`;
+    return new Map(rows.map((r) => [r.id, r.level]));
   });
   /** Whether the viewer is a member somewhere below a group (a subgroup's or project's member sees its parents). */
   private readonly belowMembership = this.perViewer(false, async (userId, ids) => {
-    // Grouped: the view has a row per membership below, hundreds for one group.
-    const rows = await this.db.groupMembershipBelow.groupBy({ by: ['namespaceId'], where: { userId, namespaceId: { in: ids } } });
-    return new Map(rows.map((r) => [r.namespaceId, true]));
+    // Distinct: the view has a row per membership below, hundreds for one group.
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      SELECT DISTINCT namespace_id AS id FROM group_memberships_below WHERE user_id = ${userId} AND namespace_id = ANY(${ids})`;
+    return new Map(rows.map((r) => [r.id, true]));
   });
 
   constructor(

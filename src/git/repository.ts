@@ -92,7 +92,7 @@ export class Repository {
   ) {}
 
   /** A handle for one request over an opened libgit2 repository (GitStore keeps those). */
-  static over(path: string, repo: NativeRepository, letGo: () => void = () => {}): Repository {
+  static over(path: string, repo: NativeRepository, letGo: () => void): Repository {
     return new Repository(path, repo, letGo);
   }
 

@@ -58,7 +58,6 @@ export class GitStore {
     return path.join(this.root, `${projectId}.git`);
   }
 
-  /** The project's repository handle (one per request: see `ctx.loaders.repository`). */
   /**
    * libgit2's handles, kept from one request to the next: opening one (reading the repository's
    * config and layout) cost ~110 µs of CPU, a tenth of a 1 KB raw read. A kept handle still sees

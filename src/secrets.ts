@@ -28,20 +28,22 @@ const readStored = (file: string): Partial<Secrets> => (fs.existsSync(file) ? JS
 /**
  * Secrets given by the environment win; the others are generated on first start and kept in
  * DATA_DIR/secrets.json (mode 0600) so tokens stay valid across restarts. The file is created
- * once (whichever process creates it first decides for all); it is rewritten only when a key
- * is missing from it.
+ * once: whichever process creates it first decides for all, and every process uses what is on
+ * disk after that. A file from an older version that lacks a key gets it added.
  */
 export function loadSecrets(config: Config): Secrets {
   const file = path.join(config.dataDir, 'secrets.json');
   let stored = readStored(file);
-  if (!stored.tokenDigestKey || !stored.embeddedPgPassword) {
-    const generated: Secrets = {
-      tokenDigestKey: stored.tokenDigestKey ?? randomBytes(32).toString('hex'),
-      embeddedPgPassword: stored.embeddedPgPassword ?? randomBytes(18).toString('base64url'),
-    };
+  if (!complete(stored)) {
     fs.mkdirSync(config.dataDir, { recursive: true });
-    if (fs.existsSync(file)) fs.writeFileSync(file, JSON.stringify(generated, null, 2), { mode: 0o600 });
-    else createOnce(file, JSON.stringify(generated, null, 2));
+    // Created only if no file exists now, whatever this process read a moment ago: writing it
+    // unconditionally let a process that had read "no file" replace the one another process had
+    // just created and was already using (two servers, two token digest keys).
+    createOnce(file, JSON.stringify(withMissingKeys(stored), null, 2));
+    stored = readStored(file);
+  }
+  if (!complete(stored)) {
+    fs.writeFileSync(file, JSON.stringify(withMissingKeys(stored), null, 2), { mode: 0o600 });
     stored = readStored(file);
   }
   return {
@@ -49,3 +51,10 @@ export function loadSecrets(config: Config): Secrets {
     embeddedPgPassword: config.embeddedPgPassword ?? stored.embeddedPgPassword!,
   };
 }
+
+const complete = (stored: Partial<Secrets>) => Boolean(stored.tokenDigestKey && stored.embeddedPgPassword);
+
+const withMissingKeys = (stored: Partial<Secrets>): Secrets => ({
+  tokenDigestKey: stored.tokenDigestKey ?? randomBytes(32).toString('hex'),
+  embeddedPgPassword: stored.embeddedPgPassword ?? randomBytes(18).toString('base64url'),
+});

@@ -86,12 +86,17 @@ function ownImportMetaUrl(outdir) {
 }
 
 /**
- * Prisma's query compiler comes as a 2.3 MB JavaScript module holding the wasm binary in base64;
- * compiling that module cost ~80 ms of every start, in the way of the first query. The bundle
- * writes the binary beside itself and the module reads it from there, handing Prisma the base64
- * string it decodes.
+ * Prisma's query compiler comes as a 2.3 MB JavaScript module holding the wasm binary in base64,
+ * which the generated client decodes and compiles synchronously (`new WebAssembly.Module`) when the
+ * first query runs: ~80 ms to compile that module, then the decoding and the compilation, all on
+ * the main thread and in the way of the first query. The bundle writes the binary beside itself;
+ * the generated client starts compiling it (`WebAssembly.compile`, on V8's background threads) as
+ * soon as the client module loads, while PostgreSQL starts and the schema is built, and hands Prisma
+ * the compiled module. A generated client that reads differently fails the build here.
  */
 function prismaWasmFromFile(outdir) {
+  const GENERATED = `const { wasm } = await import("@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.mjs");
+        return await decodeBase64AsWasm(wasm);`;
   return {
     name: 'prisma-wasm-from-file',
     setup(build) {
@@ -101,7 +106,15 @@ function prismaWasmFromFile(outdir) {
         fs.mkdirSync(outdir, { recursive: true });
         fs.writeFileSync(path.join(outdir, file), Buffer.from(wasm, 'base64'));
         const url = `new URL(${JSON.stringify(`./${file}`)}, import.meta.url)`;
-        return { contents: `import fs from 'node:fs';\nexport const wasm = fs.readFileSync(${url}).toString('base64');\n`, loader: 'js' };
+        // A failure is the first query's to report (where it is awaited), not an unhandled rejection.
+        const contents = `import fs from 'node:fs';\nexport const compiled = fs.promises.readFile(${url}).then((bytes) => WebAssembly.compile(bytes));\ncompiled.catch(() => {});\n`;
+        return { contents, loader: 'js' };
+      });
+      build.onLoad({ filter: /[\\/]generated[\\/]prisma[\\/]internal[\\/]class\.js$/ }, async (args) => {
+        const text = await fs.promises.readFile(args.path, 'utf8');
+        if (!text.includes(GENERATED)) throw new Error(`${args.path}: the generated client loads its wasm differently; update prismaWasmFromFile in scripts/build.mjs`);
+        const early = 'const queryCompilerModule = import("@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.mjs").then((m) => m.compiled);\nqueryCompilerModule.catch(() => {});\n';
+        return { contents: early + text.replace(GENERATED, 'return await queryCompilerModule;'), loader: 'js', resolveDir: path.dirname(args.path) };
       });
     },
   };

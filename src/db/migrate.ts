@@ -1,5 +1,6 @@
 // Prisma migrations through @prisma/schema-engine-wasm: the CLI needs a native engine binary
 // that cannot be downloaded on these machines. Same folder layout as `prisma migrate`.
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -78,35 +79,104 @@ async function openEngine(databaseUrl: string) {
   return { engine, close, schema: { files } };
 }
 
+/** Where a database stands against the migration folders. */
+export type MigrationState =
+  /** Exactly the folders applied, none failed: the engine would do nothing. */
+  | 'current'
+  /** No migrations table and no table at all: a database created for forgegate (or initdb's). */
+  | 'new'
+  /** Anything else (pending or failed migrations, a foreign schema): the engine's to handle or report. */
+  | 'other';
+
 /**
- * True when the database has applied exactly the migration folders and none failed: the engine
- * would do nothing. Most starts are such starts, and one query spares them loading the ~5 MB wasm
- * engine (~40 MB of memory and ~0.2 s of CPU, issue #12). Any other state goes to the engine,
- * which applies, or reports a failed migration as it always did.
+ * Most starts find the database current, and one query spares them loading the ~5 MB wasm engine
+ * (~40 MB of memory and ~0.2 s of CPU, issue #12).
  */
-export async function migrationsUpToDate(databaseUrl: string): Promise<boolean> {
-  const client = new pg.Client(pgConfigFromUrl(databaseUrl));
-  await client.connect();
+export async function migrationState(client: pg.Client): Promise<MigrationState> {
+  // Looked up rather than queried and caught: an error would abort the transaction this may run in.
+  const { rows: [found] } = await client.query<{ migrations: boolean; tables: number }>(
+    "SELECT to_regclass('_prisma_migrations') IS NOT NULL AS migrations, (SELECT count(*)::int FROM pg_tables WHERE schemaname = current_schema()) AS tables",
+  );
+  if (!found.migrations) return found.tables === 0 ? 'new' : 'other';
+  const { rows } = await client.query<{ migration_name: string; finished: boolean; rolled_back: boolean }>(
+    'SELECT migration_name, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back FROM _prisma_migrations',
+  );
+  if (rows.some((r) => !r.finished && !r.rolled_back)) return 'other';
+  const applied = new Set(rows.filter((r) => r.finished && !r.rolled_back).map((r) => r.migration_name));
+  const names = migrationNames();
+  return applied.size === names.length && names.every((name) => applied.has(name)) ? 'current' : 'other';
+}
+
+/** The key of the session advisory lock `prisma migrate` holds while it migrates a database. */
+const PRISMA_MIGRATE_LOCK = 72707369;
+
+/** `_prisma_migrations` as Prisma's engine creates it. */
+const MIGRATIONS_TABLE = `CREATE TABLE _prisma_migrations (
+  id VARCHAR(36) PRIMARY KEY NOT NULL,
+  checksum VARCHAR(64) NOT NULL,
+  finished_at TIMESTAMPTZ,
+  migration_name VARCHAR(255) NOT NULL,
+  logs TEXT,
+  rolled_back_at TIMESTAMPTZ,
+  started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  applied_steps_count INTEGER NOT NULL DEFAULT 0
+)`;
+
+/**
+ * Every migration applied to a new database in one transaction over a plain connection, and
+ * recorded as the engine records them (a row per folder: the SHA-256 of its script, one applied
+ * step, no logs), so the engine later finds its own history: a first start (a new DATA_DIR, a new
+ * DATABASE_URL) spent ~1 s of a ~3 s start loading the wasm engine and applying folder by folder.
+ * Holds the lock `prisma migrate` takes, and looks again under it, so processes starting together
+ * on one new database migrate it once. Null when the database turns out not to be new, or a script
+ * fails: the transaction leaves nothing behind, and the engine applies (or reports) as before.
+ */
+async function migrateNewDatabase(client: pg.Client): Promise<string[] | null> {
+  await client.query('BEGIN');
   try {
-    const { rows } = await client.query<{ migration_name: string; finished: boolean; rolled_back: boolean }>(
-      'SELECT migration_name, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back FROM _prisma_migrations',
-    );
-    if (rows.some((r) => !r.finished && !r.rolled_back)) return false;
-    const applied = new Set(rows.filter((r) => r.finished && !r.rolled_back).map((r) => r.migration_name));
+    // Another process migrating holds the lock; the engine itself gives up after 10 s.
+    await client.query("SET LOCAL lock_timeout = '10s'");
+    await client.query('SELECT pg_advisory_xact_lock($1)', [PRISMA_MIGRATE_LOCK]);
+    if ((await migrationState(client)) !== 'new') {
+      await client.query('ROLLBACK');
+      return null;
+    }
+    await client.query(MIGRATIONS_TABLE);
     const names = migrationNames();
-    return applied.size === names.length && names.every((name) => applied.has(name));
-  } catch (error) {
-    // A new database: no migrations table yet.
-    if ((error as { code?: string }).code === '42P01') return false;
-    throw error;
-  } finally {
-    await client.end();
+    for (const name of names) {
+      const script = fs.readFileSync(path.join(migrationsDir, name, 'migration.sql'));
+      const started = new Date();
+      await client.query(script.toString('utf8'));
+      await client.query(
+        'INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ($1, $2, clock_timestamp(), $3, $4, 1)',
+        [randomUUID(), createHash('sha256').update(script).digest('hex'), name, started],
+      );
+    }
+    await client.query('COMMIT');
+    return names;
+  } catch {
+    await client.query('ROLLBACK');
+    return null;
   }
 }
 
 /** Applies pending migrations (like `prisma migrate deploy`); returns the names applied. */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
-  if (await migrationsUpToDate(databaseUrl)) return [];
+  const client = new pg.Client(pgConfigFromUrl(databaseUrl));
+  await client.connect();
+  try {
+    const state = await migrationState(client);
+    if (state === 'current') return [];
+    const applied = state === 'new' ? await migrateNewDatabase(client) : null;
+    if (applied) return applied;
+  } finally {
+    await client.end();
+  }
+  return applyWithEngine(databaseUrl);
+}
+
+/** Pending migrations applied by Prisma's schema engine (`prisma migrate deploy`). */
+export async function applyWithEngine(databaseUrl: string): Promise<string[]> {
   const { engine, close } = await openEngine(databaseUrl);
   try {
     const result = await engine.applyMigrations({ migrationsList: migrationsList(), filters } as never);

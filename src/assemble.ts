@@ -2,6 +2,7 @@ import path from 'node:path';
 import type pino from 'pino';
 import type { Config } from './config.ts';
 import { createDb } from './db/client.ts';
+import { SqlReader } from './db/rows.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { Notifications } from './db/notifications.ts';
 import type { AppDeps } from './deps.ts';
@@ -68,6 +69,7 @@ export async function assemble(
     config,
     secrets,
     db,
+    sql: new SqlReader(pool),
     git,
     log,
     events,

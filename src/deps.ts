@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { EventBus } from './core/events.ts';
 import type { LoaderFactories } from './core/loaders.ts';
 import type { Db, QueryCounter } from './db/client.ts';
+import type { SqlReader } from './db/rows.ts';
 import type { FlagStore } from './flags/store.ts';
 import type { GitStore } from './git/store.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -17,6 +18,8 @@ export type AppDeps = {
   config: Config;
   secrets: Secrets;
   db: Db;
+  /** Plain reads over the same pool, for the statements nearly every request runs (see SqlReader). */
+  sql: SqlReader;
   git: GitStore;
   log: Logger;
   events: EventBus;

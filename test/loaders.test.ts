@@ -24,6 +24,9 @@ describe('settledOnce', () => {
 
 describe('projectsWithNamespace', () => {
   it("reads the rows Prisma's include reads, field for field, in one statement, by id and by path", async () => {
+    // Timestamps are UTC in the columns: read in another zone, they must still be the same instants.
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
     const t = await createTestApp();
     try {
       const group = (await t.api('post', '/groups').send({ name: 'G', path: 'g' }).expect(201)).body;
@@ -33,18 +36,19 @@ describe('projectsWithNamespace', () => {
       const ids = [own.id, nested.id];
       const expected = await t.db.project.findMany({ where: { id: { in: ids } }, include: { namespace: true } });
       t.queryCounter.reset();
-      const rows = await projectsWithNamespace(t.db, [...ids, 2 ** 31 - 1]);
+      const rows = await projectsWithNamespace(t.deps.sql, [...ids, 2 ** 31 - 1]);
       expect(t.queryCounter.count).toBe(1);
       // Same keys, values and types (dates as Dates, arrays as arrays): a column added to either
       // table and not to the statement fails here.
       const byId = (list: { id: number }[]) => [...list].sort((a, b) => a.id - b.id);
       expect(byId(rows)).toStrictEqual(byId(expected));
-      expect(await projectsWithNamespace(t.db, [])).toEqual([]);
+      expect(await projectsWithNamespace(t.deps.sql, [])).toEqual([]);
       // By full path, case-insensitively, the same row.
-      const byPath = await projectWithNamespaceByPath(t.db, 'G/S', 'APP');
+      const byPath = await projectWithNamespaceByPath(t.deps.sql, 'G/S', 'APP');
       expect(byPath).toStrictEqual(expected.find((p) => p.id === nested.id));
-      expect(await projectWithNamespaceByPath(t.db, 'g', 'app')).toBeNull();
+      expect(await projectWithNamespaceByPath(t.deps.sql, 'g', 'app')).toBeNull();
     } finally {
+      process.env.TZ = zone;
       await t.close();
     }
   });

@@ -1,8 +1,9 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.ts';
+import type { NamedStatement, SqlReader } from '../db/rows.ts';
 import type { GitStore } from '../git/store.ts';
 import type { Repository } from '../git/repository.ts';
-import { Prisma, type Namespace, type Project, type User } from '../generated/prisma/client.ts';
+import type { Namespace, Project, User } from '../generated/prisma/client.ts';
 import type { Context } from './context.ts';
 
 /** Loads rows by a key column in one query per tick, in the order of the keys asked for. */
@@ -54,7 +55,7 @@ type PrefixedNamespace = { [K in keyof Namespace as `namespace.${K}`]: Namespace
  * (Prisma's `include` takes two, ~0.3-0.4 ms of CPU per statement here); the columns are aliased
  * to the models' fields.
  */
-const PROJECTS_WITH_NAMESPACE = Prisma.sql`
+const PROJECTS_WITH_NAMESPACE = `
   SELECT p.id, p.name, p.path, p.namespace_id AS "namespaceId", p.description, p.visibility::text AS visibility,
          p.default_branch AS "defaultBranch", p.creator_id AS "creatorId", p.archived, p.created_at AS "createdAt",
          p.updated_at AS "updatedAt", p.last_activity_at AS "lastActivityAt", p.topics,
@@ -64,8 +65,14 @@ const PROJECTS_WITH_NAMESPACE = Prisma.sql`
          n.request_access_enabled AS "namespace.requestAccessEnabled", n.created_at AS "namespace.createdAt", n.updated_at AS "namespace.updatedAt"
   FROM projects p JOIN namespaces n ON n.id = p.namespace_id`;
 
-async function readProjects(db: Db, where: Prisma.Sql): Promise<(Project & { namespace: Namespace })[]> {
-  const rows = await db.$queryRaw<(Project & PrefixedNamespace)[]>`${PROJECTS_WITH_NAMESPACE} WHERE ${where}`;
+const PROJECTS_BY_ID: NamedStatement = { name: 'projects-with-namespace-by-id', text: `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)` };
+const PROJECT_BY_PATH: NamedStatement = {
+  name: 'project-with-namespace-by-path',
+  text: `${PROJECTS_WITH_NAMESPACE} WHERE lower(n.full_path) = lower($1) AND lower(p.path) = lower($2)`,
+};
+
+async function readProjects(sql: SqlReader, statement: NamedStatement, values: unknown[]): Promise<(Project & { namespace: Namespace })[]> {
+  const rows = await sql.rows<Project & PrefixedNamespace>(statement, values);
   return rows.map((row) => {
     const project: Record<string, unknown> = {};
     const namespace: Record<string, unknown> = {};
@@ -78,16 +85,16 @@ async function readProjects(db: Db, where: Prisma.Sql): Promise<(Project & { nam
 }
 
 /** Projects with their namespace, by id. */
-export const projectsWithNamespace = (db: Db, ids: readonly number[]) => readProjects(db, Prisma.sql`p.id = ANY(${[...ids]})`);
+export const projectsWithNamespace = (sql: SqlReader, ids: readonly number[]) => readProjects(sql, PROJECTS_BY_ID, [ids]);
 
 /** A project with its namespace by full path, compared case-insensitively as GitLab does. */
-export async function projectWithNamespaceByPath(db: Db, namespacePath: string, path: string) {
-  const [project] = await readProjects(db, Prisma.sql`lower(n.full_path) = lower(${namespacePath}) AND lower(p.path) = lower(${path})`);
+export async function projectWithNamespaceByPath(sql: SqlReader, namespacePath: string, path: string) {
+  const [project] = await readProjects(sql, PROJECT_BY_PATH, [namespacePath, path]);
   return project ?? null;
 }
 
 /** The loaders every area shares: users, namespaces, projects and repository handles. */
-function coreLoaders(db: Db, git: GitStore) {
+function coreLoaders(db: Db, sql: SqlReader, git: GitStore) {
   return {
     user: batchBy<number, User>((ids) => db.user.findMany({ where: { id: { in: [...ids] } } }), (u) => u.id),
     /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
@@ -99,7 +106,7 @@ function coreLoaders(db: Db, git: GitStore) {
       (ids) => db.namespace.findMany({ where: { id: { in: [...ids] } } }),
       (n) => n.id,
     ),
-    project: batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(db, ids), (p) => p.id),
+    project: batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(sql, ids), (p) => p.id),
     /** One Repository per project and request, over the libgit2 handle the git store keeps. */
     repository: new DataLoader<number, Repository>((ids) => Promise.all(ids.map((id) => git.open(id)))),
   };
@@ -122,7 +129,7 @@ export type Loaders = ReturnType<typeof coreLoaders> & ModuleLoaders;
  * or two areas), so nothing is shared between requests or viewers.
  */
 export function createLoaders(ctx: Context, factories: LoaderFactories): Loaders {
-  const loaders = coreLoaders(ctx.db, ctx.deps.git) as Loaders;
+  const loaders = coreLoaders(ctx.db, ctx.deps.sql, ctx.deps.git) as Loaders;
   for (const [name, factory] of Object.entries(factories) as [keyof ModuleLoaders, (ctx: Context) => unknown][]) {
     Object.defineProperty(loaders, name, {
       configurable: true,

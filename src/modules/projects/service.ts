@@ -17,10 +17,10 @@ export type ProjectRef = { id?: number | null; fullPath?: string | null };
 export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
 
 async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
-  if (ref.id != null) return remembered(ctx, (await projectsWithNamespace(ctx.db, [ref.id]))[0] ?? null);
+  if (ref.id != null) return remembered(ctx, (await projectsWithNamespace(ctx.deps.sql, [ref.id]))[0] ?? null);
   const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
   if (!ref.fullPath || slash < 1) return null;
-  return remembered(ctx, await projectWithNamespaceByPath(ctx.db, ref.fullPath.slice(0, slash), ref.fullPath.slice(slash + 1)));
+  return remembered(ctx, await projectWithNamespaceByPath(ctx.deps.sql, ref.fullPath.slice(0, slash), ref.fullPath.slice(slash + 1)));
 }
 
 /**

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Viewer } from '../src/auth/viewer.ts';
+import { createContext } from '../src/core/context.ts';
+import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
+
+let t: TestApp;
+let releaseIds: number[];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const { project, group } = await seedProject(t);
+  await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1', due_date: '2026-12-31', start_date: '2026-01-02' }).expect(201);
+  await t.api('post', `/groups/${group.id}/milestones`).send({ title: 'G1' }).expect(201);
+  for (const [tag, milestones, links] of [['v1', ['M1', 'G1'], 3], ['v2', ['M1'], 0], ['v3', [], 2]] as const) {
+    const assets = { links: Array.from({ length: links }, (_, i) => ({ name: `l${i}`, url: `https://example.com/${tag}/${i}`, direct_asset_path: i ? `/p${i}` : undefined, link_type: i ? 'package' : undefined })) };
+    await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: tag, ref: 'main', milestones, assets }).expect(201);
+  }
+  releaseIds = (await t.db.release.findMany({ where: { projectId: project.id }, orderBy: { id: 'asc' } })).map((r) => r.id);
+});
+afterAll(() => t.close());
+
+describe("the releases area's loaders", () => {
+  // Their statements run over the pool, not Prisma: the rows must be Prisma's, field for field
+  // (values and types: dates as UTC Dates, enums as their values), in a zone other than UTC too.
+  it("read the links and milestones Prisma reads, in Prisma's order, in one statement each", async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata';
+    try {
+      const ctx = createContext(t.deps, Viewer.anonymous());
+      const ids = [...releaseIds, 2 ** 31 - 1];
+      t.queryCounter.reset();
+      const [links, milestones] = await Promise.all([ctx.loaders.releases.links.loadMany(ids), ctx.loaders.releases.milestones.loadMany(ids)]);
+      expect(t.queryCounter.count).toBe(2);
+
+      const prismaLinks = await t.db.releaseLink.findMany({ where: { releaseId: { in: ids } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      expect(links).toStrictEqual(ids.map((id) => prismaLinks.filter((l) => l.releaseId === id)));
+      expect(links.flat()).toHaveLength(5);
+
+      const prismaMilestones = await t.db.releaseMilestone.findMany({ where: { releaseId: { in: ids } }, include: { milestone: true }, orderBy: { milestoneId: 'asc' } });
+      expect(milestones).toStrictEqual(ids.map((id) => prismaMilestones.filter((rm) => rm.releaseId === id).map((rm) => ({ ...rm.milestone, releaseId: rm.releaseId }))));
+      expect(milestones.flat()).toHaveLength(3);
+      expect(milestones.flat().find((m) => !(m instanceof Error) && m.dueDate)).toMatchObject({ dueDate: new Date('2026-12-31T00:00:00Z') });
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+});

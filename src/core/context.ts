@@ -31,7 +31,7 @@ export function createContext(deps: AppDeps, viewer: Viewer, requestId: string =
     db: deps.db,
     viewer,
     via,
-    policy: new Policy(deps.db, viewer),
+    policy: new Policy(deps.sql, viewer),
     payloadErrors: [],
     requestId,
   } as Omit<Context, 'loaders'> as Context;

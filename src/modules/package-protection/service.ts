@@ -231,7 +231,7 @@ export async function packageProtectionFor(
   check: { project: ProjectWithNamespace; user: User | null; packageName: string; packageType: PackageType; action: PackageAction },
 ): Promise<ProtectionDecision> {
   // The viewer's own policy when asking about themselves (a CI job token stays bound to its project).
-  const policy = (check.user?.id ?? null) === ctx.viewer.userId ? ctx.policy : new Policy(ctx.db, new Viewer(check.user, null));
+  const policy = (check.user?.id ?? null) === ctx.viewer.userId ? ctx.policy : new Policy(ctx.deps.sql, new Viewer(check.user, null));
   const accessLevel = check.user?.isAdmin ? ADMIN_LEVEL : await policy.projectAccessLevel(check.project);
   const inForce = check.action === 'push' || (await deleteRulesEnabled(ctx, check.project.id));
   if (!inForce || accessLevel >= ADMIN_LEVEL) return { protected: false, rule: null, accessLevel };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectsWithNamespace, projectWithNamespaceByPath, settledOnce } from '../src/core/loaders.ts';
+import { Viewer } from '../src/auth/viewer.ts';
+import { createContext } from '../src/core/context.ts';
 import { createTestApp } from './helpers/app.ts';
 
 describe('settledOnce', () => {
@@ -47,6 +49,13 @@ describe('projectsWithNamespace', () => {
       const byPath = await projectWithNamespaceByPath(t.deps.sql, 'G/S', 'APP');
       expect(byPath).toStrictEqual(expected.find((p) => p.id === nested.id));
       expect(await projectWithNamespaceByPath(t.deps.sql, 'g', 'app')).toBeNull();
+
+      // Users (authors, members) through the request's loader: the rows Prisma reads.
+      const someone = await t.user();
+      await t.db.user.update({ where: { id: someone.id }, data: { confirmedAt: new Date('2026-03-04T05:06:07.089Z'), bio: 'b' } });
+      const userIds = [someone.id, t.root.id];
+      const users = await createContext(t.deps, Viewer.anonymous()).loaders.user.loadMany([...userIds, 2 ** 31 - 1]);
+      expect(users).toStrictEqual([...(await t.db.user.findMany({ where: { id: { in: userIds } } })).sort((a, b) => userIds.indexOf(a.id) - userIds.indexOf(b.id)), null]);
     } finally {
       process.env.TZ = zone;
       await t.close();

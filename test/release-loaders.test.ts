@@ -22,15 +22,16 @@ afterAll(() => t.close());
 describe("the releases area's loaders", () => {
   // Their statements run over the pool, not Prisma: the rows must be Prisma's, field for field
   // (values and types: dates as UTC Dates, enums as their values), in a zone other than UTC too.
-  it("read the links and milestones Prisma reads, in Prisma's order, in one statement each", async () => {
+  it("read the links, milestones and evidences Prisma reads, in Prisma's order, in one statement each", async () => {
     const zone = process.env.TZ;
     process.env.TZ = 'Asia/Kolkata';
     try {
       const ctx = createContext(t.deps, Viewer.anonymous());
       const ids = [...releaseIds, 2 ** 31 - 1];
       t.queryCounter.reset();
-      const [links, milestones] = await Promise.all([ctx.loaders.releases.links.loadMany(ids), ctx.loaders.releases.milestones.loadMany(ids)]);
-      expect(t.queryCounter.count).toBe(2);
+      const { links: linkLoader, milestones: milestoneLoader, evidences: evidenceLoader } = ctx.loaders.releases;
+      const [links, milestones, evidences] = await Promise.all([linkLoader.loadMany(ids), milestoneLoader.loadMany(ids), evidenceLoader.loadMany(ids)]);
+      expect(t.queryCounter.count).toBe(3);
 
       const prismaLinks = await t.db.releaseLink.findMany({ where: { releaseId: { in: ids } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
       expect(links).toStrictEqual(ids.map((id) => prismaLinks.filter((l) => l.releaseId === id)));
@@ -40,6 +41,12 @@ describe("the releases area's loaders", () => {
       expect(milestones).toStrictEqual(ids.map((id) => prismaMilestones.filter((rm) => rm.releaseId === id).map((rm) => ({ ...rm.milestone, releaseId: rm.releaseId }))));
       expect(milestones.flat()).toHaveLength(3);
       expect(milestones.flat().find((m) => !(m instanceof Error) && m.dueDate)).toMatchObject({ dueDate: new Date('2026-12-31T00:00:00Z') });
+
+      // Their summaries are JSON documents, read as objects.
+      const prismaEvidences = await t.db.releaseEvidence.findMany({ where: { releaseId: { in: ids } }, orderBy: { id: 'desc' } });
+      expect(evidences).toStrictEqual(ids.map((id) => prismaEvidences.filter((e) => e.releaseId === id)));
+      expect(evidences.flat()).toHaveLength(3);
+      expect(evidences.flat().every((e) => !(e instanceof Error) && typeof e.summary === 'object')).toBe(true);
     } finally {
       process.env.TZ = zone;
     }

@@ -93,10 +93,19 @@ export async function projectWithNamespaceByPath(sql: SqlReader, namespacePath: 
   return project ?? null;
 }
 
+const USERS_BY_ID: NamedStatement = {
+  name: 'users-by-id',
+  text: `SELECT id, username, name, email, password_digest AS "passwordDigest", is_admin AS "isAdmin", state::text AS state, bio,
+      created_at AS "createdAt", updated_at AS "updatedAt", confirmed_at AS "confirmedAt", can_create_group AS "canCreateGroup",
+      projects_limit AS "projectsLimit"
+    FROM users WHERE id = ANY($1)`,
+};
+
 /** The loaders every area shares: users, namespaces, projects and repository handles. */
 function coreLoaders(db: Db, sql: SqlReader, git: GitStore) {
   return {
-    user: batchBy<number, User>((ids) => db.user.findMany({ where: { id: { in: [...ids] } } }), (u) => u.id),
+    /** Authors, assignees, members: over the pool (SqlReader), the row Prisma would read. */
+    user: batchBy<number, User>((ids) => sql.rows<User>(USERS_BY_ID, [ids]), (u) => u.id),
     /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
     userByEmail: batchBy<string, User>(
       (emails) => db.user.findMany({ where: { OR: emails.map((email) => ({ email: { equals: email, mode: 'insensitive' as const } })) } }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { projectsWithNamespace, projectWithNamespaceByPath, settledOnce } from '../src/core/loaders.ts';
+import { batchBy, loadExisting, projectsWithNamespace, projectWithNamespaceByPath, settledOnce } from '../src/core/loaders.ts';
 import { Viewer } from '../src/auth/viewer.ts';
 import { createContext } from '../src/core/context.ts';
 import { createTestApp } from './helpers/app.ts';
@@ -21,6 +21,18 @@ describe('settledOnce', () => {
     // Another key is its own load.
     expect(await facts(2, (f) => f.url)).toBe('/p/2');
     expect(loads).toEqual([1, 2]);
+  });
+});
+
+describe('loadExisting', () => {
+  it('leaves out keys without a row, and fails when the read fails (loadMany would hand the error back in the list)', async () => {
+    const rows = batchBy(async (ids: readonly number[]) => ids.filter((id) => id !== 2).map((id) => ({ id })), (r) => r.id);
+    expect(await loadExisting(rows, [3, 2, 1])).toEqual([{ id: 3 }, { id: 1 }]);
+    const lost = batchBy<number, { id: number }>(async () => {
+      throw new Error('Connection terminated unexpectedly');
+    }, (r) => r.id);
+    expect(await lost.loadMany([1])).toEqual([expect.any(Error)]);
+    await expect(loadExisting(lost, [1, 2])).rejects.toThrow('Connection terminated unexpectedly');
   });
 });
 

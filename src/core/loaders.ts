@@ -26,6 +26,18 @@ export function batchGroupBy<K, V>(load: (keys: readonly K[]) => Promise<V[]>, k
 }
 
 /**
+ * The rows of several keys through a loader, failing as `load` fails: `loadMany` hands a failed
+ * read back as an Error inside the list, and read as "missing" that turns a lost database into a
+ * short answer instead of a 503. Keys without a row are left out.
+ */
+export async function loadExisting<K, V>(loader: DataLoader<K, V | null>, keys: readonly K[]): Promise<V[]> {
+  const values = await loader.loadMany(keys);
+  const failed = values.find((value) => value instanceof Error);
+  if (failed) throw failed;
+  return values.filter((value): value is V => value != null && !(value instanceof Error));
+}
+
+/**
  * One value per key and request, handed to `use` at once when it has settled. For values that
  * hundreds of fields of one request read (a release list's project facts: one per release and
  * per link): a resolver returning a value, not a promise, spares graphql-jit an async function,

@@ -10,6 +10,7 @@ import { requireGroup, type GroupRef } from '../groups/service.ts';
 import { findOrCreateLabels, normalizeColor } from '../labels/service.ts';
 import { groupParent } from '../namespaces/parent.ts';
 import type { EpicAbilities } from './loaders.ts';
+import { loadExisting } from '../../core/loaders.ts';
 
 export const MAX_DESCRIPTION_LENGTH = 1_048_576;
 const MAX_TITLE_LENGTH = 255;
@@ -198,8 +199,7 @@ export async function childrenOf(ctx: Context, epic: Epic): Promise<Epic[]> {
 /** Visible ancestors of an epic, the parent first. */
 export async function ancestorsOf(ctx: Context, epic: Epic): Promise<Epic[]> {
   const ids = await ctx.loaders.epics.ancestorIds.load(epic.id);
-  const epics = await ctx.loaders.epics.byId.loadMany(ids);
-  return visibleAll(ctx, epics.filter((e): e is Epic => e != null && !(e instanceof Error)));
+  return visibleAll(ctx, await loadExisting(ctx.loaders.epics.byId, ids));
 }
 
 export const parentOf = async (ctx: Context, epic: Epic) => (epic.parentId == null ? null : findEpicById(ctx, epic.parentId));

@@ -4,6 +4,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
+import { loadExisting } from '../../core/loaders.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { exceedsVisibility, joinPath, pathFromName, pathProblems } from '../namespaces/paths.ts';
 
@@ -135,8 +136,8 @@ export async function deleteGroup(ctx: Context, ref: GroupRef): Promise<Namespac
  * for a top-level namespace, the usual case of `name_with_namespace`.
  */
 export async function fullName(ctx: Context, namespace: Namespace): Promise<string> {
-  const ancestors = await ctx.loaders.namespace.loadMany(namespace.traversalIds.slice(0, -1));
-  return [...ancestors.map((n) => (n instanceof Error || !n ? '' : n.name)), namespace.name].join(' / ');
+  const ancestors = await loadExisting(ctx.loaders.namespace, namespace.traversalIds.slice(0, -1));
+  return [...ancestors.map((n) => n.name), namespace.name].join(' / ');
 }
 
 export type GroupChanges = {

@@ -4,7 +4,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { projectsWithNamespace, projectWithNamespaceByPath } from '../../core/loaders.ts';
+import { loadExisting, projectsWithNamespace, projectWithNamespaceByPath } from '../../core/loaders.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -132,14 +132,14 @@ export async function listProjects(ctx: Context, filter: ProjectFilter): Promise
   const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
   const direction = filter.sort ?? 'desc';
   return {
-    fetch: ({ offset, limit }) =>
-      ctx.db.project.findMany({
-        where,
-        include: { namespace: true },
-        orderBy: [{ [column]: direction }, { id: direction }],
-        skip: offset,
-        take: limit,
-      }),
+    // Prisma picks the page (the filters are its where clauses) as ids only; the rows come through
+    // the request's project loader, one plain statement over the pool, and stay there for the
+    // fields that read them again.
+    fetch: async ({ offset, limit }) => {
+      const page = await ctx.db.project.findMany({ where, select: { id: true }, orderBy: [{ [column]: direction }, { id: direction }], skip: offset, take: limit });
+      // A project deleted between the two statements is left out, as if it had gone a moment earlier.
+      return loadExisting(ctx.loaders.project, page.map((p) => p.id));
+    },
     count: () => ctx.db.project.count({ where }),
   };
 }

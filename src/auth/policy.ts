@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { NamedStatement, SqlReader } from '../db/rows.ts';
+import type { SqlReader } from '../db/rows.ts';
 import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { AccessLevel } from './access-levels.ts';
@@ -8,19 +8,12 @@ import type { Viewer } from './viewer.ts';
 export type NamespaceLike = Pick<Namespace, 'id' | 'traversalIds' | 'visibility' | 'kind' | 'ownerId'>;
 export type ProjectWithNamespace = Project & { namespace: Namespace };
 
-const PROJECT_LEVELS: NamedStatement = {
-  name: 'policy-project-levels',
-  text: 'SELECT project_id AS id, MAX(access_level) AS level FROM project_authorizations WHERE user_id = $1 AND project_id = ANY($2) GROUP BY project_id',
-};
-const GROUP_LEVELS: NamedStatement = {
-  name: 'policy-group-levels',
-  text: 'SELECT namespace_id AS id, MAX(access_level) AS level FROM group_authorizations WHERE user_id = $1 AND namespace_id = ANY($2) GROUP BY namespace_id',
-};
+const PROJECT_LEVELS =
+  'SELECT project_id AS id, MAX(access_level) AS level FROM project_authorizations WHERE user_id = $1 AND project_id = ANY($2) GROUP BY project_id';
+const GROUP_LEVELS =
+  'SELECT namespace_id AS id, MAX(access_level) AS level FROM group_authorizations WHERE user_id = $1 AND namespace_id = ANY($2) GROUP BY namespace_id';
 // Distinct: the view has a row per membership below, hundreds for one group.
-const BELOW_MEMBERSHIP: NamedStatement = {
-  name: 'policy-below-membership',
-  text: 'SELECT DISTINCT namespace_id AS id FROM group_memberships_below WHERE user_id = $1 AND namespace_id = ANY($2)',
-};
+const BELOW_MEMBERSHIP = 'SELECT DISTINCT namespace_id AS id FROM group_memberships_below WHERE user_id = $1 AND namespace_id = ANY($2)';
 
 /**
  * The one place that answers "may this viewer see / do X". Visibility, inherited membership

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.ts';
-import type { NamedStatement, SqlReader } from '../db/rows.ts';
+import type { SqlReader } from '../db/rows.ts';
 import type { GitStore } from '../git/store.ts';
 import type { Repository } from '../git/repository.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
@@ -77,13 +77,10 @@ const PROJECTS_WITH_NAMESPACE = `
          n.request_access_enabled AS "namespace.requestAccessEnabled", n.created_at AS "namespace.createdAt", n.updated_at AS "namespace.updatedAt"
   FROM projects p JOIN namespaces n ON n.id = p.namespace_id`;
 
-const PROJECTS_BY_ID: NamedStatement = { name: 'projects-with-namespace-by-id', text: `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)` };
-const PROJECT_BY_PATH: NamedStatement = {
-  name: 'project-with-namespace-by-path',
-  text: `${PROJECTS_WITH_NAMESPACE} WHERE lower(n.full_path) = lower($1) AND lower(p.path) = lower($2)`,
-};
+const PROJECTS_BY_ID = `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)`;
+const PROJECT_BY_PATH = `${PROJECTS_WITH_NAMESPACE} WHERE lower(n.full_path) = lower($1) AND lower(p.path) = lower($2)`;
 
-async function readProjects(sql: SqlReader, statement: NamedStatement, values: unknown[]): Promise<(Project & { namespace: Namespace })[]> {
+async function readProjects(sql: SqlReader, statement: string, values: unknown[]): Promise<(Project & { namespace: Namespace })[]> {
   const rows = await sql.rows<Project & PrefixedNamespace>(statement, values);
   return rows.map((row) => {
     const project: Record<string, unknown> = {};
@@ -105,13 +102,10 @@ export async function projectWithNamespaceByPath(sql: SqlReader, namespacePath: 
   return project ?? null;
 }
 
-const USERS_BY_ID: NamedStatement = {
-  name: 'users-by-id',
-  text: `SELECT id, username, name, email, password_digest AS "passwordDigest", is_admin AS "isAdmin", state::text AS state, bio,
+const USERS_BY_ID = `SELECT id, username, name, email, password_digest AS "passwordDigest", is_admin AS "isAdmin", state::text AS state, bio,
       created_at AS "createdAt", updated_at AS "updatedAt", confirmed_at AS "confirmedAt", can_create_group AS "canCreateGroup",
       projects_limit AS "projectsLimit"
-    FROM users WHERE id = ANY($1)`,
-};
+    FROM users WHERE id = ANY($1)`;
 
 /** The loaders every area shares: users, namespaces, projects and repository handles. */
 function coreLoaders(db: Db, sql: SqlReader, git: GitStore) {

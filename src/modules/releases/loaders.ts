@@ -4,7 +4,6 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { projectFullPath } from '../projects/service.ts';
 import type { Context } from '../../core/context.ts';
 import { batchBy, batchGroupBy, settledOnce } from '../../core/loaders.ts';
-import type { NamedStatement } from '../../db/rows.ts';
 
 const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
 
@@ -22,26 +21,16 @@ async function projectFacts(ctx: Context, projectId: number): Promise<ProjectFac
 }
 
 /**
- * A list of 100 releases reads ~500 links, ~200 milestones and 100 evidences: through Prisma's findMany that was
- * 6.9 ms of CPU for the links alone, over the pool 3.1 ms (SqlReader). The columns are aliased to
- * the models' fields; test/release-loaders.test.ts compares the rows with Prisma's.
+ * A list of 100 releases reads ~500 links, ~200 milestones and 100 evidences: through Prisma's
+ * findMany the links alone took 6.9 ms of CPU, over the pool 3.1 ms (SqlReader). The columns are
+ * aliased to the models' fields; test/release-loaders.test.ts compares the rows with Prisma's.
  */
-const LINKS: NamedStatement = {
-  name: 'release-links',
-  text: `SELECT id, release_id AS "releaseId", name, url, filepath, link_type::text AS "linkType", created_at AS "createdAt", updated_at AS "updatedAt"
-    FROM release_links WHERE release_id = ANY($1) ORDER BY created_at DESC, id DESC`,
-};
-const MILESTONES: NamedStatement = {
-  name: 'release-milestones',
-  text: `SELECT m.id, m.iid, m.project_id AS "projectId", m.group_id AS "groupId", m.title, m.description, m.state::text AS state,
+const LINKS = `SELECT id, release_id AS "releaseId", name, url, filepath, link_type::text AS "linkType", created_at AS "createdAt", updated_at AS "updatedAt"
+  FROM release_links WHERE release_id = ANY($1) ORDER BY created_at DESC, id DESC`;
+const MILESTONES = `SELECT m.id, m.iid, m.project_id AS "projectId", m.group_id AS "groupId", m.title, m.description, m.state::text AS state,
       m.due_date AS "dueDate", m.start_date AS "startDate", m.created_at AS "createdAt", m.updated_at AS "updatedAt", rm.release_id AS "releaseId"
-    FROM release_milestones rm JOIN milestones m ON m.id = rm.milestone_id WHERE rm.release_id = ANY($1) ORDER BY rm.milestone_id, rm.release_id`,
-};
-
-const EVIDENCES: NamedStatement = {
-  name: 'release-evidences',
-  text: 'SELECT id, release_id AS "releaseId", summary, sha, created_at AS "createdAt" FROM release_evidences WHERE release_id = ANY($1) ORDER BY id DESC',
-};
+  FROM release_milestones rm JOIN milestones m ON m.id = rm.milestone_id WHERE rm.release_id = ANY($1) ORDER BY rm.milestone_id, rm.release_id`;
+const EVIDENCES = 'SELECT id, release_id AS "releaseId", summary, sha, created_at AS "createdAt" FROM release_evidences WHERE release_id = ANY($1) ORDER BY id DESC';
 
 /** Per-request DataLoaders of the releases area: one query per tick for links, milestones, evidences. */
 export function createReleaseLoaders(ctx: Context) {

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Viewer } from '../src/auth/viewer.ts';
 import { createContext } from '../src/core/context.ts';
+import type { ProjectWithNamespace } from '../src/auth/policy.ts';
+import { listReleases, RELEASE_SORTS } from '../src/modules/releases/service.ts';
 import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 let releaseIds: number[];
+let projectId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
   const { project, group } = await seedProject(t);
+  projectId = project.id;
   await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1', due_date: '2026-12-31', start_date: '2026-01-02' }).expect(201);
   await t.api('post', `/groups/${group.id}/milestones`).send({ title: 'G1' }).expect(201);
   for (const [tag, milestones, links] of [['v1', ['M1', 'G1'], 3], ['v2', ['M1'], 0], ['v3', [], 2]] as const) {
@@ -47,6 +51,44 @@ describe("the releases area's loaders", () => {
       expect(evidences).toStrictEqual(ids.map((id) => prismaEvidences.filter((e) => e.releaseId === id)));
       expect(evidences.flat()).toHaveLength(3);
       expect(evidences.flat().every((e) => !(e instanceof Error) && typeof e.summary === 'object')).toBe(true);
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+
+  it("lists a project's releases as Prisma's findMany pages them, for every sort and updated_before/after", async () => {
+    // Two releases released at the same instant: the id breaks the tie, in the sort's direction.
+    for (const tag of ['t1', 't2']) {
+      await t.api('post', `/projects/${projectId}/releases`).send({ tag_name: tag, ref: 'main', released_at: '2026-01-01T00:00:00Z' }).expect(201);
+    }
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      const ctx = createContext(t.deps, Viewer.anonymous());
+      const project = (await ctx.loaders.project.load(projectId)) as ProjectWithNamespace;
+      const byUpdate = await t.db.release.findMany({ where: { projectId }, orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }] });
+      const middle = byUpdate[2].updatedAt;
+      const filters = [{}, { updatedBefore: middle }, { updatedAfter: middle }, { updatedAfter: new Date(0), updatedBefore: new Date(middle.getTime() + 1) }];
+      const fields = { CREATED_DESC: 'createdAt', CREATED_ASC: 'createdAt', RELEASED_AT_DESC: 'releasedAt', RELEASED_AT_ASC: 'releasedAt' } as const;
+      let compared = 0;
+      for (const sort of RELEASE_SORTS) {
+        const direction: 'asc' | 'desc' = sort.endsWith('_ASC') ? 'asc' : 'desc';
+        for (const filter of filters) {
+          const updatedAt = { ...(filter.updatedBefore && { lt: filter.updatedBefore }), ...(filter.updatedAfter && { gt: filter.updatedAfter }) };
+          const where = { projectId, ...(Object.keys(updatedAt).length && { updatedAt }) };
+          const orderBy = [{ [fields[sort]]: direction }, { id: direction }];
+          const listing = listReleases(ctx, project, { sort, ...filter });
+          for (const page of [{ offset: 0, limit: 100 }, { offset: 1, limit: 2 }]) {
+            expect(await listing.fetch(page)).toStrictEqual(await t.db.release.findMany({ where, orderBy, skip: page.offset, take: page.limit }));
+          }
+          expect(await listing.count()).toBe(await t.db.release.count({ where }));
+          compared += 1;
+        }
+      }
+      expect(compared).toBe(16);
+      // The filters do filter (the control for the comparisons above).
+      expect(await listReleases(ctx, project, { updatedBefore: middle }).count()).toBe(2);
+      expect(await listReleases(ctx, project).count()).toBe(5);
     } finally {
       process.env.TZ = zone;
     }

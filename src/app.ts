@@ -56,7 +56,7 @@ function sendThrottled(res: Response, error: TooManyRequestsError) {
 async function viewerBehindBan(deps: AppDeps, req: ContextRequest, ip: string) {
   const credentials = readCredentials(req);
   const credentialed = Boolean(credentials.token || credentials.jobToken);
-  return deps.throttle.authenticateBehindBan(ip, credentialed, () => authenticate(deps.db, deps.secrets.tokenDigestKey, credentials, deps.viewers));
+  return deps.throttle.authenticateBehindBan(ip, credentialed, () => authenticate(deps, deps.secrets.tokenDigestKey, credentials, deps.viewers));
 }
 
 /**

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { batchBy, loadExisting, projectsWithNamespace, projectWithNamespaceByPath, settledOnce } from '../src/core/loaders.ts';
+import { authenticate, authenticateToken } from '../src/auth/authenticate.ts';
+import { issueJobToken } from '../src/auth/job-tokens.ts';
+import { tokenDigest } from '../src/auth/tokens.ts';
 import { Viewer } from '../src/auth/viewer.ts';
 import { createContext } from '../src/core/context.ts';
 import { createTestApp } from './helpers/app.ts';
@@ -68,6 +71,46 @@ describe('projectsWithNamespace', () => {
       const userIds = [someone.id, t.root.id];
       const users = await createContext(t.deps, Viewer.anonymous()).loaders.user.loadMany([...userIds, 2 ** 31 - 1]);
       expect(users).toStrictEqual([...(await t.db.user.findMany({ where: { id: { in: userIds } } })).sort((a, b) => userIds.indexOf(a.id) - userIds.indexOf(b.id)), null]);
+    } finally {
+      process.env.TZ = zone;
+      await t.close();
+    }
+  });
+});
+
+describe('credential lookups', () => {
+  it("read a token and a job token with their user in one statement each, the rows Prisma's include reads", async () => {
+    // East of UTC: a `date` or `timestamp` read as local time would move the expiry back by hours.
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata';
+    const t = await createTestApp();
+    try {
+      const key = t.deps.secrets.tokenDigestKey;
+      const someone = await t.user();
+      await t.db.user.update({ where: { id: someone.id }, data: { confirmedAt: new Date('2026-03-04T05:06:07.089Z'), bio: 'b' } });
+      const token = await t.token(someone.id, ['read_api', 'read_repository'], { expiresAt: new Date('2031-01-31T00:00:00Z') });
+      const digest = tokenDigest(key, token);
+      // Used a moment ago (no last_used_at write follows the read), and rotated from another token.
+      const previous = await t.db.personalAccessToken.findFirstOrThrow({ where: { userId: t.root.id } });
+      await t.db.personalAccessToken.update({ where: { digest }, data: { lastUsedAt: new Date(Date.now() - 1_234), previousTokenId: previous.id } });
+      const { user, ...row } = await t.db.personalAccessToken.findUniqueOrThrow({ where: { digest }, include: { user: true } });
+
+      t.queryCounter.reset();
+      const viewer = await authenticateToken(t.deps, key, token);
+      expect(t.queryCounter.count).toBe(1);
+      // Same keys, values and types: a column added to either table and not to the statement fails here.
+      expect(viewer.user).toStrictEqual(user);
+      expect(viewer.token).toStrictEqual(row);
+      expect(viewer.credentialProblem).toBeNull();
+
+      // A job token expiring in an hour is valid only if its timestamp is read as UTC.
+      const project = (await t.api('post', '/projects').send({ name: 'Jobs' }).expect(201)).body;
+      const job = await issueJobToken(t.db, key, { projectId: project.id, userId: someone.id, minutes: 60 });
+      t.queryCounter.reset();
+      const jobViewer = await authenticate(t.deps, key, { jobToken: job.token });
+      expect(t.queryCounter.count).toBe(1);
+      expect(jobViewer.user).toStrictEqual(user);
+      expect(jobViewer.job).toEqual({ projectId: project.id });
     } finally {
       process.env.TZ = zone;
       await t.close();

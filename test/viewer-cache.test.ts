@@ -26,7 +26,7 @@ async function tokenLookups(t: TestApp, run: () => Promise<unknown>) {
   t.queryCounter.record = true;
   await run();
   t.queryCounter.record = false;
-  return t.queryCounter.statements.filter((s) => s.includes('FROM "public"."personal_access_tokens"')).length;
+  return t.queryCounter.statements.filter((s) => s.includes('FROM personal_access_tokens t JOIN users')).length;
 }
 
 /** Asks again until `ok`, for up to 2 s: the notification arrives a moment after the commit. */

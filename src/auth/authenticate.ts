@@ -1,5 +1,8 @@
 import { equalsIgnoringCase, parseId } from '../core/input.ts';
+import { userColumns } from '../core/loaders.ts';
 import type { Db } from '../db/client.ts';
+import { nestJoined, selectList, type SqlReader } from '../db/rows.ts';
+import type { JobToken, PersonalAccessToken, User } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { isExpired, tokenDigest } from './tokens.ts';
 import { Viewer } from './viewer.ts';
@@ -36,24 +39,48 @@ const revoked = () =>
     error_description: 'Token was revoked. You have to re-authorize from the user.',
   });
 
+/** The database and the plain reader every request's credential lookup goes through. */
+export type AuthStore = { db: Db; sql: SqlReader };
+
+const TOKEN_FIELDS = {
+  id: 'id', userId: 'user_id', name: 'name', description: 'description', digest: 'digest', scopes: 'scopes', expiresAt: 'expires_at',
+  revoked: 'revoked', impersonation: 'impersonation', lastUsedAt: 'last_used_at', createdAt: 'created_at',
+  previousTokenId: 'previous_personal_access_token_id',
+} satisfies Record<keyof PersonalAccessToken, string>;
+const JOB_TOKEN_FIELDS = {
+  id: 'id', projectId: 'project_id', userId: 'user_id', digest: 'digest', expiresAt: 'expires_at', createdAt: 'created_at',
+} satisfies Record<keyof JobToken, string>;
+
+// Every credentialed request starts with one of these: over the pool, one statement each, the
+// rows Prisma's `include: { user: true }` would give (two statements and ~0.3 ms more CPU).
+const TOKEN_BY_DIGEST = `SELECT ${selectList(TOKEN_FIELDS, 't')}, ${userColumns('u', 'user.')}
+  FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = $1`;
+const JOB_TOKEN_BY_DIGEST = `SELECT ${selectList(JOB_TOKEN_FIELDS, 'j')}, ${userColumns('u', 'user.')}
+  FROM job_tokens j JOIN users u ON u.id = j.user_id WHERE j.digest = $1`;
+
+async function withUser<T>(sql: SqlReader, statement: string, digest: string): Promise<(T & { user: User }) | null> {
+  const [row] = await sql.rows(statement, [digest]);
+  return row ? nestJoined<T, 'user', User>(row, 'user') : null;
+}
+
 /** A job token acts as its user, bound to its project; it cannot be combined with another credential. */
-async function authenticateJob(db: Db, digestKey: string, credentials: Credentials): Promise<Viewer> {
+async function authenticateJob(store: AuthStore, digestKey: string, credentials: Credentials): Promise<Viewer> {
   if (credentials.token || credentials.sudo) throw new UnauthorizedError();
-  const job = await db.jobToken.findUnique({ where: { digest: tokenDigest(digestKey, credentials.jobToken!) }, include: { user: true } });
+  const job = await withUser<JobToken>(store.sql, JOB_TOKEN_BY_DIGEST, tokenDigest(digestKey, credentials.jobToken!));
   if (!job) throw new UnauthorizedError();
   if (job.expiresAt < new Date()) throw expired();
   if (job.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
   return new Viewer(job.user, null, null, { projectId: job.projectId });
 }
 
-export async function authenticate(db: Db, digestKey: string, credentials: Credentials, cache?: ViewerCache): Promise<Viewer> {
-  if (credentials.jobToken) return authenticateJob(db, digestKey, credentials);
+export async function authenticate(store: AuthStore, digestKey: string, credentials: Credentials, cache?: ViewerCache): Promise<Viewer> {
+  if (credentials.jobToken) return authenticateJob(store, digestKey, credentials);
   if (!credentials.token) {
     if (credentials.sudo) throw new UnauthorizedError();
     return Viewer.anonymous();
   }
-  const viewer = await authenticateToken(db, digestKey, credentials.token, cache);
-  return credentials.sudo ? sudo(db, viewer, credentials.sudo) : viewer;
+  const viewer = await authenticateToken(store, digestKey, credentials.token, cache);
+  return credentials.sudo ? sudo(store.db, viewer, credentials.sudo) : viewer;
 }
 
 /**
@@ -62,9 +89,9 @@ export async function authenticate(db: Db, digestKey: string, credentials: Crede
  * at once; an expired or revoked one yields a viewer carrying the failure, raised by the scope
  * check (`viewer.requireScope`) so that scope, expiry and revocation are checked in GitLab's order.
  */
-export async function authenticateToken(db: Db, digestKey: string, token: string, cache?: ViewerCache): Promise<Viewer> {
+export async function authenticateToken({ db, sql }: AuthStore, digestKey: string, token: string, cache?: ViewerCache): Promise<Viewer> {
   const digest = tokenDigest(digestKey, token);
-  const find = () => db.personalAccessToken.findUnique({ where: { digest }, include: { user: true } });
+  const find = () => withUser<PersonalAccessToken>(sql, TOKEN_BY_DIGEST, digest);
   const row = cache ? await cache.lookup(digest, find) : await find();
   if (!row) throw new UnauthorizedError();
   if (row.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
@@ -127,7 +154,7 @@ export const JOB_TOKEN_LOGIN = 'gitlab-ci-token';
  * Null without Basic credentials (anonymous); a Basic header that does not authenticate is 401,
  * an expired or revoked token included (GitLab's git client lookup only finds active tokens).
  */
-export async function authenticateBasic(db: Db, digestKey: string, authorization: string | undefined): Promise<Viewer | null> {
+export async function authenticateBasic(store: AuthStore, digestKey: string, authorization: string | undefined): Promise<Viewer | null> {
   const encoded = authorization?.match(/^Basic\s+(\S*)\s*$/i)?.[1];
   if (encoded === undefined) return null;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
@@ -135,7 +162,7 @@ export async function authenticateBasic(db: Db, digestKey: string, authorization
   const password = colon < 0 ? '' : decoded.slice(colon + 1);
   if (!password) throw new UnauthorizedError();
   const login = decoded.slice(0, colon);
-  const viewer = await authenticate(db, digestKey, login === JOB_TOKEN_LOGIN ? { jobToken: password } : { token: password });
+  const viewer = await authenticate(store, digestKey, login === JOB_TOKEN_LOGIN ? { jobToken: password } : { token: password });
   viewer.requireUsableCredential();
   return viewer;
 }

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.ts';
-import type { SqlReader } from '../db/rows.ts';
+import { nestJoined, selectList, type SqlReader } from '../db/rows.ts';
 import type { GitStore } from '../git/store.ts';
 import type { Repository } from '../git/repository.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
@@ -60,8 +60,6 @@ export function settledOnce<K, V>(load: (key: K) => Promise<V>) {
   };
 }
 
-type PrefixedNamespace = { [K in keyof Namespace as `namespace.${K}`]: Namespace[K] };
-
 /**
  * A project with its namespace in one statement, the read every project-scoped request starts with
  * (Prisma's `include` takes two, ~0.3-0.4 ms of CPU per statement here); the columns are aliased
@@ -81,16 +79,8 @@ const PROJECTS_BY_ID = `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)`;
 const PROJECT_BY_PATH = `${PROJECTS_WITH_NAMESPACE} WHERE lower(n.full_path) = lower($1) AND lower(p.path) = lower($2)`;
 
 async function readProjects(sql: SqlReader, statement: string, values: unknown[]): Promise<(Project & { namespace: Namespace })[]> {
-  const rows = await sql.rows<Project & PrefixedNamespace>(statement, values);
-  return rows.map((row) => {
-    const project: Record<string, unknown> = {};
-    const namespace: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(row)) {
-      if (key.startsWith('namespace.')) namespace[key.slice('namespace.'.length)] = value;
-      else project[key] = value;
-    }
-    return { ...(project as Project), namespace: namespace as Namespace };
-  });
+  const rows = await sql.rows(statement, values);
+  return rows.map((row) => nestJoined<Project, 'namespace', Namespace>(row, 'namespace'));
 }
 
 /** Projects with their namespace, by id. */
@@ -102,10 +92,17 @@ export async function projectWithNamespaceByPath(sql: SqlReader, namespacePath: 
   return project ?? null;
 }
 
-const USERS_BY_ID = `SELECT id, username, name, email, password_digest AS "passwordDigest", is_admin AS "isAdmin", state::text AS state, bio,
-      created_at AS "createdAt", updated_at AS "updatedAt", confirmed_at AS "confirmedAt", can_create_group AS "canCreateGroup",
-      projects_limit AS "projectsLimit"
-    FROM users WHERE id = ANY($1)`;
+/** The User model's fields and the columns of `users` they read. */
+const USER_FIELDS = {
+  id: 'id', username: 'username', name: 'name', email: 'email', passwordDigest: 'password_digest', isAdmin: 'is_admin',
+  state: 'state::text', bio: 'bio', createdAt: 'created_at', updatedAt: 'updated_at', confirmedAt: 'confirmed_at',
+  canCreateGroup: 'can_create_group', projectsLimit: 'projects_limit',
+} satisfies Record<keyof User, string>;
+
+/** The select list of a User as Prisma reads it (see `selectList`). */
+export const userColumns = (alias: string, prefix = '') => selectList(USER_FIELDS, alias, prefix);
+
+const USERS_BY_ID = `SELECT ${userColumns('u')} FROM users u WHERE u.id = ANY($1)`;
 
 /** The loaders every area shares: users, namespaces, projects and repository handles. */
 function coreLoaders(db: Db, sql: SqlReader, git: GitStore) {

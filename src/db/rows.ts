@@ -32,3 +32,28 @@ export class SqlReader {
     return (await this.pool.query<T>({ text, values, types })).rows;
   }
 }
+
+/**
+ * A row of a statement that joins one model to another, with the joined model's columns named
+ * `<key>.<field>`: the row's own fields, and the joined ones as an object under `key`, the shape
+ * Prisma's `include` gives.
+ */
+export function nestJoined<Row, Key extends string, Joined>(row: Record<string, unknown>, key: Key): Row & { [K in Key]: Joined } {
+  const prefix = `${key}.`;
+  const own: Record<string, unknown> = {};
+  const joined: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (name.startsWith(prefix)) joined[name.slice(prefix.length)] = value;
+    else own[name] = value;
+  }
+  own[key] = joined;
+  return own as Row & { [K in Key]: Joined };
+}
+
+/**
+ * A select list reading a model's fields from their columns (`fields`: field → column expression)
+ * of the table aliased `alias`, each named `<prefix><field>` (a `user.` prefix for `nestJoined`).
+ */
+export function selectList(fields: Record<string, string>, alias: string, prefix = ''): string {
+  return Object.entries(fields).map(([field, column]) => `${alias}.${column} AS "${prefix}${field}"`).join(', ');
+}

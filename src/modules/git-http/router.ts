@@ -206,7 +206,7 @@ export function gitHttpRouter(deps: AppDeps) {
       const authorization = req.header('authorization');
       const ip = req.socket.remoteAddress ?? 'unknown';
       const viewer =
-        (await deps.throttle.authenticateBehindBan(ip, Boolean(authorization), () => authenticateBasic(deps.db, deps.secrets.tokenDigestKey, authorization))) ??
+        (await deps.throttle.authenticateBehindBan(ip, Boolean(authorization), () => authenticateBasic(deps, deps.secrets.tokenDigestKey, authorization))) ??
         Viewer.anonymous();
       req.forgegate = createContext(deps, viewer, (req as ContextRequest & { requestId?: string }).requestId);
       await handler(req.forgegate, req, res, target);

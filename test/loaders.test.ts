@@ -117,3 +117,30 @@ describe('credential lookups', () => {
     }
   });
 });
+
+describe('SqlReader', () => {
+  it('reads timestamp(3) columns as the UTC instants they hold, whatever the fraction and the year', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    const t = await createTestApp();
+    try {
+      // Two thousand instants over three centuries with every kind of fraction (none, .1, .12, .123),
+      // and years before 1000, which Date.UTC would move to the 1900s and take the slow path.
+      const rows = await t.deps.sql.rows<{ at: Date; iso: string }>(
+        `SELECT at, to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso FROM (
+           SELECT (timestamp '1900-01-01' + i * interval '53 days 7 hours 11 minutes 13.117 seconds' + (i % 4) * interval '100 milliseconds')::timestamp(3) AS at
+           FROM generate_series(0, 1999) AS i
+           UNION ALL SELECT unnest(ARRAY['0999-12-31 23:59:59.9', '0001-01-01 00:00:00', '2026-02-28 23:59:59.99']::timestamp(3)[])
+         ) s`,
+        [],
+      );
+      expect(rows).toHaveLength(2003);
+      const fractions = new Set(rows.map((r) => r.iso.slice(20, 23).replace(/0+$/, '').length));
+      expect([...fractions].sort()).toEqual([0, 1, 2, 3]);
+      for (const { at, iso } of rows) expect(at.toISOString(), iso).toBe(new Date(iso).toISOString());
+    } finally {
+      process.env.TZ = zone;
+      await t.close();
+    }
+  });
+});

@@ -11,11 +11,13 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // The compiled module the servers run (dist/, kept current by the global setup).
 const SECRETS_MODULE = pathToFileURL(path.join(ROOT, 'dist/secrets.js')).href;
 const PROCESSES = 8;
-const ROUNDS = 10;
+const ROUNDS = 3;
+/** New DATA_DIRs per round, which every process loads in the same order: one race each. */
+const DATA_DIRS = 40;
 
-function loadTogether(dataDir: string, startAt: number): Promise<string> {
+function loadTogether(root: string, startAt: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['test/fixtures/probes/secrets.mjs', SECRETS_MODULE, dataDir, String(startAt)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['test/fixtures/probes/secrets.mjs', SECRETS_MODULE, root, String(DATA_DIRS), String(startAt)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
@@ -24,17 +26,21 @@ function loadTogether(dataDir: string, startAt: number): Promise<string> {
 }
 
 describe('secrets', () => {
-  // The race is a window of microseconds: one round caught it about once in ten before the fix,
-  // so this runs ten rounds of eight processes, all released at the same instant.
+  // The race is a window of microseconds, hit when a process is preempted inside it: eight
+  // processes on two cores go through the same 40 new DATA_DIRs at once, three times (120 races).
+  // Before the fix, each run of this test failed (ten rounds of one DATA_DIR caught it about
+  // once in ten rounds).
   it('are the same for every process starting together on a new DATA_DIR, and the same as on disk', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-secrets-'));
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-secrets-'));
       const startAt = Date.now() + 300;
-      const seen = await Promise.all(Array.from({ length: PROCESSES }, () => loadTogether(dataDir, startAt)));
-      const onDisk = JSON.parse(fs.readFileSync(path.join(dataDir, 'secrets.json'), 'utf8'));
-      expect(onDisk.tokenDigestKey).toMatch(/^[0-9a-f]{64}$/);
-      for (const secrets of seen) expect(JSON.parse(secrets)).toEqual(onDisk);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      const seen = (await Promise.all(Array.from({ length: PROCESSES }, () => loadTogether(root, startAt)))).map((out) => JSON.parse(out) as unknown[]);
+      for (let i = 0; i < DATA_DIRS; i++) {
+        const onDisk = JSON.parse(fs.readFileSync(path.join(root, String(i), 'secrets.json'), 'utf8'));
+        expect(onDisk.tokenDigestKey).toMatch(/^[0-9a-f]{64}$/);
+        for (const secrets of seen) expect(secrets[i], `DATA_DIR ${i} of round ${round}`).toEqual(onDisk);
+      }
+      fs.rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);
 });

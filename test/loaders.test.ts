@@ -5,7 +5,19 @@ import { issueJobToken } from '../src/auth/job-tokens.ts';
 import { tokenDigest } from '../src/auth/tokens.ts';
 import { Viewer } from '../src/auth/viewer.ts';
 import { createContext } from '../src/core/context.ts';
-import { createTestApp } from './helpers/app.ts';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+import { inZone } from './helpers/zone.ts';
+
+/** A test app with the process in `zone` (see inZone), closed afterwards. */
+const appInZone = (zone: string, run: (t: TestApp) => Promise<void>) =>
+  inZone(zone, async () => {
+    const t = await createTestApp();
+    try {
+      await run(t);
+    } finally {
+      await t.close();
+    }
+  });
 
 describe('settledOnce', () => {
   it('loads a key once, shares the first load, then hands the value over without a promise', async () => {
@@ -42,10 +54,7 @@ describe('loadExisting', () => {
 describe('projectsWithNamespace', () => {
   it("reads the rows Prisma's include reads, field for field, in one statement, by id and by path", async () => {
     // Timestamps are UTC in the columns: read in another zone, they must still be the same instants.
-    const zone = process.env.TZ;
-    process.env.TZ = 'America/New_York';
-    const t = await createTestApp();
-    try {
+    await appInZone('America/New_York', async (t) => {
       const group = (await t.api('post', '/groups').send({ name: 'G', path: 'g' }).expect(201)).body;
       const sub = (await t.api('post', '/groups').send({ name: 'S', path: 's', parent_id: group.id }).expect(201)).body;
       const nested = (await t.api('post', '/projects').send({ name: 'App', namespace_id: sub.id, topics: ['a', 'b'], description: 'd' }).expect(201)).body;
@@ -71,20 +80,14 @@ describe('projectsWithNamespace', () => {
       const userIds = [someone.id, t.root.id];
       const users = await createContext(t.deps, Viewer.anonymous()).loaders.user.loadMany([...userIds, 2 ** 31 - 1]);
       expect(users).toStrictEqual([...(await t.db.user.findMany({ where: { id: { in: userIds } } })).sort((a, b) => userIds.indexOf(a.id) - userIds.indexOf(b.id)), null]);
-    } finally {
-      process.env.TZ = zone;
-      await t.close();
-    }
+    });
   });
 });
 
 describe('credential lookups', () => {
   it("read a token and a job token with their user in one statement each, the rows Prisma's include reads", async () => {
     // East of UTC: a `date` or `timestamp` read as local time would move the expiry back by hours.
-    const zone = process.env.TZ;
-    process.env.TZ = 'Asia/Kolkata';
-    const t = await createTestApp();
-    try {
+    await appInZone('Asia/Kolkata', async (t) => {
       const key = t.deps.secrets.tokenDigestKey;
       const someone = await t.user();
       await t.db.user.update({ where: { id: someone.id }, data: { confirmedAt: new Date('2026-03-04T05:06:07.089Z'), bio: 'b' } });
@@ -111,19 +114,13 @@ describe('credential lookups', () => {
       expect(t.queryCounter.count).toBe(1);
       expect(jobViewer.user).toStrictEqual(user);
       expect(jobViewer.job).toEqual({ projectId: project.id });
-    } finally {
-      process.env.TZ = zone;
-      await t.close();
-    }
+    });
   });
 });
 
 describe('SqlReader', () => {
   it('reads timestamp(3) columns as the UTC instants they hold, whatever the fraction and the year', async () => {
-    const zone = process.env.TZ;
-    process.env.TZ = 'America/Los_Angeles';
-    const t = await createTestApp();
-    try {
+    await appInZone('America/Los_Angeles', async (t) => {
       // Two thousand instants over three centuries with every kind of fraction (none, .1, .12, .123),
       // and years before 1000, which Date.UTC would move to the 1900s and take the slow path.
       const rows = await t.deps.sql.rows<{ at: Date; iso: string }>(
@@ -138,9 +135,6 @@ describe('SqlReader', () => {
       const fractions = new Set(rows.map((r) => r.iso.slice(20, 23).replace(/0+$/, '').length));
       expect([...fractions].sort()).toEqual([0, 1, 2, 3]);
       for (const { at, iso } of rows) expect(at.toISOString(), iso).toBe(new Date(iso).toISOString());
-    } finally {
-      process.env.TZ = zone;
-      await t.close();
-    }
+    });
   });
 });

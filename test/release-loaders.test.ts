@@ -4,6 +4,7 @@ import { createContext } from '../src/core/context.ts';
 import type { ProjectWithNamespace } from '../src/auth/policy.ts';
 import { listReleases, RELEASE_SORTS } from '../src/modules/releases/service.ts';
 import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
+import { inZone } from './helpers/zone.ts';
 
 let t: TestApp;
 let releaseIds: number[];
@@ -27,9 +28,7 @@ describe("the releases area's loaders", () => {
   // Their statements run over the pool, not Prisma: the rows must be Prisma's, field for field
   // (values and types: dates as UTC Dates, enums as their values), in a zone other than UTC too.
   it("read the links, milestones and evidences Prisma reads, in Prisma's order, in one statement each", async () => {
-    const zone = process.env.TZ;
-    process.env.TZ = 'Asia/Kolkata';
-    try {
+    await inZone('Asia/Kolkata', async () => {
       const ctx = createContext(t.deps, Viewer.anonymous());
       const ids = [...releaseIds, 2 ** 31 - 1];
       t.queryCounter.reset();
@@ -51,9 +50,7 @@ describe("the releases area's loaders", () => {
       expect(evidences).toStrictEqual(ids.map((id) => prismaEvidences.filter((e) => e.releaseId === id)));
       expect(evidences.flat()).toHaveLength(3);
       expect(evidences.flat().every((e) => !(e instanceof Error) && typeof e.summary === 'object')).toBe(true);
-    } finally {
-      process.env.TZ = zone;
-    }
+    });
   });
 
   it("lists a project's releases as Prisma's findMany pages them, for every sort and updated_before/after", async () => {
@@ -61,9 +58,7 @@ describe("the releases area's loaders", () => {
     for (const tag of ['t1', 't2']) {
       await t.api('post', `/projects/${projectId}/releases`).send({ tag_name: tag, ref: 'main', released_at: '2026-01-01T00:00:00Z' }).expect(201);
     }
-    const zone = process.env.TZ;
-    process.env.TZ = 'America/Los_Angeles';
-    try {
+    await inZone('America/Los_Angeles', async () => {
       const ctx = createContext(t.deps, Viewer.anonymous());
       const project = (await ctx.loaders.project.load(projectId)) as ProjectWithNamespace;
       const byUpdate = await t.db.release.findMany({ where: { projectId }, orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }] });
@@ -89,8 +84,6 @@ describe("the releases area's loaders", () => {
       // The filters do filter (the control for the comparisons above).
       expect(await listReleases(ctx, project, { updatedBefore: middle }).count()).toBe(2);
       expect(await listReleases(ctx, project).count()).toBe(5);
-    } finally {
-      process.env.TZ = zone;
-    }
+    });
   });
 });

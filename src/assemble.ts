@@ -69,7 +69,7 @@ export async function assemble(
     config,
     secrets,
     db,
-    sql: new SqlReader(pool),
+    sql: new SqlReader(pool, config.database.preparedStatements),
     git,
     log,
     events,

@@ -72,6 +72,9 @@ const envSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: millis(5_000),
   DB_STATEMENT_TIMEOUT_MS: millis(15_000),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: millis(60_000),
+  // The hot reads as prepared statements (planned once per connection); off behind a PgBouncer in
+  // transaction mode that does not track them (before 1.21, or max_prepared_statements = 0).
+  DB_PREPARED_STATEMENTS: flag(true),
   EMBEDDED_PG_MAX_RESTARTS: z.coerce.number().int().min(0).max(100).default(3),
   SHUTDOWN_GRACE_MS: millis(10_000),
   GRAPHQL_TIMEOUT_MS: millis(30_000),
@@ -109,7 +112,7 @@ export type Config = {
   development: boolean;
   tokenDigestKey?: string;
   embeddedPgPassword?: string;
-  database: { poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
+  database: { poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number; preparedStatements: boolean };
   embeddedPgMaxRestarts: number;
   shutdownGraceMs: number;
   graphqlTimeoutMs: number;
@@ -181,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
       idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      preparedStatements: e.DB_PREPARED_STATEMENTS,
     },
     embeddedPgMaxRestarts: e.EMBEDDED_PG_MAX_RESTARTS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

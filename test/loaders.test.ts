@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { batchBy, loadExisting, projectsWithNamespace, projectWithNamespaceByPath, settledOnce } from '../src/core/loaders.ts';
 import { authenticate, authenticateToken } from '../src/auth/authenticate.ts';
@@ -5,6 +6,7 @@ import { issueJobToken } from '../src/auth/job-tokens.ts';
 import { tokenDigest } from '../src/auth/tokens.ts';
 import { Viewer } from '../src/auth/viewer.ts';
 import { createContext } from '../src/core/context.ts';
+import { SqlReader } from '../src/db/rows.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { inZone } from './helpers/zone.ts';
 
@@ -136,5 +138,37 @@ describe('SqlReader', () => {
       expect([...fractions].sort()).toEqual([0, 1, 2, 3]);
       for (const { at, iso } of rows) expect(at.toISOString(), iso).toBe(new Date(iso).toISOString());
     });
+  });
+});
+
+describe('SqlReader statements', () => {
+  it('are prepared once per connection by default, and unnamed with DB_PREPARED_STATEMENTS=false', async () => {
+    const t = await createTestApp();
+    try {
+      expect(t.deps.sql.prepared).toBe(true);
+      // A connection of its own (prepared statements live in a session); the statement finds itself.
+      const text = 'SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1';
+      const preparedAfterTwoRuns = async (prepared: boolean) => {
+        const pool = new pg.Pool({ connectionString: t.url, max: 1 });
+        try {
+          const reader = new SqlReader(pool, prepared);
+          await reader.rows(text, ['%pg_prepared_statements%']);
+          return (await reader.rows<{ statement: string }>(text, ['%pg_prepared_statements%'])).map((r) => r.statement);
+        } finally {
+          await pool.end();
+        }
+      };
+      expect(await preparedAfterTwoRuns(true)).toEqual([text]);
+      expect(await preparedAfterTwoRuns(false)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+    const unprepared = await createTestApp({ env: { DB_PREPARED_STATEMENTS: 'false' } });
+    try {
+      expect(unprepared.deps.sql.prepared).toBe(false);
+      await unprepared.api('get', '/user').expect(200);
+    } finally {
+      await unprepared.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 // Prisma keeps DateTime in `timestamp(3)` columns holding UTC, and `@db.Date` as UTC midnight;
@@ -37,14 +38,34 @@ const types = {
  * same errors (`isDatabaseUnavailable` reads node-postgres's); rows come back with the columns'
  * own names and JavaScript values as Prisma's would be (timestamps and dates as UTC `Date`s). Not
  * for writes: those stay with Prisma and its transactions.
+ *
+ * `prepared`: each statement is prepared once per connection, under a name derived from its text,
+ * and PostgreSQL plans it once instead of on every request. The access-level reads go through the
+ * membership views, which took PostgreSQL 0.35 ms to plan against 0.1 ms to run (measured here);
+ * GET /projects/:id as a member then cost the machine 1.66-1.96 ms in all against 1.79-2.28 ms.
+ * Off (`DB_PREPARED_STATEMENTS=false`), statements are unnamed, as a transaction-mode PgBouncer
+ * that does not track prepared statements needs.
  */
 export class SqlReader {
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly names = new Map<string, string>();
 
-  // Unnamed statements, as Prisma's adapter sends them: a named (server-side prepared) statement
-  // saved ~0.01 ms here and breaks behind a transaction-mode PgBouncer.
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly prepared = true,
+  ) {}
+
   async rows<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
-    return (await this.pool.query<T>({ text, values, types })).rows;
+    return (await this.pool.query<T>({ name: this.prepared ? this.nameOf(text) : undefined, text, values, types })).rows;
+  }
+
+  /** The same name for the same text in every process and reader: node-postgres refuses a name reused for other text. */
+  private nameOf(text: string): string {
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `fg_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      this.names.set(text, name);
+    }
+    return name;
   }
 }
 

@@ -1,10 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/app.ts';
+import { testTempDir } from './helpers/temp.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -13,7 +11,7 @@ describe('migration adapter fixes', () => {
   // each query in AsyncLocalStorage: async hooks then stayed on for every runtime query.
   it('leave async hooks off and the shared adapter prototype untouched after start', async () => {
     const url = await createTestDatabase({ empty: true });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-probe-'));
+    const dataDir = testTempDir('forgegate-probe-');
     const run = spawnSync(process.execPath, ['test/fixtures/probes/async-hooks.mjs'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: url, DATA_DIR: dataDir },

@@ -14,12 +14,13 @@ import { loadConfig } from '../src/config.ts';
 import { jobDefinitions } from '../src/kernel.ts';
 import { startRuntime } from '../src/server.ts';
 import { createTestDatabase } from './helpers/app.ts';
+import { testTempDir } from './helpers/temp.ts';
 
 const run = promisify(execFile);
 const ROOT_TOKEN = 'glpat-bootstrap-0123456789abcdef';
 
 function environment(url: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-boot-'));
+  const dataDir = testTempDir('forgegate-boot-');
   return { DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: 'silent', TOKEN_DIGEST_KEY: randomBytes(32).toString('hex') };
 }
 

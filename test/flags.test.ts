@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
@@ -9,6 +8,7 @@ import { featureEnabled, flagActor, UnknownFlagError } from '../src/flags/index.
 import { startRuntime, type Runtime } from '../src/server.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { FLAG_DIRS_WITH_FIXTURES } from './helpers/flags.ts';
+import { testTempDir } from './helpers/temp.ts';
 
 const FLAG_DIRS = FLAG_DIRS_WITH_FIXTURES;
 
@@ -24,7 +24,7 @@ describe('flag definitions', () => {
   });
 
   function definitionDir(files: Record<string, string>) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flags-'));
+    const dir = testTempDir('flags-');
     for (const [file, text] of Object.entries(files)) {
       fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), text);

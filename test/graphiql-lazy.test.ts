@@ -1,10 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/app.ts';
+import { testTempDir } from './helpers/temp.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -13,7 +11,7 @@ describe('GraphQL endpoint and GraphiQL bundle', () => {
   it('are loaded when first asked for, not at start', async () => {
     const run = spawnSync(process.execPath, ['--expose-gc', 'test/fixtures/probes/graphiql.mjs'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: await createTestDatabase(), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-probe-')) },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: await createTestDatabase(), DATA_DIR: testTempDir('forgegate-probe-') },
       encoding: 'utf8',
       timeout: 60_000,
     });

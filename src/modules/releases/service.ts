@@ -4,6 +4,7 @@ import type { Milestone, Namespace, Prisma, Release, ReleaseEvidence, ReleaseLin
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { selectList } from '../../db/rows.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, ConflictError, ForbiddenError, MissingError, NotFoundError, ParamError, UnprocessableError } from '../../core/errors.ts';
@@ -46,11 +47,16 @@ export type ReleaseFilter = { sort?: ReleaseSort | null; updatedBefore?: Date | 
  * A project's releases, one condition per filter; the bounds are instants, compared with the UTC
  * the columns hold whatever the session's time zone.
  */
-const PROJECT_RELEASES = `FROM releases WHERE project_id = $1
-  AND ($2::timestamptz IS NULL OR updated_at < ($2::timestamptz AT TIME ZONE 'UTC'))
-  AND ($3::timestamptz IS NULL OR updated_at > ($3::timestamptz AT TIME ZONE 'UTC'))`;
-const RELEASE_COLUMNS = `id, project_id AS "projectId", tag, name, description, author_id AS "authorId", sha,
-  released_at AS "releasedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const PROJECT_RELEASES = `FROM releases r WHERE r.project_id = $1
+  AND ($2::timestamptz IS NULL OR r.updated_at < ($2::timestamptz AT TIME ZONE 'UTC'))
+  AND ($3::timestamptz IS NULL OR r.updated_at > ($3::timestamptz AT TIME ZONE 'UTC'))`;
+const RELEASE_COLUMNS = selectList(
+  {
+    id: 'id', projectId: 'project_id', tag: 'tag', name: 'name', description: 'description', authorId: 'author_id', sha: 'sha',
+    releasedAt: 'released_at', createdAt: 'created_at', updatedAt: 'updated_at',
+  } satisfies Record<keyof Release, string>,
+  'r',
+);
 
 /**
  * Releases of a project the viewer can see (the project field already checked that). The list
@@ -61,7 +67,7 @@ export function listReleases(ctx: Context, project: ProjectWithNamespace, filter
   const bounds = [project.id, filter.updatedBefore ?? null, filter.updatedAfter ?? null];
   // The column and direction come from the four sorts above, never from the request.
   const { column, direction } = ordering(filter.sort);
-  const page = `SELECT ${RELEASE_COLUMNS} ${PROJECT_RELEASES} ORDER BY ${column} ${direction}, id ${direction} OFFSET $4 LIMIT $5`;
+  const page = `SELECT ${RELEASE_COLUMNS} ${PROJECT_RELEASES} ORDER BY r.${column} ${direction}, r.id ${direction} OFFSET $4 LIMIT $5`;
   return {
     fetch: ({ offset, limit }) => ctx.deps.sql.rows<Release>(page, [...bounds, offset, limit]),
     count: async () => (await ctx.deps.sql.rows<{ count: number }>(`SELECT count(*)::int AS count ${PROJECT_RELEASES}`, bounds))[0].count,

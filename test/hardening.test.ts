@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { issueJobToken } from '../src/auth/job-tokens.ts';
 import { createDb } from '../src/db/client.ts';
+import { SqlReader } from '../src/db/rows.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
 import { checkOperationScopes, MAX_COMPLEXITY, operationComplexity, QueryTimeoutError, withDeadline } from '../src/graphql/operation-checks.ts';
 import { OperationRegistry } from '../src/rest/operations.ts';
@@ -354,7 +355,7 @@ describe('a database that is gone or stalled', () => {
   it('answers 503 with Retry-After on REST and GraphQL, and logs errors with the request id, never a token', async () => {
     const { db, pool } = createDb('postgresql://postgres:x@127.0.0.1:1/none', { timeouts: { poolSize: 2, connectTimeoutMs: 500, statementTimeoutMs: 500, idleInTransactionTimeoutMs: 1_000 } });
     const captured = capturingLogger();
-    const app = buildApp({ ...t.deps, db, log: captured.log });
+    const app = buildApp({ ...t.deps, db, sql: new SqlReader(pool), log: captured.log });
     try {
       const rest = await request(app).get('/api/v4/projects').set('PRIVATE-TOKEN', t.root.token).set('X-Request-Id', 'req-503').expect(503);
       expect(rest.body).toEqual({ message: '503 Service Unavailable' });

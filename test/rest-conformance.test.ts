@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createDb } from '../src/db/client.ts';
+import { SqlReader } from '../src/db/rows.ts';
 import { restRoutes } from '../src/kernel.ts';
 import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
 
@@ -94,7 +95,7 @@ describe('REST JSON answers carry exactly GitLab’s headers', () => {
   it('on 503 when the database is gone, while GraphQL keeps its own JSON type', async () => {
     const { db, pool } = createDb('postgresql://postgres:x@127.0.0.1:1/none', { timeouts: { poolSize: 1, connectTimeoutMs: 500, statementTimeoutMs: 500, idleInTransactionTimeoutMs: 1_000 } });
     try {
-      const res = await request(buildApp({ ...t.deps, db })).get('/api/v4/projects').set('PRIVATE-TOKEN', t.root.token).expect(503);
+      const res = await request(buildApp({ ...t.deps, db, sql: new SqlReader(pool) })).get('/api/v4/projects').set('PRIVATE-TOKEN', t.root.token).expect(503);
       expectGitLabJson(res, '503');
       expect(res.body).toEqual({ message: '503 Service Unavailable' });
     } finally {

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { SqlReader } from '../db/rows.ts';
+import type { Conditions, SqlReader } from '../db/rows.ts';
 import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { AccessLevel } from './access-levels.ts';
@@ -137,21 +137,17 @@ export class Policy {
   }
 
   /**
-   * SQL filter for the projects this viewer may read (used by every project list). Memberships are
-   * an EXISTS over `project_authorizations`, not a list of ids: the statement is the same whatever
-   * the number of the viewer's memberships.
+   * The condition for the projects this viewer may read, over `projects p JOIN namespaces n` (every
+   * project list). Memberships are an EXISTS over `project_authorizations`, not a list of ids: the
+   * statement is the same whatever the number of the viewer's memberships. Null: every project.
    */
-  async readableProjectsWhere(): Promise<Prisma.ProjectWhereInput> {
-    if (this.viewer.isAdmin) return {};
+  readableProjects(where: Conditions): string | null {
+    if (this.viewer.isAdmin) return null;
     const user = this.viewer.user;
-    if (!user) return { visibility: 'public' };
-    return {
-      OR: [
-        { visibility: { in: ['public', 'internal'] } },
-        { authorizations: { some: { userId: user.id, accessLevel: { gte: AccessLevel.GUEST } } } },
-        { namespace: { ownerId: user.id } },
-      ],
-    };
+    if (!user) return "p.visibility = 'public'";
+    const userId = where.bind(user.id);
+    return `p.visibility IN ('public', 'internal') OR n.owner_id = ${userId}
+      OR EXISTS (SELECT 1 FROM project_authorizations a WHERE a.project_id = p.id AND a.user_id = ${userId} AND a.access_level >= ${AccessLevel.GUEST})`;
   }
 
   /**
@@ -179,10 +175,11 @@ export class Policy {
     return { authorizations: { some: { userId: user.id, accessLevel: { gte: minLevel } } } };
   }
 
-  /** Projects of the viewer's memberships, direct or through a group, and of their namespace (`membership=true`). */
-  async membershipWhere(): Promise<Prisma.ProjectWhereInput> {
+  /** Projects of the viewer's memberships, direct or through a group, and of their namespace (`membership=true`), over `projects p JOIN namespaces n`. */
+  memberProjects(where: Conditions): string {
     const user = this.viewer.user;
-    if (!user) return { id: { in: [] } };
-    return { OR: [{ authorizations: { some: { userId: user.id } } }, { namespace: { ownerId: user.id } }] };
+    if (!user) return 'FALSE';
+    const userId = where.bind(user.id);
+    return `n.owner_id = ${userId} OR EXISTS (SELECT 1 FROM project_authorizations a WHERE a.project_id = p.id AND a.user_id = ${userId})`;
   }
 }

@@ -93,3 +93,35 @@ export function nestJoined<Row, Key extends string, Joined>(row: Record<string, 
 export function selectList(fields: Record<string, string>, alias: string, prefix = ''): string {
   return Object.entries(fields).map(([field, column]) => `${alias}.${column} AS "${prefix}${field}"`).join(', ');
 }
+
+/**
+ * The WHERE clause of a statement whose conditions depend on the request (filters given or not, a
+ * viewer signed in or not), with the values they bind: `bind` takes a value and returns its
+ * placeholder, numbered after the values the statement starts with. Values are always bound, never
+ * spliced into the text, so the text depends on which conditions are present only (and a prepared
+ * statement serves every request with the same ones).
+ */
+export class Conditions {
+  readonly values: unknown[];
+  private readonly parts: string[] = [];
+
+  constructor(values: unknown[] = []) {
+    this.values = [...values];
+  }
+
+  readonly bind = (value: unknown): string => {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  };
+
+  /** Adds a condition; null adds none. */
+  and(condition: string | null): this {
+    if (condition !== null) this.parts.push(`(${condition})`);
+    return this;
+  }
+
+  /** The conditions joined with AND; TRUE when there are none. */
+  toString(): string {
+    return this.parts.length ? this.parts.join(' AND ') : 'TRUE';
+  }
+}

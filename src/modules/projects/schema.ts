@@ -102,8 +102,8 @@ builder.objectField(GroupRef, 'projects', (t) =>
   t.connection({
     type: ProjectRef,
     args: { includeSubgroups: t.arg.boolean(), search: t.arg.string() },
-    resolve: async (g, args, ctx) =>
-      pagedConnection(args, await listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search })),
+    resolve: (g, args, ctx) =>
+      pagedConnection(args, listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search })),
   }),
 );
 
@@ -139,10 +139,10 @@ builder.queryFields((t) => ({
           'Sort order of results. Format: `<field_name>_<sort_direction>`, for example: `id_desc` or `name_asc` (fields: id, name, path, created_at, updated_at, last_activity_at; also GitLab\'s `created`, `updated`, `latest_activity`).',
       }),
     },
-    resolve: async (_r, { ids, sort, ...args }, ctx) =>
+    resolve: (_r, { ids, sort, ...args }, ctx) =>
       pagedConnection(
         args,
-        await listProjects(ctx, {
+        listProjects(ctx, {
           ...args,
           ...projectSort(sort),
           ids: ids?.map((id) => databaseIdOfGlobalId('ProjectID', id)),
@@ -218,7 +218,7 @@ builder.objectField(NamespaceRef, 'projects', (t) =>
       visibility: t.arg({ type: VisibilityEnum }),
       sort: t.arg.string({ defaultValue: 'id_desc', description: 'Sort order, as `Query.projects` takes it (`<field>_<asc|desc>`).' }),
     },
-    resolve: async (namespace, { sort, ...args }, ctx) =>
-      pagedConnection(args, await listProjects(ctx, { ...args, ...projectSort(sort), namespaceId: namespace.id })),
+    resolve: (namespace, { sort, ...args }, ctx) =>
+      pagedConnection(args, listProjects(ctx, { ...args, ...projectSort(sort), namespaceId: namespace.id })),
   }),
 );

@@ -268,7 +268,7 @@ builder.objectField(GroupRef, 'releases', (t) =>
   t.connection({
     type: ReleaseRef,
     args: { sort: t.arg({ type: GroupReleaseSortEnum, defaultValue: 'RELEASED_AT_DESC', description: 'Sort group releases by given criteria.' }) },
-    resolve: async (g, args, ctx) => pagedConnection(args, await listGroupReleases(ctx, g, args.sort)),
+    resolve: (g, args, ctx) => pagedConnection(args, listGroupReleases(ctx, g, args.sort)),
   }),
 );
 

@@ -8,6 +8,7 @@ import { createContext, type Context } from './core/context.ts';
 import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
 import { jitExecutionPlugin, loadJit, type ExecutionEngine } from './graphql/jit.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
+import { jsonBytesPlugin } from './graphql/answers.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
@@ -141,6 +142,7 @@ async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerO
       // Before the checks: their deadline wraps whichever executor runs.
       jitExecutionPlugin(opts.graphqlEngine),
       operationChecksPlugin(schema, deps.config.graphqlTimeoutMs),
+      jsonBytesPlugin(),
     ],
   };
 }

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { jsonBytes } from '../http/json-bytes.ts';
 
 /** GitLab's REST answers: exactly this type (no charset; python-gitlab 3 compares it verbatim). */
 export const JSON_TYPE = 'application/json';
@@ -12,14 +13,14 @@ export const API_CACHE_CONTROL = 'max-age=0, private, must-revalidate';
  * with Node's own setter, so the type stays exactly as GitLab sends it.
  */
 export function writeJson(res: Response, status: number, body: unknown) {
-  const text = JSON.stringify(body);
+  const bytes = jsonBytes(body);
   // Node's own setter: Express's `res.set` would put the charset back (mime-types' contentType()).
   res.status(status);
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Cache-Control', API_CACHE_CONTROL);
-  // JSON.stringify(undefined) is undefined: nothing to send but the headers.
-  if (text === undefined) res.end();
-  else res.send(Buffer.from(text, 'utf8'));
+  // JSON has nothing for undefined: nothing to send but the headers.
+  if (bytes === undefined) res.end();
+  else res.send(bytes);
 }
 
 /**

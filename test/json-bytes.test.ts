@@ -23,12 +23,14 @@ const LEAVES: unknown[] = [
   null, undefined, true, false, 0, -0, 1.5, NaN, Infinity, 'plain', '', 'é ü ß', '日本語', '🚀 emoji', '\ud800 lone', 'quote " back \\ nl \n',
   '\u2028\u2029', new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)), new Date(NaN), () => 1, Symbol('s'), { toJSON: () => 'custom' }, { toJSON: () => undefined },
   new String('boxed'), new Number(3), Object.assign(Object.create(null), { bare: 1 }), new Map([[1, 2]]), Buffer.from('hi'),
+  Object.assign([1, 2], { toJSON: () => 'array with toJSON' }),
 ];
 
 function value(next: () => number, depth: number): unknown {
   const pick = next();
   if (depth > 3 || pick < 0.4) return LEAVES[Math.floor(next() * LEAVES.length)];
-  const length = Math.floor(next() * 5);
+  // Up to 7 keys: objects written whole and envelopes walked key by key (4 keys or fewer).
+  const length = Math.floor(next() * 8);
   if (pick < 0.7) return Array.from({ length }, () => value(next, depth + 1));
   return Object.fromEntries(Array.from({ length }, (_, i) => [next() < 0.2 ? `${i}` : `k${i}é`, value(next, depth + 1)]));
 }

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, EXTERNAL_URL, seedProject, type TestApp } from './helpers/app.ts';
 
@@ -94,6 +96,21 @@ describe('creating releases', () => {
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
     expect(await t.db.release.count({ where: { projectId: project.id, tag: 'race' } })).toBe(1);
     expect(git('rev-parse', 'race')).toBe(head);
+  });
+
+  it("waits for another process writing the same tag, and uses that process's tag", async () => {
+    // Another server creating the tag holds git's lock file on it until it renames it into place.
+    const tags = path.join(t.deps.git.pathFor(project.id), 'refs', 'tags');
+    const lock = path.join(tags, 'held.lock');
+    fs.writeFileSync(lock, `${head}\n`);
+    // Sent now (supertest sends when a promise is taken), answered once the lock is gone.
+    const created = t.api('post', base()).send({ tag_name: 'held', ref: 'main' }).then((r) => r);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.renameSync(lock, path.join(tags, 'held'));
+    const res = await created;
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.commit.id).toBe(head);
+    expect(git('rev-parse', 'held')).toBe(head);
   });
 });
 

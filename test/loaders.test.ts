@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { batchBy, loadExisting, projectsWithNamespace, projectWithNamespaceByPath, settledOnce } from '../src/core/loaders.ts';
+import { batchBy, loadExisting, projectsWithNamespace, settledOnce } from '../src/core/loaders.ts';
+import { findProject } from '../src/modules/projects/service.ts';
 import { authenticate, authenticateToken } from '../src/auth/authenticate.ts';
 import { issueJobToken } from '../src/auth/job-tokens.ts';
 import { tokenDigest } from '../src/auth/tokens.ts';
@@ -71,10 +72,29 @@ describe('projectsWithNamespace', () => {
       const byId = (list: { id: number }[]) => [...list].sort((a, b) => a.id - b.id);
       expect(byId(rows)).toStrictEqual(byId(expected));
       expect(await projectsWithNamespace(t.deps.sql, [])).toEqual([]);
-      // By full path, case-insensitively, the same row.
-      const byPath = await projectWithNamespaceByPath(t.deps.sql, 'G/S', 'APP');
-      expect(byPath).toStrictEqual(expected.find((p) => p.id === nested.id));
-      expect(await projectWithNamespaceByPath(t.deps.sql, 'g', 'app')).toBeNull();
+      // Through the service, by full path (case-insensitively) and by id, the same row, for an
+      // administrator and for a member, whose level in the project comes with it: the check that
+      // follows sends nothing more. An outsider's read of the private project finds nothing.
+      const developer = await t.user();
+      await t.api('post', `/projects/${nested.id}/members`).send({ user_id: developer.id, access_level: 30 }).expect(201);
+      const member = new Viewer(await t.db.user.findUniqueOrThrow({ where: { id: developer.id } }), null);
+      const outsider = new Viewer(await t.db.user.findUniqueOrThrow({ where: { id: (await t.user()).id } }), null);
+      const admin = new Viewer(await t.db.user.findUniqueOrThrow({ where: { id: t.root.id } }), null);
+      for (const viewer of [admin, member]) {
+        for (const ref of [{ fullPath: 'G/S/APP' }, { id: nested.id }]) {
+          const ctx = createContext(t.deps, viewer);
+          t.queryCounter.reset();
+          const found = await findProject(ctx, ref);
+          expect(found).toStrictEqual(expected.find((p) => p.id === nested.id));
+          expect(await ctx.policy.projectAccessLevel(found!)).toBe(viewer === admin ? 50 : 30);
+          expect(t.queryCounter.count).toBe(1);
+        }
+      }
+      const ctx = createContext(t.deps, outsider);
+      t.queryCounter.reset();
+      expect(await findProject(ctx, { fullPath: 'g/s/app' })).toBeNull();
+      expect(await findProject(ctx, { fullPath: 'g/app' })).toBeNull();
+      expect(t.queryCounter.count).toBe(2);
 
       // Users (authors, members) through the request's loader: the rows Prisma reads.
       const someone = await t.user();

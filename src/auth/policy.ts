@@ -58,6 +58,22 @@ export class Policy {
     });
   }
 
+  /**
+   * A select expression for the viewer's level in the project `p` (as `projectAccessLevel` reads
+   * it: null for none), for a statement that reads the project anyway; null where the level does
+   * not come from memberships (anonymous viewers, administrators).
+   */
+  projectLevelColumn(where: Conditions): string | null {
+    const user = this.viewer.user;
+    if (!user || this.viewer.isAdmin) return null;
+    return `(SELECT MAX(a.access_level) FROM project_authorizations a WHERE a.project_id = p.id AND a.user_id = ${where.bind(user.id)})`;
+  }
+
+  /** Keeps a level read by `projectLevelColumn` for this request's checks. */
+  knowProjectLevel(projectId: number, level: number | null) {
+    this.projectLevels.prime(projectId, level ?? 0);
+  }
+
   async groupAccessLevel(namespace: Pick<Namespace, 'id' | 'ownerId' | 'kind'>): Promise<number> {
     if (this.viewer.isAdmin) return AccessLevel.OWNER;
     if (namespace.kind === 'user') return namespace.ownerId === this.viewer.userId ? AccessLevel.OWNER : 0;

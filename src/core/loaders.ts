@@ -84,7 +84,6 @@ export const PROJECT_WITH_NAMESPACE_COLUMNS = `${selectList(PROJECT_FIELDS, 'p')
 const PROJECTS_WITH_NAMESPACE = `SELECT ${PROJECT_WITH_NAMESPACE_COLUMNS} FROM ${PROJECTS_JOIN}`;
 
 const PROJECTS_BY_ID = `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)`;
-const PROJECT_BY_PATH = `${PROJECTS_WITH_NAMESPACE} WHERE lower(n.full_path) = lower($1) AND lower(p.path) = lower($2)`;
 
 /** Projects with their namespace, from a statement selecting `PROJECT_WITH_NAMESPACE_COLUMNS`. */
 export async function readProjects(sql: SqlReader, statement: string, values: unknown[]): Promise<(Project & { namespace: Namespace })[]> {
@@ -94,12 +93,6 @@ export async function readProjects(sql: SqlReader, statement: string, values: un
 
 /** Projects with their namespace, by id. */
 export const projectsWithNamespace = (sql: SqlReader, ids: readonly number[]) => readProjects(sql, PROJECTS_BY_ID, [ids]);
-
-/** A project with its namespace by full path, compared case-insensitively as GitLab does. */
-export async function projectWithNamespaceByPath(sql: SqlReader, namespacePath: string, path: string) {
-  const [project] = await readProjects(sql, PROJECT_BY_PATH, [namespacePath, path]);
-  return project ?? null;
-}
 
 /** The User model's fields and the columns of `users` they read. */
 const USER_FIELDS = {

@@ -1,11 +1,11 @@
 import { equalsIgnoringCase, escapeLike } from '../../core/input.ts';
-import type { Visibility } from '../../generated/prisma/client.ts';
+import type { Namespace, Project, Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { PROJECT_WITH_NAMESPACE_COLUMNS, PROJECTS_JOIN, projectsWithNamespace, projectWithNamespaceByPath, readProjects } from '../../core/loaders.ts';
-import { Conditions } from '../../db/rows.ts';
+import { PROJECT_WITH_NAMESPACE_COLUMNS, PROJECTS_JOIN, readProjects } from '../../core/loaders.ts';
+import { Conditions, nestJoined } from '../../db/rows.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -17,11 +17,29 @@ export type ProjectRef = { id?: number | null; fullPath?: string | null };
 
 export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
 
+/**
+ * A project with its namespace, by id or by full path (compared case-insensitively, as GitLab
+ * does), read with the viewer's level in it where the policy reads levels from memberships: the
+ * check that follows (a private project's) then sends no statement of its own (GET /projects/:id
+ * as a member: one statement, not two).
+ */
 async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
-  if (ref.id != null) return remembered(ctx, (await projectsWithNamespace(ctx.deps.sql, [ref.id]))[0] ?? null);
-  const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
-  if (!ref.fullPath || slash < 1) return null;
-  return remembered(ctx, await projectWithNamespaceByPath(ctx.deps.sql, ref.fullPath.slice(0, slash), ref.fullPath.slice(slash + 1)));
+  const where = new Conditions();
+  const { bind } = where;
+  if (ref.id != null) where.and(`p.id = ${bind(ref.id)}`);
+  else {
+    const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
+    if (!ref.fullPath || slash < 1) return null;
+    where.and(`lower(n.full_path) = lower(${bind(ref.fullPath.slice(0, slash))}) AND lower(p.path) = lower(${bind(ref.fullPath.slice(slash + 1))})`);
+  }
+  const level = ctx.policy.projectLevelColumn(where);
+  const select = `SELECT ${PROJECT_WITH_NAMESPACE_COLUMNS}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const [row] = await ctx.deps.sql.rows<Record<string, unknown>>(select, where.values);
+  if (!row) return null;
+  const { viewerLevel, ...columns } = row;
+  const project = nestJoined<Project, 'namespace', Namespace>(columns, 'namespace');
+  if (level) ctx.policy.knowProjectLevel(project.id, viewerLevel as number | null);
+  return remembered(ctx, project);
 }
 
 /**

@@ -17,11 +17,27 @@ describe('offset connections with cursors made on demand', () => {
     expect(read(listConnection({}, []))).toEqual(read(resolveArrayConnection({ args: {} }, [])));
   });
 
-  it('page listings as Pothos does, with the page sizes clamped', async () => {
-    const listing = { count: async () => list.length, fetch: async ({ offset, limit }: { offset: number; limit: number }) => list.slice(offset, offset + limit) };
-    for (const args of cases) {
+  it('page listings as Pothos does, with the page sizes clamped, counting only when the page or the query needs it', async () => {
+    let counts = 0;
+    const listing = {
+      count: async () => {
+        counts += 1;
+        return list.length;
+      },
+      fetch: async ({ offset, limit }: { offset: number; limit: number }) => list.slice(offset, offset + limit),
+    };
+    // Cursors past the end as well: a page that does not know the count ends where the rows do.
+    const pastTheEnd = [{ after: offsetToCursor(60), first: 5 }, { before: offsetToCursor(80), first: 10 }, { after: offsetToCursor(44) }, { before: offsetToCursor(80), last: 5, first: 100 }];
+    for (const args of [...cases, ...pastTheEnd]) {
       const expected = await resolveOffsetConnection({ args, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, totalCount: list.length }, listing.fetch);
-      expect(read(await pagedConnection(args, listing)), JSON.stringify(args)).toEqual(read({ ...expected, totalCount: list.length }));
+      counts = 0;
+      const connection = await pagedConnection(args, listing);
+      // `last` counts back from the end: the page needs the count. Otherwise only `totalCount` does.
+      expect(counts, JSON.stringify(args)).toBe('last' in args ? 1 : 0);
+      const { totalCount: _unread, ...page } = read(connection);
+      expect({ ...page, totalCount: await (connection as unknown as { totalCount: Promise<number> }).totalCount }, JSON.stringify(args)).toEqual(read({ ...expected, totalCount: list.length }));
+      await (connection as unknown as { totalCount: Promise<number> }).totalCount;
+      expect(counts, JSON.stringify(args)).toBe(1);
     }
   });
 

@@ -69,6 +69,16 @@ describe('query count', () => {
     // namespace (one statement, kept by the request's loaders for the release fields), count and
     // page, authors, milestones (one join), asset links, evidences.
     expect(restFew).toBe(8);
+    // GraphQL counts the releases only where the query asks for totalCount (or count): one
+    // statement more, and the same total REST answers in X-Total.
+    const counted = (p: { path_with_namespace: string }, field: string) => async () => {
+      const res = await t.graphql(`{ project(fullPath: "${p.path_with_namespace}") { releases(first: 5) { ${field} nodes { tagName } } } }`);
+      expect(res.body.data.project.releases.nodes).toHaveLength(5);
+      return res.body.data.project.releases;
+    };
+    expect((await counted(many, 'totalCount count')()).totalCount).toBe(40);
+    expect((await counted(many, 'count')()).count).toBe(40);
+    expect(await sqlOf(counted(many, 'totalCount count'))).toBe((await sqlOf(counted(many, ''))) + 1);
   });
 
   it('lists group releases with the same number of queries for few and many', async () => {

@@ -19,7 +19,8 @@ export const builder = new SchemaBuilder<{
     /** A multipart file (see `core/upload.ts`); its scalar is declared by the area that takes uploads. */
     Upload: { Input: Upload; Output: never };
   } & { [K in GlobalIdScalarName]: { Input: number; Output: number | string } };
-  Connection: { totalCount: number };
+  /** A promise where the count is read only when asked for (graphql/connections.ts). */
+  Connection: { totalCount: number | Promise<number> };
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({

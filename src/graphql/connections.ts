@@ -58,29 +58,43 @@ type Connection<T> = ReturnType<typeof resolveArrayConnection<T>>;
 /**
  * Pothos's offset connection (resolveOffsetConnection, resolveArrayConnection: the same page
  * arithmetic, the same cursors), with cursors made on demand. `nodes` is the fetched slice,
- * one more than the page when there is a next page.
+ * one more than the page when there is a next page. `totalCount` is read when the field is
+ * selected, and may answer a promise (see `pagedConnection`).
  */
-function offsetConnection<T>(nodes: readonly T[], window: Window, totalCount: number): Connection<T> {
+function offsetConnection<T>(nodes: readonly T[], window: Window, totalCount: () => number | Promise<number>): Connection<T> {
   const edges = nodes.slice(0, window.expectedSize).map((node, i) => (node == null ? null : new OffsetEdge(node, window.offset + i)));
   const pageInfo = new OffsetPageInfo(window.offset, edges.length, window.hasPreviousPage, window.hasNextPage(nodes.length));
   // Edges and page info with getters where Pothos builds plain objects: the same fields.
-  return { edges, totalCount, pageInfo } as unknown as Connection<T>;
+  return {
+    edges,
+    pageInfo,
+    get totalCount() {
+      return totalCount();
+    },
+  } as unknown as Connection<T>;
 }
 
-/** Offset-cursor Relay connection with `totalCount`; page sizes are clamped to 100 like GitLab's. */
+/**
+ * Offset-cursor Relay connection with `totalCount`; page sizes are clamped to 100 like GitLab's.
+ * The page depends on the count only when it is counted back from the end (`last`); otherwise
+ * the count is a statement only where `totalCount` (or `count`) is selected, read once, and a page
+ * ends where the rows do (one row more than the page is read, for `hasNextPage`).
+ */
 export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<T>) {
   checkCursor(args.after);
   checkCursor(args.before);
   const clamp = (n?: number | null) => (n == null ? n : Math.max(0, Math.min(n, MAX_PAGE_SIZE)));
   const bounded = { ...args, first: clamp(args.first), last: clamp(args.last) };
-  const totalCount = await listing.count();
-  const window = offsetForArgs({ args: bounded, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, totalCount });
-  return offsetConnection(await listing.fetch({ offset: window.offset, limit: window.limit }), window, totalCount);
+  const counted = bounded.last != null ? await listing.count() : undefined;
+  const window = offsetForArgs({ args: bounded, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, totalCount: counted });
+  const nodes = await listing.fetch({ offset: window.offset, limit: window.limit });
+  let count: Promise<number> | undefined;
+  return offsetConnection(nodes, window, counted !== undefined ? () => counted : () => (count ??= listing.count()));
 }
 
 /** A list loaded whole (children loaded in one batch) as a Relay connection with totalCount. */
 export function listConnection<T>(args: ConnectionArgs, list: readonly T[]) {
   // Pothos's defaults for arrays (20 by default, 100 at most), as resolveArrayConnection pages them.
   const window = offsetForArgs({ args, totalCount: list.length });
-  return offsetConnection(list.slice(window.offset, window.offset + window.limit), window, list.length);
+  return offsetConnection(list.slice(window.offset, window.offset + window.limit), window, () => list.length);
 }

@@ -177,6 +177,7 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
     expect(release.assets.links).toMatchObject([{ name: 'readme', link_type: 'package', direct_asset_url: `http://gitlab.test/${projectPath}/-/releases/v1.0.0/downloads/bin/readme` }]);
     expect((await call('ProjectReleases.show', api.ProjectReleases.show(projectId, 'v1.0.0'))).description).toBe('The first');
     expect(names(await call('ProjectReleases.all', api.ProjectReleases.all(projectId)))).toEqual(['One']);
+    expect(names(await call('GroupReleases.all', api.GroupReleases.all(groupId)))).toEqual(['One']);
     // fetch follows the permalink's 302 to the release.
     expect((await call('ProjectReleases.showLatest', api.ProjectReleases.showLatest(projectId))).tag_name).toBe('v1.0.0');
     // gitbeaker encodes the nested path as bin%2Freadme; the 302 leads to the link, here the README's raw bytes.

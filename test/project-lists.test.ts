@@ -13,6 +13,8 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 let viewers: Record<string, User | null>;
+/** Each viewer's token (null: anonymous). */
+let tokens: Record<string, string | null>;
 let group: { id: number };
 let sub: { id: number };
 let projectIds: number[];
@@ -31,7 +33,7 @@ beforeAll(async () => {
   const groupMember = await t.user('groupie');
   const projectMember = await t.user('single');
   const expired = await t.user('lapsed');
-  await t.user('outsider');
+  const outsider = await t.user('outsider');
   // Names and descriptions with LIKE's wildcards in them: a search for `%` or `_` matches those only.
   const specs = [
     ['alpha1', group.id, 'private', 'grew 5%'],
@@ -57,6 +59,7 @@ beforeAll(async () => {
   const users = await t.db.user.findMany();
   const byName = (username: string) => users.find((u) => u.username === username)!;
   viewers = { anonymous: null, admin: byName('root'), owner: byName('owner'), groupMember: byName('groupie'), projectMember: byName('single'), expired: byName('lapsed'), outsider: byName('outsider') };
+  tokens = { anonymous: null, admin: t.root.token, owner: owner.token, groupMember: groupMember.token, projectMember: projectMember.token, expired: expired.token, outsider: outsider.token };
   for (const [i, id] of [projectIds[0], projectIds[1], projectIds[2]].entries()) {
     await t.db.release.create({ data: { projectId: id, tag: `v${i}`, sha: '0'.repeat(40), description: '', releasedAt: new Date(Date.UTC(2025, 0, 1 + (i % 2))) } });
   }
@@ -149,6 +152,28 @@ describe('project lists in SQL', () => {
     }
     expect(compared).toBe(7 * (ORDERS.length + (filters.length - 1) * 2));
     expect(nonEmpty).toBeGreaterThan(compared / 2);
+  });
+
+  it('answer every viewer the same over REST and GraphQL, with the same totals', async () => {
+    const queries = [
+      ['order_by=id&sort=asc', ''],
+      ['membership=true&order_by=id&sort=asc', 'membership: true'],
+      ['search=SUB&order_by=id&sort=asc', 'search: "SUB"'],
+      ['visibility=private&order_by=id&sort=asc', 'visibility: private'],
+    ];
+    let seen = 0;
+    for (const [name, token] of Object.entries(tokens)) {
+      for (const [rest, args] of queries) {
+        const res = await t.api('get', `/projects?${rest}`, token).expect(200);
+        const gql = await t.graphql(`{ projects(sort: "id_asc"${args ? `, ${args}` : ''}) { count nodes { id } } }`, {}, token);
+        expect(gql.body.errors, `${name} ${rest}`).toBeUndefined();
+        const ids = res.body.map((p: { id: number }) => `gid://gitlab/Project/${p.id}`);
+        expect(gql.body.data.projects.nodes.map((p: { id: string }) => p.id), `${name} ${rest}`).toEqual(ids);
+        expect(gql.body.data.projects.count, `${name} ${rest}`).toBe(Number(res.headers['x-total']));
+        seen += ids.length;
+      }
+    }
+    expect(seen).toBeGreaterThan(40);
   });
 
   it('answer the same over REST and GraphQL, LIKE wildcards matching themselves', async () => {

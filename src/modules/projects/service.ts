@@ -124,8 +124,11 @@ const ORDER_COLUMNS = {
   last_activity_at: 'last_activity_at',
 } as const;
 
-/** The conditions of a project list: the viewer's visibility first, then one per filter given. */
-function projectConditions(ctx: Context, filter: ProjectFilter): Conditions {
+/**
+ * The conditions of a project list, over `projects p JOIN namespaces n`: the viewer's visibility
+ * first, then one per filter given (also the projects whose releases a group lists).
+ */
+export function projectConditions(ctx: Context, filter: ProjectFilter): Conditions {
   const where = new Conditions();
   const { bind } = where;
   where.and(ctx.policy.readableProjects(where));

@@ -13,6 +13,7 @@ import { checkFilePath } from '../../git/paths.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from '../release-links/validation.ts';
 import { ensureTag, removeTag, tagExists } from '../tags/service.ts';
+import { projectConditions } from '../projects/service.ts';
 
 /** Who creates, updates and deletes releases (GitLab's create_release, update_release, destroy_release). */
 export const RELEASE_WRITE_LEVEL = AccessLevel.DEVELOPER;
@@ -72,8 +73,7 @@ export function listReleases(ctx: Context, project: ProjectWithNamespace, filter
 
 /** Releases of every project in the group and its subgroups that the viewer may read. */
 export function listGroupReleases(ctx: Context, group: Namespace, sort?: ReleaseSort | null): Listing<Release> {
-  const where = new Conditions();
-  where.and(`n.traversal_ids @> ARRAY[${where.bind(group.id)}::int]`).and(ctx.policy.readableProjects(where));
+  const where = projectConditions(ctx, { namespaceId: group.id, includeSubgroups: true });
   return releaseListing(ctx, `FROM ${PROJECTS_JOIN} JOIN releases r ON r.project_id = p.id WHERE ${where}`, where.values, sort);
 }
 

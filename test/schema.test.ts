@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { parse, printSchema } from 'graphql';
+import { GraphQLScalarType, parse, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { operationDocuments, restRoutes, schema, webRoutes } from '../src/kernel.ts';
 import { OperationRegistry } from '../src/rest/operations.ts';
@@ -20,5 +20,19 @@ describe('schema.graphql', () => {
     const broken = [...operationDocuments, parse('query BrokenOnPurpose { project(fullPath: "a") { noSuchField } }')];
     expect(() => new OperationRegistry(schema, broken).validateAll()).toThrow(/operation BrokenOnPurpose is invalid: Cannot query field "noSuchField"/);
     await expect(new OperationRegistry(schema, broken).run('BrokenOnPurpose', {}, {} as never)).rejects.toThrow(/operation BrokenOnPurpose is invalid/);
+  });
+
+  it('answers Time as ISO 8601 text, the bytes JSON wrote for the Date, and still refuses an invalid Date', () => {
+    const time = schema.getType('Time') as GraphQLScalarType;
+    for (const date of [new Date(Date.UTC(2021, 2, 9, 14, 58, 50, 7)), new Date(Date.UTC(1, 0, 1)), new Date(8.64e15)]) {
+      const answered = time.serialize(date);
+      // A string, not the Date: JSON.stringify then writes it without calling back into toJSON.
+      expect(typeof answered).toBe('string');
+      expect(JSON.stringify({ at: answered })).toBe(JSON.stringify({ at: date }));
+    }
+    expect(time.serialize('2021-03-09T14:58:50Z')).toBe('2021-03-09T14:58:50.000Z');
+    expect(() => time.serialize(new Date(Number.NaN))).toThrow(/invalid Date/);
+    // Calendar dates were already text.
+    expect((schema.getType('Date') as GraphQLScalarType).serialize(new Date(Date.UTC(2021, 2, 9)))).toBe('2021-03-09');
   });
 });

@@ -2,7 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { GLOBAL_ID_CLASSES, globalIdScalar, gid, parseGlobalId, storableDates, type GlobalIdScalarName } from './scalars.ts';
+import { GLOBAL_ID_CLASSES, globalIdScalar, gid, isoTimestamps, parseGlobalId, storableDates, type GlobalIdScalarName } from './scalars.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Scope } from '../auth/scopes.ts';
@@ -42,7 +42,7 @@ export const builder = new SchemaBuilder<{
 });
 
 // GitLab's name for timestamps (ISO 8601); `Date` is a calendar date, as in GitLab.
-builder.addScalarType('Time', storableDates(DateTimeResolver), { description: 'Time represented in ISO 8601. For example: "2021-03-09T14:58:50+00:00".' });
+builder.addScalarType('Time', isoTimestamps(storableDates(DateTimeResolver)), { description: 'Time represented in ISO 8601. For example: "2021-03-09T14:58:50+00:00".' });
 builder.addScalarType('Date', storableDates(DateResolver));
 builder.addScalarType('JSON', JSONResolver);
 // GitLab's typed global ids (`UserID`, `ProjectID`, …): arguments take them, the input is the database id.

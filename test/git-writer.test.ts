@@ -127,6 +127,39 @@ describe('commitChanges', () => {
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
   });
 
+  it('waits for another process holding the branch lock: lands when it let go, refuses cleanly when it moved the branch', async () => {
+    const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
+    const lock = path.join(dir, 'refs', 'heads', 'main.lock');
+    const change = (name: string) => request({ parent: first, expectedTip: first, changes: [{ path: name, content: Buffer.from(name), mode: 0o100644 }] });
+    // A lock nobody lets go of is a conflict once the wait is over, not a failure (waited out
+    // while the cases below run, on a branch of its own).
+    git('update-ref', 'refs/heads/held', first);
+    const heldLock = path.join(dir, 'refs', 'heads', 'held.lock');
+    fs.writeFileSync(heldLock, `${first}\n`);
+    const held = commitChanges(dir, request({ branch: 'held', parent: first, expectedTip: first, changes: [{ path: 'h.txt', content: Buffer.from('h'), mode: 0o100644 }] }), await handle());
+    const heldOutcome = held.then(() => 'landed', (error: unknown) => error);
+    // A second server updating the branch holds git's lock file until it renames it into place
+    // (or removes it, having failed). libgit2 refuses the ref meanwhile (Locked): that was a 500.
+    fs.writeFileSync(lock, `${first}\n`);
+    const landing = commitChanges(dir, change('b.txt'), await handle());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.rmSync(lock);
+    const second = await landing;
+    expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
+    // The holder moves the branch: the commit built on the old tip is a clean conflict.
+    const identity = { GIT_AUTHOR_NAME: 'Other', GIT_AUTHOR_EMAIL: 'other@example.com', GIT_COMMITTER_NAME: 'Other', GIT_COMMITTER_EMAIL: 'other@example.com' };
+    const other = execFileSync('git', ['-C', dir, 'commit-tree', `${second}^{tree}`, '-p', second, '-m', 'other'], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', ...identity } }).trim();
+    fs.writeFileSync(lock, `${other}\n`);
+    const refused = commitChanges(dir, request({ parent: second, expectedTip: second, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), await handle());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.renameSync(lock, path.join(dir, 'refs', 'heads', 'main'));
+    await expect(refused).rejects.toBeInstanceOf(RefMovedError);
+    expect(git('rev-parse', 'refs/heads/main').trim()).toBe(other);
+    expect(await heldOutcome).toBeInstanceOf(RefMovedError);
+    fs.rmSync(heldLock);
+    expect(git('rev-parse', 'refs/heads/held').trim()).toBe(first);
+  });
+
   it('creates a branch or tag in-process only while it does not exist, loose or packed, and privately', async () => {
     const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
     const repo = await handle();

@@ -1,7 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { commitStats, countCommits, diffCommits, logCommits, mergeBase, type DiffEntry, type DiffStats, type LogQuery } from './history.ts';
 import { lfsPointerOid } from './lfs.ts';
@@ -9,12 +6,8 @@ import { type NativeCommit, type NativeRepository, type NativeTree } from './nat
 import { isValidBranchName, isValidRefName } from './refs.ts';
 import { runGit, streamGit } from './run.ts';
 import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';
-import { commitChanges, deleteRef, RefMovedError, updateRef, type CommitRequest } from './writer.ts';
+import { commitChanges, deleteRef, RefMovedError, untilUnlocked, updateRef, type CommitRequest } from './writer.ts';
 import { BoundedCache } from '../core/bounded-cache.ts';
-
-/** How long a tag's creation waits for another process writing the same tag, polling its lock file. */
-const TAG_LOCK_WAIT_MS = 2_000;
-const TAG_LOCK_POLL_MS = 10;
 
 export type CommitInfo = {
   id: string;
@@ -452,21 +445,11 @@ export class Repository {
       await this.updateRef(`refs/tags/${opts.name}`, target, null);
       return true;
     } catch (error) {
-      if (error instanceof RefMovedError && (await this.tagOnceUnlocked(opts.name))) return false;
+      // Another process creating the same tag holds its lock until it renames it into place:
+      // the loser of that race waits for it and sees the winner's tag.
+      if (error instanceof RefMovedError && (await untilUnlocked(this.path, `refs/tags/${opts.name}`)) && this.tag(opts.name)) return false;
       throw error;
     }
-  }
-
-  /**
-   * The tag, once no writer holds its lock file. A writer in another process (a second server)
-   * that is creating the same tag holds `<ref>.lock` until it renames it into place; libgit2
-   * refuses the ref meanwhile (Locked), and the tag is not there yet. Waits for that writer, up to
-   * TAG_LOCK_WAIT_MS, so that the loser of the race sees the winner's tag.
-   */
-  private async tagOnceUnlocked(name: string): Promise<TagInfo | null> {
-    const lock = path.join(this.path, 'refs', 'tags', `${name}.lock`);
-    for (let waited = 0; waited < TAG_LOCK_WAIT_MS && fs.existsSync(lock); waited += TAG_LOCK_POLL_MS) await sleep(TAG_LOCK_POLL_MS);
-    return this.tag(name);
   }
 
   /** Deletes a tag if it still points where the caller saw it. */

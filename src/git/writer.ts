@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { NativeRepository, NativeSignature } from './native.ts';
 import { GitCommandError, runGit, type GitIdentity } from './run.ts';
 
@@ -60,7 +62,7 @@ export async function commitChanges(dir: string, req: CommitRequest, repo?: Nati
     await updateRef(dir, `refs/heads/${req.branch}`, commit, req.expectedTip, repo);
     return commit;
   }
-  return landWithLibgit2(repo, tree, swap);
+  return landWithLibgit2(dir, repo, tree, swap);
 }
 
 type Swap = { branch: string; parent: string; message: string; author: NativeSignature; committer: NativeSignature };
@@ -88,6 +90,26 @@ function signature(who: GitIdentity): NativeSignature | null {
 
 /** libgit2's answer when the ref no longer points at the first parent. */
 const LIBGIT2_MODIFIED = /code=Modified \(-15\)/;
+/** libgit2's answer when another writer holds the ref's lock file. */
+const LIBGIT2_LOCKED = /code=Locked \(-14\)/;
+
+/** How long a writer waits for another process's lock on a ref, polling its lock file. */
+const REF_LOCK_WAIT_MS = 2_000;
+const REF_LOCK_POLL_MS = 10;
+
+/**
+ * Waits while another process holds git's lock file on `ref` (`<ref>.lock`, held from the moment
+ * it takes it until it renames it into place or, having failed, removes it), up to
+ * REF_LOCK_WAIT_MS. False when it is still held then.
+ */
+export async function untilUnlocked(dir: string, ref: string): Promise<boolean> {
+  const lock = path.join(dir, `${ref}.lock`);
+  for (let waited = 0; existsSync(lock); waited += REF_LOCK_POLL_MS) {
+    if (waited >= REF_LOCK_WAIT_MS) return false;
+    await sleep(REF_LOCK_POLL_MS);
+  }
+  return true;
+}
 /** libgit2's answers when a ref to create exists (loose or packed), is in the way of its path, or is being written. */
 const LIBGIT2_TAKEN = /code=(?:Exists \(-4\)|Locked \(-14\))|collides with existing one/;
 
@@ -105,13 +127,24 @@ function privately<T>(write: () => T): T {
   }
 }
 
-function landWithLibgit2(repo: NativeRepository, tree: string, swap: Swap): string {
+/**
+ * The swap through libgit2. Another process (a second server) moving the same branch holds its
+ * lock file for a moment, and libgit2 refuses the ref meanwhile (Locked): the swap waits for that
+ * writer and tries once more, when the branch either still points at the parent (the commit lands)
+ * or has moved (a conflict). A lock held past the wait, or taken again, is a conflict too.
+ */
+async function landWithLibgit2(dir: string, repo: NativeRepository, tree: string, swap: Swap): Promise<string> {
   const { branch, parent, message, author, committer } = swap;
-  try {
-    return privately(() => repo.commit(repo.getTree(tree), message, { updateRef: `refs/heads/${branch}`, parents: [parent], author, committer }));
-  } catch (error) {
-    if (LIBGIT2_MODIFIED.test((error as Error).message)) throw new RefMovedError(`refs/heads/${branch} is no longer at ${parent}`);
-    throw error;
+  const ref = `refs/heads/${branch}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return privately(() => repo.commit(repo.getTree(tree), message, { updateRef: ref, parents: [parent], author, committer }));
+    } catch (error) {
+      const text = (error as Error).message;
+      if (LIBGIT2_MODIFIED.test(text)) throw new RefMovedError(`${ref} is no longer at ${parent}`);
+      if (!LIBGIT2_LOCKED.test(text)) throw error;
+      if (attempt > 0 || !(await untilUnlocked(dir, ref))) throw new RefMovedError(`${ref} is being written by another process`);
+    }
   }
 }
 

@@ -161,6 +161,44 @@ describe('SqlReader', () => {
   });
 });
 
+describe('SqlReader rows', () => {
+  it("are node-postgres's rows, property for property and in order, however the columns are named, and follow a statement whose columns change", async () => {
+    const t = await createTestApp();
+    const pool = new pg.Pool({ connectionString: t.url, max: 1 });
+    try {
+      const reader = new SqlReader(pool, false);
+      // As node-postgres builds them: the reference.
+      const plain = async (text: string) => (await pool.query({ text, types: { getTypeParser: pg.types.getTypeParser } })).rows;
+      const wide = `SELECT ${Array.from({ length: 70 }, (_, i) => `${i} AS "c${i}"`).join(', ')}`;
+      const odd = `SELECT 1 AS "a", 2 AS "a", NULL AS "namespace.id", 'x' AS "with ""quotes"" and \\", 't'::bool AS "é", '{1,2}'::int[] AS "\u2028", 3 AS "__proto__", 4 AS "constructor"`;
+      for (const text of [wide, odd, 'SELECT id, username FROM users ORDER BY id']) {
+        const [ours, reference] = [await reader.rows(text, []), await plain(text)];
+        // Twice: the second read goes through the builder kept for the statement.
+        for (const rows of [ours, await reader.rows(text, [])]) {
+          expect(rows).toEqual(reference);
+          expect(rows.map((r) => Object.keys(r))).toEqual(reference.map((r) => Object.keys(r)));
+          expect(rows.map((r) => Object.getPrototypeOf(r))).toEqual(reference.map((r) => Object.getPrototypeOf(r)));
+        }
+      }
+      // Positive control: the comparison sees a property out of place.
+      const [first] = await reader.rows<Record<string, unknown>>(odd, []);
+      const { a, ...rest } = first!;
+      expect(Object.keys({ ...rest, a })).not.toEqual(Object.keys((await plain(odd))[0]!));
+      // Duplicate names keep the last value in the first place, as node-postgres's do.
+      expect(first).toMatchObject({ a: 2, 'namespace.id': null, 'with "quotes" and \\': 'x', é: true, '\u2028': [1, 2], constructor: 4 });
+      // The same text over other columns (`SELECT *` after a migration) gets rows of its own.
+      await pool.query('CREATE TABLE shifting (a int)');
+      await pool.query('INSERT INTO shifting VALUES (1)');
+      expect(await reader.rows('SELECT * FROM shifting', [])).toEqual([{ a: 1 }]);
+      await pool.query('ALTER TABLE shifting ADD COLUMN b text DEFAULT \'b\'');
+      expect(await reader.rows('SELECT * FROM shifting', [])).toEqual([{ a: 1, b: 'b' }]);
+    } finally {
+      await pool.end();
+      await t.close();
+    }
+  });
+});
+
 describe('SqlReader statements', () => {
   it('are prepared once per connection by default, and unnamed with DB_PREPARED_STATEMENTS=false', async () => {
     const t = await createTestApp();

@@ -162,35 +162,45 @@ describe('SqlReader', () => {
 });
 
 describe('SqlReader rows', () => {
-  it("are node-postgres's rows, property for property and in order, however the columns are named, and follow a statement whose columns change", async () => {
+  it("are node-postgres's rows, property for property and in order, however the columns are named, with `a.b` as `b` of an object `a`", async () => {
     const t = await createTestApp();
     const pool = new pg.Pool({ connectionString: t.url, max: 1 });
     try {
       const reader = new SqlReader(pool, false);
       // As node-postgres builds them: the reference.
       const plain = async (text: string) => (await pool.query({ text, types: { getTypeParser: pg.types.getTypeParser } })).rows;
+      /** Rows with their keys in order and their prototypes. */
+      const described = (rows: Record<string, unknown>[]) => ({ rows, keys: rows.map((r) => Object.keys(r)), prototypes: rows.map((r) => Object.getPrototypeOf(r)) });
+      /** Read twice: the second read goes through the builder kept for the statement. */
+      const read = async (text: string) => [described(await reader.rows(text, [])), described(await reader.rows(text, []))];
       const wide = `SELECT ${Array.from({ length: 70 }, (_, i) => `${i} AS "c${i}"`).join(', ')}`;
-      const odd = `SELECT 1 AS "a", 2 AS "a", NULL AS "namespace.id", 'x' AS "with ""quotes"" and \\", 't'::bool AS "é", '{1,2}'::int[] AS "\u2028", 3 AS "__proto__", 4 AS "constructor"`;
-      for (const text of [wide, odd, 'SELECT id, username FROM users ORDER BY id']) {
-        const [ours, reference] = [await reader.rows(text, []), await plain(text)];
-        // Twice: the second read goes through the builder kept for the statement.
-        for (const rows of [ours, await reader.rows(text, [])]) {
-          expect(rows).toEqual(reference);
-          expect(rows.map((r) => Object.keys(r))).toEqual(reference.map((r) => Object.keys(r)));
-          expect(rows.map((r) => Object.getPrototypeOf(r))).toEqual(reference.map((r) => Object.getPrototypeOf(r)));
-        }
+      const odd = `SELECT 1 AS "a", 2 AS "a", 'x' AS "with ""quotes"" and \\", 't'::bool AS "é", '{1,2}'::int[] AS "\u2028", 4 AS "constructor"`;
+      // Names that cannot nest stay at the top as selected: a name and a deeper one, empty parts.
+      const flat = ['SELECT 1 AS "a", 2 AS "a.b"', 'SELECT 2 AS "a.b", 1 AS "a"', 'SELECT 1 AS "a.", 2 AS ".b"', 'SELECT 1 AS "a..b"'];
+      // A __proto__ column, which a literal would take for the prototype, is an own property.
+      const proto = 'SELECT 3 AS "__proto__", 4 AS "b"';
+      for (const text of [wide, odd, 'SELECT id, username FROM users ORDER BY id', ...flat, proto]) {
+        for (const seen of await read(text)) expect(seen, text).toEqual(described(await plain(text)));
       }
       // Positive control: the comparison sees a property out of place.
       const [first] = await reader.rows<Record<string, unknown>>(odd, []);
       const { a, ...rest } = first!;
-      expect(Object.keys({ ...rest, a })).not.toEqual(Object.keys((await plain(odd))[0]!));
+      expect(described([{ ...rest, a }])).not.toEqual(described(await plain(odd)));
       // Duplicate names keep the last value in the first place, as node-postgres's do.
-      expect(first).toMatchObject({ a: 2, 'namespace.id': null, 'with "quotes" and \\': 'x', é: true, '\u2028': [1, 2], constructor: 4 });
+      expect(first).toMatchObject({ a: 2, 'with "quotes" and \\': 'x', é: true, '\u2028': [1, 2], constructor: 4 });
+      expect(Object.getOwnPropertyDescriptor((await reader.rows(proto, []))[0], '__proto__')?.value).toBe(3);
+      // Joined columns: an object per prefix, at any depth, where its first column is.
+      const joined = await read('SELECT 1 AS "id", 2 AS "user.id", NULL AS "user.name", 3 AS "kind", 4 AS "user.namespace.id", 5 AS "x.y.z"');
+      for (const seen of joined) {
+        expect(seen.rows).toEqual([{ id: 1, user: { id: 2, name: null, namespace: { id: 4 } }, kind: 3, x: { y: { z: 5 } } }]);
+        expect(seen.keys).toEqual([['id', 'user', 'kind', 'x']]);
+        expect(Object.keys(seen.rows[0]!.user as object)).toEqual(['id', 'name', 'namespace']);
+      }
       // The same text over other columns (`SELECT *` after a migration) gets rows of its own.
       await pool.query('CREATE TABLE shifting (a int)');
       await pool.query('INSERT INTO shifting VALUES (1)');
       expect(await reader.rows('SELECT * FROM shifting', [])).toEqual([{ a: 1 }]);
-      await pool.query('ALTER TABLE shifting ADD COLUMN b text DEFAULT \'b\'');
+      await pool.query("ALTER TABLE shifting ADD COLUMN b text DEFAULT 'b'");
       expect(await reader.rows('SELECT * FROM shifting', [])).toEqual([{ a: 1, b: 'b' }]);
     } finally {
       await pool.end();

@@ -1,7 +1,7 @@
 import { equalsIgnoringCase, parseId } from '../core/input.ts';
 import { userColumns } from '../core/loaders.ts';
 import type { Db } from '../db/client.ts';
-import { nestJoined, selectList, type SqlReader } from '../db/rows.ts';
+import { selectList, type SqlReader } from '../db/rows.ts';
 import type { JobToken, PersonalAccessToken, User } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { isExpired, tokenDigest } from './tokens.ts';
@@ -60,8 +60,8 @@ const JOB_TOKEN_BY_DIGEST = `SELECT ${selectList(JOB_TOKEN_FIELDS, 'j')}, ${user
   FROM job_tokens j JOIN users u ON u.id = j.user_id WHERE j.digest = $1`;
 
 async function withUser<T>(sql: SqlReader, statement: string, digest: string): Promise<(T & { user: User }) | null> {
-  const [row] = await sql.rows(statement, [digest]);
-  return row ? nestJoined<T, 'user', User>(row, 'user') : null;
+  const [row] = await sql.rows<T & { user: User }>(statement, [digest]);
+  return row ?? null;
 }
 
 /** A job token acts as its user, bound to its project; it cannot be combined with another credential. */

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/client.ts';
-import { nestJoined, selectList, type SqlReader } from '../db/rows.ts';
+import { selectList, type SqlReader } from '../db/rows.ts';
 import type { GitStore } from '../git/store.ts';
 import type { Repository } from '../git/repository.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
@@ -74,22 +74,22 @@ const NAMESPACE_FIELDS = {
 
 /** Projects with their namespaces, aliased `p` and `n` (the aliases project conditions are written for). */
 export const PROJECTS_JOIN = 'projects p JOIN namespaces n ON n.id = p.namespace_id';
-/** A project's columns with its namespace's, as `readProjects` reads them. */
-export const PROJECT_WITH_NAMESPACE_COLUMNS = `${selectList(PROJECT_FIELDS, 'p')}, ${selectList(NAMESPACE_FIELDS, 'n', 'namespace.')}`;
+/**
+ * A project's columns with its namespace's, as `readProjects` reads them; under `prefix`, an object
+ * of its own in the row (`project.`: the row's `project`).
+ */
+export const projectWithNamespaceColumns = (prefix = '') => `${selectList(PROJECT_FIELDS, 'p', prefix)}, ${selectList(NAMESPACE_FIELDS, 'n', `${prefix}namespace.`)}`;
 
 /**
  * A project with its namespace in one statement, the read every project-scoped request starts with
  * (Prisma's `include` takes two, ~0.3-0.4 ms of CPU per statement here).
  */
-const PROJECTS_WITH_NAMESPACE = `SELECT ${PROJECT_WITH_NAMESPACE_COLUMNS} FROM ${PROJECTS_JOIN}`;
+const PROJECTS_WITH_NAMESPACE = `SELECT ${projectWithNamespaceColumns()} FROM ${PROJECTS_JOIN}`;
 
 const PROJECTS_BY_ID = `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)`;
 
-/** Projects with their namespace, from a statement selecting `PROJECT_WITH_NAMESPACE_COLUMNS`. */
-export async function readProjects(sql: SqlReader, statement: string, values: unknown[]): Promise<(Project & { namespace: Namespace })[]> {
-  const rows = await sql.rows(statement, values);
-  return rows.map((row) => nestJoined<Project, 'namespace', Namespace>(row, 'namespace'));
-}
+/** Projects with their namespace, from a statement selecting `projectWithNamespaceColumns()`. */
+export const readProjects = (sql: SqlReader, statement: string, values: unknown[]) => sql.rows<Project & { namespace: Namespace }>(statement, values);
 
 /** Projects with their namespace, by id. */
 export const projectsWithNamespace = (sql: SqlReader, ids: readonly number[]) => readProjects(sql, PROJECTS_BY_ID, [ids]);

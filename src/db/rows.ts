@@ -80,20 +80,24 @@ export class SqlReader {
 type RowBuilder = { fits(fields: readonly pg.FieldDef[]): boolean; build(values: unknown[]): pg.QueryResultRow };
 
 /**
- * The rows of a statement as objects with one property per column, in column order, as
- * node-postgres makes them, but built by an object literal made for the statement's columns.
- * node-postgres copies a null-prototype template into each row and stores the columns by name:
- * objects of more than a few dozen properties built that way are dictionaries, slow to build and
- * to read. A project with its namespace (26 columns) cost the client 101-124 µs of CPU per read
- * that way, and 62-98 µs as arrays given to a literal (measured here). The literal is compiled
- * once per statement (the columns of a text do not change; `fits` checks that they did not).
- * Column names are written as JSON strings, never as code; with a `__proto__` column, which a
- * literal would take for the prototype, the rows are built as node-postgres builds them.
+ * The rows of a statement as objects with one property per column, in column order, built by an
+ * object literal made for the statement's columns. node-postgres copies a null-prototype template
+ * into each row and stores the columns by name: objects of more than a few properties built that
+ * way are dictionaries, slow to build and to read. A project with its namespace (26 columns) cost
+ * the client 101-124 µs of CPU per read that way, and 62-98 µs as arrays given to a literal
+ * (measured here). The literal is compiled once per statement (the columns of a text do not
+ * change; `fits` checks that they did not).
+ *
+ * A column named `a.b` is `b` of an object `a` (a joined model's columns, as `selectList` names
+ * them with a prefix), at any depth: the shape Prisma's `include` gives, built by the same literal.
+ * Names are written as JSON strings, never as code. Names that cannot nest (`a` and `a.b` both,
+ * an empty part) leave every column at the top, named as selected; with a `__proto__` column,
+ * which a literal would take for the prototype, the rows are built as node-postgres builds them.
  */
 function rowBuilder(fields: readonly pg.FieldDef[]): RowBuilder {
   const names = fields.map((field) => field.name);
   const fits = (other: readonly pg.FieldDef[]) => other.length === names.length && other.every((field, i) => field.name === names[i]);
-  if (names.includes('__proto__')) {
+  if (names.some((name) => name.split('.').includes('__proto__'))) {
     // node-postgres's own way: a copy of a template that holds every name as an own property.
     const template: pg.QueryResultRow = Object.create(null);
     for (const name of names) template[name] = null;
@@ -106,30 +110,38 @@ function rowBuilder(fields: readonly pg.FieldDef[]): RowBuilder {
       },
     };
   }
-  const literal = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
-  return { fits, build: new Function('values', `return { ${literal} };`) as RowBuilder['build'] };
+  const shape = nestedShape(names) ?? new Map(names.map((name, i) => [name, i]));
+  return { fits, build: new Function('values', `return ${literalOf(shape)};`) as RowBuilder['build'] };
 }
 
-/**
- * A row of a statement that joins one model to another, with the joined model's columns named
- * `<key>.<field>`: the row's own fields, and the joined ones as an object under `key`, the shape
- * Prisma's `include` gives.
- */
-export function nestJoined<Row, Key extends string, Joined>(row: Record<string, unknown>, key: Key): Row & { [K in Key]: Joined } {
-  const prefix = `${key}.`;
-  const own: Record<string, unknown> = {};
-  const joined: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row)) {
-    if (name.startsWith(prefix)) joined[name.slice(prefix.length)] = value;
-    else own[name] = value;
+/** Column names as a tree of properties; a leaf is its column's index (the last of equal names, in the first one's place). */
+type Shape = Map<string, number | Shape>;
+
+function nestedShape(names: string[]): Shape | null {
+  const root: Shape = new Map();
+  for (const [index, name] of names.entries()) {
+    const parts = name.split('.');
+    if (parts.includes('')) return null;
+    let node = root;
+    for (const part of parts.slice(0, -1)) {
+      const child = node.get(part) ?? new Map();
+      if (typeof child === 'number') return null;
+      node.set(part, child);
+      node = child;
+    }
+    if (node.get(parts.at(-1)!) instanceof Map) return null;
+    node.set(parts.at(-1)!, index);
   }
-  own[key] = joined;
-  return own as Row & { [K in Key]: Joined };
+  return root;
 }
+
+const literalOf = (shape: Shape): string =>
+  `{ ${[...shape].map(([key, value]) => `${JSON.stringify(key)}: ${typeof value === 'number' ? `values[${value}]` : literalOf(value)}`).join(', ')} }`;
 
 /**
  * A select list reading a model's fields from their columns (`fields`: field → column expression)
- * of the table aliased `alias`, each named `<prefix><field>` (a `user.` prefix for `nestJoined`).
+ * of the table aliased `alias`, each named `<prefix><field>` (with a `user.` prefix, SqlReader
+ * reads them as an object `user`).
  */
 export function selectList(fields: Record<string, string>, alias: string, prefix = ''): string {
   return Object.entries(fields).map(([field, column]) => `${alias}.${column} AS "${prefix}${field}"`).join(', ');

@@ -1,11 +1,11 @@
 import { equalsIgnoringCase, escapeLike } from '../../core/input.ts';
-import type { Namespace, Project, Visibility } from '../../generated/prisma/client.ts';
+import type { Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { PROJECT_WITH_NAMESPACE_COLUMNS, PROJECTS_JOIN, readProjects } from '../../core/loaders.ts';
-import { Conditions, nestJoined } from '../../db/rows.ts';
+import { projectWithNamespaceColumns, PROJECTS_JOIN, readProjects } from '../../core/loaders.ts';
+import { Conditions } from '../../db/rows.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -33,12 +33,12 @@ async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespa
     where.and(`lower(n.full_path) = lower(${bind(ref.fullPath.slice(0, slash))}) AND lower(p.path) = lower(${bind(ref.fullPath.slice(slash + 1))})`);
   }
   const level = ctx.policy.projectLevelColumn(where);
-  const select = `SELECT ${PROJECT_WITH_NAMESPACE_COLUMNS}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
-  const [row] = await ctx.deps.sql.rows<Record<string, unknown>>(select, where.values);
+  // The project under a key of its own, so that the level is not one of its fields.
+  const select = `SELECT ${projectWithNamespaceColumns('project.')}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const [row] = await ctx.deps.sql.rows<{ project: ProjectWithNamespace; viewerLevel?: number | null }>(select, where.values);
   if (!row) return null;
-  const { viewerLevel, ...columns } = row;
-  const project = nestJoined<Project, 'namespace', Namespace>(columns, 'namespace');
-  if (level) ctx.policy.knowProjectLevel(project.id, viewerLevel as number | null);
+  const { project } = row;
+  if (level) ctx.policy.knowProjectLevel(project.id, row.viewerLevel ?? null);
   return remembered(ctx, project);
 }
 
@@ -160,7 +160,7 @@ export function listProjects(ctx: Context, filter: ProjectFilter): Listing<Proje
   // The column and direction come from the lists above, never from the request.
   const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
   const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
-  const from = `SELECT ${PROJECT_WITH_NAMESPACE_COLUMNS} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const from = `SELECT ${projectWithNamespaceColumns()} FROM ${PROJECTS_JOIN} WHERE ${where}`;
   return {
     fetch: async ({ offset, limit }) => {
       const order = `ORDER BY p.${column} ${direction}, p.id ${direction}`;

@@ -17,6 +17,10 @@ export type ProjectRef = { id?: number | null; fullPath?: string | null };
 
 export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
 
+const PROJECT_COLUMNS = projectWithNamespaceColumns();
+/** The project's columns under a key of its own (the row's `project`), so that the viewer's level beside it is not one of its fields. */
+const PROJECT_UNDER_ITS_KEY = projectWithNamespaceColumns('project.');
+
 /**
  * A project with its namespace, by id or by full path (compared case-insensitively, as GitLab
  * does), read with the viewer's level in it where the policy reads levels from memberships: the
@@ -33,8 +37,7 @@ async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespa
     where.and(`lower(n.full_path) = lower(${bind(ref.fullPath.slice(0, slash))}) AND lower(p.path) = lower(${bind(ref.fullPath.slice(slash + 1))})`);
   }
   const level = ctx.policy.projectLevelColumn(where);
-  // The project under a key of its own, so that the level is not one of its fields.
-  const select = `SELECT ${projectWithNamespaceColumns('project.')}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
   const [row] = await ctx.deps.sql.rows<{ project: ProjectWithNamespace; viewerLevel?: number | null }>(select, where.values);
   if (!row) return null;
   const { project } = row;
@@ -160,7 +163,7 @@ export function listProjects(ctx: Context, filter: ProjectFilter): Listing<Proje
   // The column and direction come from the lists above, never from the request.
   const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
   const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
-  const from = `SELECT ${projectWithNamespaceColumns()} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const from = `SELECT ${PROJECT_COLUMNS} FROM ${PROJECTS_JOIN} WHERE ${where}`;
   return {
     fetch: async ({ offset, limit }) => {
       const order = `ORDER BY p.${column} ${direction}, p.id ${direction}`;

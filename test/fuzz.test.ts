@@ -19,22 +19,11 @@ import { issueJobToken } from '../src/auth/job-tokens.ts';
 import { restRoutes, schema, webRoutes } from '../src/kernel.ts';
 import type { JsonSchema } from '../src/rest/declare.ts';
 import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
+import { prng } from './helpers/random.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 5_000);
 const CONCURRENCY = 8;
-
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = prng(SEED);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];

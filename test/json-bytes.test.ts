@@ -3,21 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { jsonBytes } from '../src/http/json-bytes.ts';
 import { createTestApp, seedProject } from './helpers/app.ts';
+import { prng as random } from './helpers/random.ts';
 
 const stringified = (value: unknown) => {
   const text = JSON.stringify(value);
   return text === undefined ? undefined : Buffer.from(text, 'utf8');
 };
-
-/** A small deterministic generator (mulberry32), so a failure names the seed that found it. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const LEAVES: unknown[] = [
   null, undefined, true, false, 0, -0, 1.5, NaN, Infinity, 'plain', '', 'é ü ß', '日本語', '🚀 emoji', '\ud800 lone', 'quote " back \\ nl \n',

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isoTimestamp } from '../src/core/time.ts';
-
-/** mulberry32: the same sequence on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './helpers/random.ts';
 
 const same = (time: number) => {
   const date = new Date(time);

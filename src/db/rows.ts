@@ -36,8 +36,9 @@ const types = {
  * own (parameterizing, planning, mapping: 0.23 against 0.07 ms on the bench machine), which is a
  * tenth of a small request. Same pool, so the same timeouts, the same statement counter and the
  * same errors (`isDatabaseUnavailable` reads node-postgres's); rows come back with the columns'
- * own names and JavaScript values as Prisma's would be (timestamps and dates as UTC `Date`s). Not
- * for writes: those stay with Prisma and its transactions.
+ * own names (`a.b` as `b` of an object `a`, see `rowBuilder`) and JavaScript values as Prisma's
+ * would be (timestamps and dates as UTC `Date`s). Not for writes: those stay with Prisma and its
+ * transactions.
  *
  * `prepared`: each statement is prepared once per connection, under a name derived from its text,
  * and PostgreSQL plans it once instead of on every request. The access-level reads go through the

@@ -127,7 +127,7 @@ describe('commitChanges', () => {
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
   });
 
-  it('waits for another process holding the branch lock: lands when it let go, refuses cleanly when it moved the branch', async () => {
+  it('waits for another process holding a ref lock: lands or creates when it let go, refuses cleanly when it wrote the ref', async () => {
     const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
     const lock = path.join(dir, 'refs', 'heads', 'main.lock');
     const change = (name: string) => request({ parent: first, expectedTip: first, changes: [{ path: name, content: Buffer.from(name), mode: 0o100644 }] });
@@ -155,6 +155,21 @@ describe('commitChanges', () => {
     fs.renameSync(lock, path.join(dir, 'refs', 'heads', 'main'));
     await expect(refused).rejects.toBeInstanceOf(RefMovedError);
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(other);
+    // Creating a ref meets the same lock: created once the other writer let go, refused (it
+    // exists) once the other writer renamed its lock into place.
+    const created = path.join(dir, 'refs', 'heads', 'created.lock');
+    fs.writeFileSync(created, `${first}\n`);
+    const creating = updateRef(dir, 'refs/heads/created', first, null, await handle());
+    const taken = path.join(dir, 'refs', 'heads', 'taken.lock');
+    fs.writeFileSync(taken, `${first}\n`);
+    const taking = updateRef(dir, 'refs/heads/taken', second, null, await handle()).then(() => 'created', (error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    fs.rmSync(created);
+    fs.renameSync(taken, path.join(dir, 'refs', 'heads', 'taken'));
+    await creating;
+    expect(git('rev-parse', 'refs/heads/created').trim()).toBe(first);
+    expect(await taking).toBeInstanceOf(RefMovedError);
+    expect(git('rev-parse', 'refs/heads/taken').trim()).toBe(first);
     expect(await heldOutcome).toBeInstanceOf(RefMovedError);
     fs.rmSync(heldLock);
     expect(git('rev-parse', 'refs/heads/held').trim()).toBe(first);

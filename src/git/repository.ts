@@ -6,7 +6,7 @@ import { type NativeCommit, type NativeRepository, type NativeTree } from './nat
 import { isValidBranchName, isValidRefName } from './refs.ts';
 import { runGit, streamGit } from './run.ts';
 import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';
-import { commitChanges, deleteRef, RefMovedError, untilUnlocked, updateRef, type CommitRequest } from './writer.ts';
+import { commitChanges, deleteRef, RefMovedError, updateRef, type CommitRequest } from './writer.ts';
 import { BoundedCache } from '../core/bounded-cache.ts';
 
 export type CommitInfo = {
@@ -445,9 +445,8 @@ export class Repository {
       await this.updateRef(`refs/tags/${opts.name}`, target, null);
       return true;
     } catch (error) {
-      // Another process creating the same tag holds its lock until it renames it into place:
-      // the loser of that race waits for it and sees the winner's tag.
-      if (error instanceof RefMovedError && (await untilUnlocked(this.path, `refs/tags/${opts.name}`)) && this.tag(opts.name)) return false;
+      // The loser of a race with another process sees the winner's tag (the write waited for its lock).
+      if (error instanceof RefMovedError && this.tag(opts.name)) return false;
       throw error;
     }
   }

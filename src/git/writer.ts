@@ -90,28 +90,14 @@ function signature(who: GitIdentity): NativeSignature | null {
 
 /** libgit2's answer when the ref no longer points at the first parent. */
 const LIBGIT2_MODIFIED = /code=Modified \(-15\)/;
+/** libgit2's answers when a ref to create exists (loose or packed) or is in the way of its path. */
+const LIBGIT2_TAKEN = /code=Exists \(-4\)|collides with existing one/;
 /** libgit2's answer when another writer holds the ref's lock file. */
 const LIBGIT2_LOCKED = /code=Locked \(-14\)/;
 
-/** How long a writer waits for another process's lock on a ref, polling its lock file. */
+/** How long a ref write waits for another process's lock on the ref, polling its lock file. */
 const REF_LOCK_WAIT_MS = 2_000;
 const REF_LOCK_POLL_MS = 10;
-
-/**
- * Waits while another process holds git's lock file on `ref` (`<ref>.lock`, held from the moment
- * it takes it until it renames it into place or, having failed, removes it), up to
- * REF_LOCK_WAIT_MS. False when it is still held then.
- */
-export async function untilUnlocked(dir: string, ref: string): Promise<boolean> {
-  const lock = path.join(dir, `${ref}.lock`);
-  for (let waited = 0; existsSync(lock); waited += REF_LOCK_POLL_MS) {
-    if (waited >= REF_LOCK_WAIT_MS) return false;
-    await sleep(REF_LOCK_POLL_MS);
-  }
-  return true;
-}
-/** libgit2's answers when a ref to create exists (loose or packed), is in the way of its path, or is being written. */
-const LIBGIT2_TAKEN = /code=(?:Exists \(-4\)|Locked \(-14\))|collides with existing one/;
 
 /**
  * libgit2 creates ref files by the process umask, where git follows the repository's
@@ -128,23 +114,42 @@ function privately<T>(write: () => T): T {
 }
 
 /**
- * The swap through libgit2. Another process (a second server) moving the same branch holds its
- * lock file for a moment, and libgit2 refuses the ref meanwhile (Locked): the swap waits for that
- * writer and tries once more, when the branch either still points at the parent (the commit lands)
- * or has moved (a conflict). A lock held past the wait, or taken again, is a conflict too.
+ * A libgit2 write of `ref`. Another process (a second server) writing the same ref holds git's
+ * lock file `<ref>.lock` from the moment it takes it until it renames it into place (or, having
+ * failed, removes it), and libgit2 refuses the ref meanwhile (Locked). The write waits for that
+ * writer, up to REF_LOCK_WAIT_MS, and is tried once more: it then sees what the other one wrote
+ * (a branch that moved, a tag that exists). A lock held past the wait, or taken again, is a
+ * conflict (RefMovedError), never a failure.
  */
+async function writeRef<T>(dir: string, ref: string, write: () => T): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return privately(write);
+    } catch (error) {
+      if (!LIBGIT2_LOCKED.test((error as Error).message)) throw error;
+      if (attempt > 0 || !(await lockReleased(path.join(dir, `${ref}.lock`)))) throw new RefMovedError(`${ref} is being written by another process`);
+    }
+  }
+}
+
+/** Whether the lock file is gone within REF_LOCK_WAIT_MS. */
+async function lockReleased(lock: string): Promise<boolean> {
+  for (let waited = 0; existsSync(lock); waited += REF_LOCK_POLL_MS) {
+    if (waited >= REF_LOCK_WAIT_MS) return false;
+    await sleep(REF_LOCK_POLL_MS);
+  }
+  return true;
+}
+
+/** The swap through libgit2: the commit lands only while the branch still points at the parent. */
 async function landWithLibgit2(dir: string, repo: NativeRepository, tree: string, swap: Swap): Promise<string> {
   const { branch, parent, message, author, committer } = swap;
   const ref = `refs/heads/${branch}`;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return privately(() => repo.commit(repo.getTree(tree), message, { updateRef: ref, parents: [parent], author, committer }));
-    } catch (error) {
-      const text = (error as Error).message;
-      if (LIBGIT2_MODIFIED.test(text)) throw new RefMovedError(`${ref} is no longer at ${parent}`);
-      if (!LIBGIT2_LOCKED.test(text)) throw error;
-      if (attempt > 0 || !(await untilUnlocked(dir, ref))) throw new RefMovedError(`${ref} is being written by another process`);
-    }
+  try {
+    return await writeRef(dir, ref, () => repo.commit(repo.getTree(tree), message, { updateRef: ref, parents: [parent], author, committer }));
+  } catch (error) {
+    if (LIBGIT2_MODIFIED.test((error as Error).message)) throw new RefMovedError(`${ref} is no longer at ${parent}`);
+    throw error;
   }
 }
 
@@ -157,15 +162,16 @@ const TAGS = 'refs/tags/';
  * when git is to decide: any other kind of ref, and anything else libgit2 refuses (its name rules
  * are stricter than git's in places: it refuses a branch named `-x`, which git accepts).
  */
-function createWithLibgit2(repo: NativeRepository, ref: string, value: string): boolean {
+async function createWithLibgit2(dir: string, repo: NativeRepository, ref: string, value: string): Promise<boolean> {
   let create: (() => unknown) | null = null;
   if (ref.startsWith(HEADS)) create = () => repo.createBranch(ref.slice(HEADS.length), repo.getCommit(value), { force: false });
   else if (ref.startsWith(TAGS)) create = () => repo.createLightweightTag(ref.slice(TAGS.length), repo.getObject(value));
   if (!create) return false;
   try {
-    privately(create);
+    await writeRef(dir, ref, create);
     return true;
   } catch (error) {
+    if (error instanceof RefMovedError) throw error;
     if (LIBGIT2_TAKEN.test((error as Error).message)) throw new RefMovedError(`${ref} exists`);
     return false;
   }
@@ -250,7 +256,7 @@ function quotePath(p: string): string {
  * branch or tag to create is created in-process, without a git process.
  */
 export async function updateRef(dir: string, ref: string, value: string, expected: string | null, repo?: NativeRepository): Promise<void> {
-  if (expected === null && repo && createWithLibgit2(repo, ref, value)) return;
+  if (expected === null && repo && (await createWithLibgit2(dir, repo, ref, value))) return;
   try {
     await runGit(dir, ['update-ref', ref, value, expected ?? ZERO_OID]);
   } catch (error) {

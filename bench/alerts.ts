@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
+import { createAppServer } from '../src/http-server.ts';
 import { issueToken } from '../src/auth/tokens.ts';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/server.ts';
@@ -17,7 +18,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL: 'http://bench.test', ALERT_INTAKE_RATE_LIMIT: '1000000', JOB_WORKERS_IN_SERVER: 'false' });
 const runtime = await startRuntime(config, {});
 const { deps } = runtime;
-const server = buildApp(deps).listen(0, '127.0.0.1');
+const server = createAppServer(buildApp(deps)).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

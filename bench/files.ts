@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
+import { createAppServer } from '../src/http-server.ts';
 import { issueToken } from '../src/auth/tokens.ts';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/server.ts';
@@ -24,7 +25,7 @@ const connections = 10;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' });
 const runtime = await startRuntime(config);
-const server = buildApp(runtime.deps).listen(0, '127.0.0.1');
+const server = createAppServer(buildApp(runtime.deps)).listen(0, '127.0.0.1');
 await new Promise((r) => server.once('listening', r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
 

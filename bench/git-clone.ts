@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
+import { createAppServer } from '../src/http-server.ts';
 import { issueToken } from '../src/auth/tokens.ts';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/server.ts';
@@ -56,7 +57,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const dataDir = path.join(work, 'data');
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' });
 const runtime = await startRuntime(config);
-const server = buildApp(runtime.deps).listen(0, '127.0.0.1');
+const server = createAppServer(buildApp(runtime.deps)).listen(0, '127.0.0.1');
 await new Promise((r) => server.once('listening', r));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

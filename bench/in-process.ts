@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
+import { createAppServer } from '../src/http-server.ts';
 import { issueToken } from '../src/auth/tokens.ts';
 import { loadConfig } from '../src/config.ts';
 import { QueryCounter } from '../src/db/client.ts';
@@ -17,7 +18,7 @@ export async function startBenchApp(env: Record<string, string> = {}) {
   const queryCounter = new QueryCounter();
   const runtime = await startRuntime(config, { queryCounter });
   const { deps } = runtime;
-  const server = buildApp(deps).listen(0, '127.0.0.1');
+  const server = createAppServer(buildApp(deps)).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const root = await deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });

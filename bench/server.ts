@@ -14,7 +14,7 @@ import { issueToken } from '../src/auth/tokens.ts';
 import { loadConfig } from '../src/config.ts';
 import { QueryCounter } from '../src/db/client.ts';
 import { startRuntime } from '../src/server.ts';
-import { limitHeapGrowth } from '../src/http-server.ts';
+import { createAppServer, limitHeapGrowth } from '../src/http-server.ts';
 
 const started = performance.now();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
@@ -23,7 +23,7 @@ const queryCounter = new QueryCounter();
 const runtime = await startRuntime(config, { queryCounter, databaseUrl: process.env.BENCH_DATABASE_URL || undefined });
 const { deps } = runtime;
 const startupMs = performance.now() - started;
-const server = buildApp(deps).listen(0, '127.0.0.1');
+const server = createAppServer(buildApp(deps)).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 limitHeapGrowth();
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

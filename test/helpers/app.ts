@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { loadConfig } from '../../src/config.ts';
 import { pgConfigFromUrl } from '../../src/db/adapter-fixes.ts';
 import { QueryCounter } from '../../src/db/client.ts';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/server.ts';
+import { createAppServer, type AppListener } from '../../src/http-server.ts';
 import { createUserRecord } from '../../src/modules/users/service.ts';
 
 export const EXTERNAL_URL = 'http://gitlab.test';
@@ -100,7 +100,7 @@ export async function createTestApp(
      * Another app over the same deps (another engine, other options) on a port of its own, closed
      * with this one; returns its base URL, for supertest: `request(url)`.
      */
-    async serve(other: http.RequestListener): Promise<string> {
+    async serve(other: AppListener): Promise<string> {
       const { url: base, close } = await listen(other);
       served.push(close);
       return base;
@@ -120,8 +120,8 @@ export async function createTestApp(
  * request, and one server with keep-alive connections costs a quarter less CPU per request, which
  * the suite's thousands of requests add up to.
  */
-export async function listen(app: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(app);
+export async function listen(app: AppListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createAppServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -1,4 +1,5 @@
-// npm run bench [-- seconds]: every hot route of issue #12, forgegate beside its floor
+// npm run bench [-- seconds [name]]: every hot route of issue #12 (or those whose name contains
+// `name`, e.g. `releases`), forgegate beside its floor
 // (bench/floor/server.ts: raw pg, es-git, node:http, same bytes), in one run. Both servers run in
 // their own process; load comes from this one (autocannon). For each scenario: byte equality
 // first, then SQL statements per request, then req/s, CPU ms per request and RSS at 1 and 10
@@ -13,6 +14,7 @@ import { RELEASES_QUERY } from './documents.ts';
 import { measureStarts, startCommand, underLoad } from './starts.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
+const only = process.argv[3];
 const WARM_UP_SECONDS = 6;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -126,6 +128,7 @@ const rows: string[] = [];
 try {
   const idle = await stats(servers.forgegate.stats);
   for (const s of scenarios) {
+    if (only && !s.name.includes(only)) continue;
     const [a, b] = [await call(servers.forgegate.base, s), await call(servers.floor.base, s)];
     const mask = s.mask ?? ((x: string) => x);
     const same = a.status === b.status && (s.mask ? mask(a.bytes.toString()) === mask(b.bytes.toString()) : a.bytes.equals(b.bytes));

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { batchBy, loadExisting, projectsWithNamespace, settledOnce } from '../src/core/loaders.ts';
+import { batchBy, loadExisting, projectsWithNamespace, SettledLoader } from '../src/core/loaders.ts';
 import { findProject } from '../src/modules/projects/service.ts';
 import { authenticate, authenticateToken } from '../src/auth/authenticate.ts';
 import { issueJobToken } from '../src/auth/job-tokens.ts';
@@ -22,23 +22,62 @@ const appInZone = (zone: string, run: (t: TestApp) => Promise<void>) =>
     }
   });
 
-describe('settledOnce', () => {
-  it('loads a key once, shares the first load, then hands the value over without a promise', async () => {
-    const loads: number[] = [];
-    const facts = settledOnce(async (id: number) => {
-      loads.push(id);
-      return { id, url: `/p/${id}` };
+describe('SettledLoader', () => {
+  it('batches keys as DataLoader does, then hands settled values over without a promise, and forgets them on clear', async () => {
+    const batches: number[][] = [];
+    const facts = new SettledLoader(async (ids: readonly number[]) => {
+      batches.push([...ids]);
+      return ids.map((id) => ({ id, url: `/p/${id}` }));
     });
-    const first = facts(1, (f) => f.url);
-    const second = facts(1, (f) => f.id);
+    const first = facts.use(1, (f) => f.url);
+    const second = facts.use(1, (f) => f.id);
+    const other = facts.get(2);
     expect(first).toBeInstanceOf(Promise);
-    expect(await Promise.all([first, second])).toEqual(['/p/1', 1]);
-    // Settled: the value at once, as a plain value.
-    expect(facts(1, (f) => f.url)).toBe('/p/1');
-    expect(loads).toEqual([1]);
-    // Another key is its own load.
-    expect(await facts(2, (f) => f.url)).toBe('/p/2');
-    expect(loads).toEqual([1, 2]);
+    expect(other).toBeInstanceOf(Promise);
+    expect(await Promise.all([first, second, other])).toEqual(['/p/1', 1, { id: 2, url: '/p/2' }]);
+    expect(batches).toEqual([[1, 2]]);
+    // Settled: the value at once, as a plain value, without another batch.
+    expect(facts.use(1, (f) => f.url)).toBe('/p/1');
+    expect(facts.get(2)).toEqual({ id: 2, url: '/p/2' });
+    expect(batches).toEqual([[1, 2]]);
+    // Cleared: read again, through a promise.
+    facts.clear(1);
+    const again = facts.use(1, (f) => f.url);
+    expect(again).toBeInstanceOf(Promise);
+    expect(await again).toBe('/p/1');
+    facts.clearAll();
+    expect(facts.get(2)).toBeInstanceOf(Promise);
+    await facts.get(2);
+    expect(batches).toEqual([[1, 2], [1], [2]]);
+    // Primed: a plain value at once; a key already read keeps its value, as DataLoader's prime does.
+    facts.prime(3, { id: 3, url: '/primed' }).prime(2, { id: 2, url: '/other' });
+    expect(facts.get(3)).toEqual({ id: 3, url: '/primed' });
+    expect(facts.get(2)).toEqual({ id: 2, url: '/p/2' });
+    expect(await facts.load(2)).toEqual({ id: 2, url: '/p/2' });
+    // A key cleared while its batch runs (a write in between) is not settled by that batch.
+    const read = facts.load(4);
+    facts.clear(4);
+    await read;
+    expect(facts.get(4)).toBeInstanceOf(Promise);
+    expect(batches).toEqual([[1, 2], [1], [2], [4]]);
+    await facts.get(4);
+  });
+
+  it('settles neither a failed batch nor an Error handed back for one key', async () => {
+    let fail = true;
+    const rows = new SettledLoader(async (ids: readonly number[]) => {
+      if (fail) throw new Error('Connection terminated unexpectedly');
+      return ids.map((id) => (id === 2 ? new Error('no such row') : id * 10));
+    });
+    await expect(rows.use(1, (v) => v)).rejects.toThrow('Connection terminated unexpectedly');
+    fail = false;
+    // DataLoader forgot the failed key: read again, and now settled.
+    expect(await rows.get(1)).toBe(10);
+    expect(rows.get(1)).toBe(10);
+    await expect(rows.get(2)).rejects.toThrow('no such row');
+    const failed = rows.get(2);
+    expect(failed).toBeInstanceOf(Promise);
+    await expect(failed).rejects.toThrow('no such row');
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitReadCounter } from '../src/git/repository.ts';
@@ -88,6 +89,11 @@ describe('query count', () => {
     const fewCount = await count(few.id);
     expect(fewCount).toBeGreaterThan(0);
     expect(await count(many.id)).toBe(fewCount);
+    // `simple=true` leaves the release details out (@skip in the operation): nothing is read for
+    // them, neither by the fields nor by the list's preload (authors, milestones, their groups, links,
+    // evidences).
+    const simple = await sqlOf(async () => expect((await t.api('get', `/groups/${many.id}/releases?per_page=100&simple=true`).expect(200)).body[0].assets).toBeUndefined());
+    expect(simple).toBe(fewCount - 5);
   });
 });
 
@@ -116,5 +122,38 @@ describe('git reads', () => {
       await restList(project)();
       await restList(project)();
     })).toBe(4);
+  });
+});
+
+describe('preloading', () => {
+  /** Promises created while `run` runs (async_hooks sees each one V8 makes). */
+  const promisesOf = async (run: () => Promise<unknown>) => {
+    let count = 0;
+    const hook = createHook({ init: (_id, type) => void (type === 'PROMISE' && count++) }).enable();
+    try {
+      await run();
+    } finally {
+      hook.disable();
+    }
+    return count;
+  };
+
+  it('resolves a page of releases without promises per release: what the fields read is read before them', async () => {
+    const few = await projectWithReleases(2, 'preload-few');
+    const many = await projectWithReleases(40, 'preload-many');
+    const list = (p: { path_with_namespace: string }) => async () => {
+      const res = await t.graphql(`{ project(fullPath: "${p.path_with_namespace}") { releases(first: 100) { nodes {
+        tagName author { username } commit { sha } milestones { nodes { title webUrl } }
+        assets { count links { nodes { name directAssetUrl external } } sources { nodes { url } } } evidences { nodes { sha filepath } } links { selfUrl editUrl } } } } }`);
+      expect(res.body.data.project.releases.nodes[0].assets.links.nodes).toHaveLength(5);
+    };
+    await list(few)();
+    await list(many)();
+    const [small, large] = [await promisesOf(list(few)), await promisesOf(list(many))];
+    // What is left per release is the preload's own: DataLoader makes a promise or two per key
+    // and loader (authors, links, milestones, evidences). Resolved field by field, as before
+    // the preload, the same page made ~50 per release.
+    expect(small).toBeGreaterThan(50);
+    expect((large - small) / (40 - 2)).toBeLessThan(15);
   });
 });

@@ -24,11 +24,13 @@ const TimeframeInput = builder.inputType('Timeframe', {
   }),
 });
 
-/** GitLab's milestone path: `/groups/<group>/-/milestones/<iid>` or `/<project>/-/milestones/<iid>`. */
-async function webPath(ctx: Context, m: Milestone) {
-  if (m.groupId != null) return `/groups/${(await ctx.loaders.namespace.load(m.groupId))!.fullPath}/-/milestones/${m.iid}`;
-  const project = (await ctx.loaders.project.load(m.projectId!))!;
-  return `/${project.namespace.fullPath}/${project.path}/-/milestones/${m.iid}`;
+/**
+ * GitLab's milestone path after `prefix`: `/groups/<group>/-/milestones/<iid>` or
+ * `/<project>/-/milestones/<iid>`; at once when the parent has been read (a release list preloads it).
+ */
+function webPath(ctx: Context, m: Milestone, prefix = '') {
+  if (m.groupId != null) return ctx.loaders.namespace.use(m.groupId, (group) => `${prefix}/groups/${group!.fullPath}/-/milestones/${m.iid}`);
+  return ctx.loaders.project.use(m.projectId!, (project) => `${prefix}/${project!.namespace.fullPath}/${project!.path}/-/milestones/${m.iid}`);
 }
 
 const MilestoneStatsRef = builder.objectRef<Milestone>('MilestoneStats').implement({
@@ -56,7 +58,7 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
     expired: t.boolean({ description: 'The due date is past.', resolve: (m) => isExpired(m) }),
     upcoming: t.boolean({ description: 'The start date is in the future.', resolve: (m) => isUpcoming(m) }),
     webPath: t.string({ description: 'Web path of the milestone.', resolve: (m, _a, ctx) => webPath(ctx, m) }),
-    webUrl: t.string({ resolve: async (m, _a, ctx) => `${ctx.deps.config.externalUrl}${await webPath(ctx, m)}` }),
+    webUrl: t.string({ resolve: (m, _a, ctx) => webPath(ctx, m, ctx.deps.config.externalUrl) }),
     projectMilestone: t.boolean({ description: 'Indicates if milestone is at project level.', resolve: (m) => m.projectId != null }),
     groupMilestone: t.boolean({ description: 'Indicates if milestone is at group level.', resolve: (m) => m.groupId != null }),
     stats: t.field({ type: MilestoneStatsRef, nullable: true, description: 'Milestone statistics.', resolve: (m) => m }),

@@ -4,7 +4,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { projectFullPath } from '../projects/service.ts';
 import type { Context } from '../../core/context.ts';
-import { batchBy, batchGroupBy, settledOnce } from '../../core/loaders.ts';
+import { batchBy, batchGroupBy, loadExisting, SettledLoader } from '../../core/loaders.ts';
 
 const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
 
@@ -57,14 +57,56 @@ export function createReleaseLoaders(ctx: Context) {
     (r) => tagKey(r.projectId, r.tag),
   );
   return {
-    /** `facts(projectId, (facts) => …)`: at once after the first read (see settledOnce). */
-    facts: settledOnce((projectId: number) => projectFacts(ctx, projectId)),
+    /** `facts.use(projectId, (facts) => …)`: at once after the first read. */
+    facts: new SettledLoader<number, ProjectFacts>((ids) => Promise.all(ids.map((id) => projectFacts(ctx, id)))),
     byTag: { load: (projectId: number, tag: string) => byTag.load(tagKey(projectId, tag)), clear: (projectId: number, tag: string) => byTag.clear(tagKey(projectId, tag)) },
     /** Newest first, as GitLab lists a release's links. */
     links: batchGroupBy<number, ReleaseLink>((ids) => ctx.deps.sql.rows(LINKS, [ids]), (l) => l.releaseId),
     milestones: batchGroupBy<number, Milestone & { releaseId: number }>((ids) => ctx.deps.sql.rows(MILESTONES, [ids]), (m) => m.releaseId),
     evidences: batchGroupBy<number, ReleaseEvidence>((ids) => ctx.deps.sql.rows(EVIDENCES, [ids]), (e) => e.releaseId),
   };
+}
+
+/** The relations a page of releases is asked for (see `preloadReleases`). */
+export type ReleaseRelations = {
+  facts: boolean;
+  author: boolean;
+  commit: boolean;
+  links: boolean;
+  milestones: boolean;
+  /** The milestones' groups and projects, which their web paths name. */
+  milestonePaths: boolean;
+  evidences: boolean;
+};
+
+/**
+ * Reads the relations a page of releases is asked for before its fields are resolved, one batch
+ * each and in parallel: the same statements the fields' loads would send, but once they have
+ * settled every field below answers a value at once (see SettledLoader), where otherwise a page of
+ * 100 sent graphql-jit ~1,500 promises. A relation not asked for is not read.
+ */
+export async function preloadReleases(ctx: Context, releases: readonly Release[], wanted: ReleaseRelations) {
+  if (releases.length === 0) return;
+  const { loaders } = ctx;
+  const ids = releases.map((r) => r.id);
+  const projectIds = [...new Set(releases.map((r) => r.projectId))];
+  const authorIds = [...new Set(releases.flatMap((r) => (r.authorId == null ? [] : [r.authorId])))];
+  await Promise.all([
+    wanted.facts && loadExisting(loaders.releases.facts, projectIds),
+    wanted.author && loadExisting(loaders.user, authorIds),
+    wanted.commit && loadExisting(loaders.repository, projectIds),
+    wanted.links && loadExisting(loaders.releases.links, ids),
+    wanted.evidences && loadExisting(loaders.releases.evidences, ids),
+    wanted.milestones &&
+      loadExisting(loaders.releases.milestones, ids).then((lists) => {
+        if (!wanted.milestonePaths) return;
+        const milestones = lists.flat();
+        return Promise.all([
+          loadExisting(loaders.namespace, [...new Set(milestones.flatMap((m) => (m.groupId == null ? [] : [m.groupId])))]),
+          loadExisting(loaders.project, [...new Set(milestones.flatMap((m) => (m.projectId == null ? [] : [m.projectId])))]),
+        ]);
+      }),
+  ]);
 }
 
 declare module '../../core/loaders.ts' {

@@ -1,8 +1,10 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
+import { Lookahead } from '../../graphql/lookahead.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/schema.ts';
@@ -15,7 +17,7 @@ import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/schema.ts';
 import { UserRef } from '../users/schema.ts';
 import { renderMarkdown } from './markdown.ts';
-import type { ProjectFacts } from './loaders.ts';
+import { preloadReleases, type ProjectFacts } from './loaders.ts';
 import {
   assetDownloadUrl,
   collectEvidence,
@@ -47,7 +49,7 @@ export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType',
  * `use` applied to the facts of the release's project (its row, web URL, the viewer's rights):
  * at once once loaded, so the many per-release and per-link fields below need no promise.
  */
-const facts = <T>(ctx: Context, r: { projectId: number }, use: (facts: ProjectFacts) => T) => ctx.loaders.releases.facts(r.projectId, use);
+const facts = <T>(ctx: Context, r: { projectId: number }, use: (facts: ProjectFacts) => T) => ctx.loaders.releases.facts.use(r.projectId, use);
 const encodedTag = (tag: string) => encodeURIComponent(tag);
 
 const releaseWebUrl = (f: ProjectFacts, r: Release) => `${f.webUrl}/-/releases/${encodedTag(r.tag)}`;
@@ -107,17 +109,19 @@ export const ReleaseRef = builder.prismaObject('Release', {
     releasedAt: t.expose('releasedAt', { type: 'Time' }),
     upcomingRelease: t.boolean({ resolve: (r) => r.releasedAt > new Date() }),
     historicalRelease: t.boolean({ resolve: (r) => r.releasedAt < r.createdAt }),
-    author: t.field({ type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.authorId == null ? null : ctx.loaders.user.load(r.authorId)) }),
+    author: t.field({ type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.authorId == null ? null : ctx.loaders.user.get(r.authorId)) }),
     commit: t.field({
       type: CommitRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
       resolve: (r, _a, ctx) =>
         r.sha
-          ? facts(ctx, r, async (f) => {
+          ? facts(ctx, r, (f) => {
               if (!f.canReadCode) return null;
-              const commit = (await ctx.loaders.repository.load(r.projectId)).commit(r.sha!);
-              return commit && { ...commit, project: f.project };
+              return ctx.loaders.repository.use(r.projectId, (repository) => {
+                const commit = repository.commit(r.sha!);
+                return commit && { ...commit, project: f.project };
+              });
             })
           : null,
     }),
@@ -131,30 +135,32 @@ export const ReleaseRef = builder.prismaObject('Release', {
     }),
     milestones: t.connection({
       type: MilestoneRef,
-      resolve: async (r, args, ctx) => listConnection(args, await ctx.loaders.releases.milestones.load(r.id)),
+      resolve: (r, args, ctx) => ctx.loaders.releases.milestones.use(r.id, (milestones) => listConnection(args, milestones)),
     }),
     evidences: t.connection({
       type: ReleaseEvidenceRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
       resolve: (r, args, ctx) =>
-        facts(ctx, r, async (f) => (f.canReadCode ? listConnection(args, (await ctx.loaders.releases.evidences.load(r.id)).map((e) => ({ ...e, release: r }))) : null)),
+        facts(ctx, r, (f) => (f.canReadCode ? ctx.loaders.releases.evidences.use(r.id, (evidences) => listConnection(args, evidences.map((e) => ({ ...e, release: r })))) : null)),
     }),
     evidence: t.field({
       type: ReleaseEvidenceRef,
       nullable: true,
       args: { id: t.arg.int({ required: true }) },
       resolve: (r, { id }, ctx) =>
-        facts(ctx, r, async (f) => {
+        facts(ctx, r, (f) => {
           if (!f.canReadCode) return null;
-          const evidence = (await ctx.loaders.releases.evidences.load(r.id)).find((e) => e.id === id);
-          return evidence ? { ...evidence, release: r } : null;
+          return ctx.loaders.releases.evidences.use(r.id, (evidences) => {
+            const evidence = evidences.find((e) => e.id === id);
+            return evidence ? { ...evidence, release: r } : null;
+          });
         }),
     }),
     evidenceSha: t.string({
       nullable: true,
       description: 'SHA-256 of the newest evidence.',
-      resolve: (r, _a, ctx) => facts(ctx, r, async (f) => (f.canReadCode ? ((await ctx.loaders.releases.evidences.load(r.id))[0]?.sha ?? null) : null)),
+      resolve: (r, _a, ctx) => facts(ctx, r, (f) => (f.canReadCode ? ctx.loaders.releases.evidences.use(r.id, (evidences) => evidences[0]?.sha ?? null) : null)),
     }),
     assets: t.field({ type: ReleaseAssetsRef, resolve: (r) => r }),
     links: t.field({ type: ReleaseLinksRef, resolve: (r) => r }),
@@ -218,15 +224,16 @@ ReleaseAssetsRef.implement({
   fields: (t) => ({
     count: t.int({
       description: 'Links, plus the four source archives for those who may read the code.',
-      resolve: (r, _a, ctx) => facts(ctx, r, async (f) => (await ctx.loaders.releases.links.load(r.id)).length + (f.canReadCode ? ARCHIVE_FORMATS.length : 0)),
+      resolve: (r, _a, ctx) => facts(ctx, r, (f) => ctx.loaders.releases.links.use(r.id, (links) => links.length + (f.canReadCode ? ARCHIVE_FORMATS.length : 0))),
     }),
     links: t.connection({
       type: ReleaseAssetLinkRef,
       args: { directAssetPath: t.arg.string() },
-      resolve: async (r, args, ctx) => {
-        const links = (await ctx.loaders.releases.links.load(r.id)).map(withRelease(r));
-        return listConnection(args, args.directAssetPath == null ? links : links.filter((l) => l.filepath === args.directAssetPath));
-      },
+      resolve: (r, args, ctx) =>
+        ctx.loaders.releases.links.use(r.id, (rows) => {
+          const links = rows.map(withRelease(r));
+          return listConnection(args, args.directAssetPath == null ? links : links.filter((l) => l.filepath === args.directAssetPath));
+        }),
     }),
     sources: t.connection({
       type: ReleaseSourceRef,
@@ -237,6 +244,31 @@ ReleaseAssetsRef.implement({
   }),
 });
 
+/** Release fields that read the project's facts (`facts` above). */
+const FACT_FIELDS = ['commit', 'commitPath', 'tagPath', 'evidences', 'evidence', 'evidenceSha', 'assets', 'links', 'assetDownloadUrl'];
+
+/** A page of releases with the relations its selected fields read preloaded (see preloadReleases). */
+async function releasePage<C extends { edges: readonly ({ node: Release } | null)[] }>(ctx: Context, paging: Promise<C>, info: GraphQLResolveInfo) {
+  const page = await paging;
+  const selected = Lookahead.of(info).nodes();
+  const assets = selected.child('assets');
+  const milestones = selected.child('milestones').nodes();
+  await preloadReleases(
+    ctx,
+    page.edges.flatMap((edge) => (edge ? [edge.node] : [])),
+    {
+      facts: FACT_FIELDS.some((name) => selected.has(name)),
+      author: selected.has('author'),
+      commit: selected.has('commit'),
+      links: assets.has('count') || assets.has('links'),
+      milestones: selected.has('milestones'),
+      milestonePaths: milestones.has('webPath') || milestones.has('webUrl'),
+      evidences: ['evidences', 'evidence', 'evidenceSha'].some((name) => selected.has(name)),
+    },
+  );
+  return page;
+}
+
 builder.objectFields(ProjectRef, (t) => ({
   releases: t.connection({
     type: ReleaseRef,
@@ -245,7 +277,7 @@ builder.objectFields(ProjectRef, (t) => ({
       updatedBefore: t.arg({ type: 'Time', description: 'Only releases updated before this time.' }),
       updatedAfter: t.arg({ type: 'Time', description: 'Only releases updated after this time.' }),
     },
-    resolve: (p, args, ctx) => pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args)),
+    resolve: (p, args, ctx, info) => releasePage(ctx, pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args)), info),
   }),
   release: t.field({
     type: ReleaseRef,
@@ -268,7 +300,7 @@ builder.objectField(GroupRef, 'releases', (t) =>
   t.connection({
     type: ReleaseRef,
     args: { sort: t.arg({ type: GroupReleaseSortEnum, defaultValue: 'RELEASED_AT_DESC', description: 'Sort group releases by given criteria.' }) },
-    resolve: (g, args, ctx) => pagedConnection(args, listGroupReleases(ctx, g, args.sort)),
+    resolve: (g, args, ctx, info) => releasePage(ctx, pagedConnection(args, listGroupReleases(ctx, g, args.sort)), info),
   }),
 );
 

@@ -63,6 +63,24 @@ describe('SettledLoader', () => {
     await facts.get(4);
   });
 
+  it('preloads the keys not read yet in one batch, and fails as that read fails', async () => {
+    const batches: number[][] = [];
+    let fail = false;
+    const rows = new SettledLoader(async (ids: readonly number[]) => {
+      batches.push([...ids]);
+      if (fail) throw new Error('Connection terminated unexpectedly');
+      return ids.map((id) => id * 10);
+    });
+    await rows.preload([1, 2]);
+    expect([rows.get(1), rows.get(2)]).toEqual([10, 20]);
+    await rows.preload(new Set([2, 3, 4]));
+    expect(batches).toEqual([[1, 2], [3, 4]]);
+    expect(rows.use(4, (v) => v + 1)).toBe(41);
+    fail = true;
+    await expect(rows.preload([5, 1])).rejects.toThrow('Connection terminated unexpectedly');
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
   it('settles neither a failed batch nor an Error handed back for one key', async () => {
     let fail = true;
     const rows = new SettledLoader(async (ids: readonly number[]) => {

@@ -46,6 +46,17 @@ export class SettledLoader<K, V> extends DataLoader<K, V> {
     return this.settled.has(key) ? (this.settled.get(key) as V) : this.load(key);
   }
 
+  /**
+   * Reads the keys not read yet, in one batch, and fails as that read fails: for a list resolver
+   * to settle its rows' relations before their fields ask (loadMany makes three promises a key and
+   * hands failures back inside its list).
+   */
+  async preload(keys: Iterable<K>): Promise<void> {
+    const reads: Promise<V>[] = [];
+    for (const key of keys) if (!this.settled.has(key)) reads.push(this.load(key));
+    await Promise.all(reads);
+  }
+
   /** As DataLoader's: a key already read or being read keeps its value; a plain value is settled. */
   override prime(key: K, value: V | PromiseLike<V> | Error) {
     const plain = !(value instanceof Error) && typeof (value as PromiseLike<V> | null)?.then !== 'function';

@@ -1,14 +1,15 @@
-import type { Release, ReleaseLink, ReleaseLinkType } from '../../generated/prisma/client.ts';
+import type { Release, ReleaseLinkType } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import { FullMessagesError, NotFoundError, RecordNotFoundError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
+import type { LinkRow } from '../releases/loaders.ts';
 import { findRelease } from '../releases/service.ts';
 import { linkProblems, normalizeFilepath, type LinkInput } from './validation.ts';
 
-export type LinkWithRelease = { link: ReleaseLink; release: Release };
+export type LinkWithRelease = { link: LinkRow; release: Release };
 
 /** The release of a tag; GitLab's links API answers `404 Not found` (RecordNotFound) without one. */
 export async function releaseOfTag(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release> {
@@ -17,7 +18,7 @@ export async function releaseOfTag(ctx: Context, project: ProjectWithNamespace, 
   return release;
 }
 
-export async function findLink(ctx: Context, release: Release, id: number): Promise<ReleaseLink | null> {
+export async function findLink(ctx: Context, release: Release, id: number): Promise<LinkRow | null> {
   return (await ctx.loaders.releases.links.load(release.id)).find((l) => l.id === id) ?? null;
 }
 
@@ -38,7 +39,7 @@ async function locateLink(ctx: Context, { id, scope }: LinkTarget): Promise<Link
   return { link: row, release, project };
 }
 
-function check(row: { id?: number; name: string; url: string; filepath: string | null }, siblings: ReleaseLink[]) {
+function check(row: { id?: number; name: string; url: string; filepath: string | null }, siblings: LinkRow[]) {
   const problems = linkProblems(row, siblings);
   if (problems.length) throw new FullMessagesError(problems);
 }

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
+import type { Release, ReleaseEvidence } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
@@ -17,7 +17,7 @@ import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/schema.ts';
 import { UserRef } from '../users/schema.ts';
 import { renderMarkdown } from './markdown.ts';
-import { preloadReleases, type ProjectFacts } from './loaders.ts';
+import { preloadReleases, type LinkRow, type ProjectFacts } from './loaders.ts';
 import {
   assetDownloadUrl,
   collectEvidence,
@@ -181,7 +181,7 @@ function releaseSources(ctx: Context, r: Release, p: ProjectWithNamespace) {
   return ARCHIVE_FORMATS.map((format) => ({ format, url: `${base}.${format}` }));
 }
 /** A link with the release it belongs to, which its URLs need. */
-export type LinkParent = ReleaseLink & { release: Release };
+export type LinkParent = LinkRow & { release: Release };
 
 /**
  * Field by field, not `{ ...link, release }`: spreading a node-postgres row took 1.0-1.2 µs a link
@@ -190,15 +190,13 @@ export type LinkParent = ReleaseLink & { release: Release };
  */
 export const withRelease =
   (release: Release) =>
-  (l: ReleaseLink): LinkParent => ({
+  (l: LinkRow): LinkParent => ({
     id: l.id,
     releaseId: l.releaseId,
     name: l.name,
     url: l.url,
     filepath: l.filepath,
     linkType: l.linkType,
-    createdAt: l.createdAt,
-    updatedAt: l.updatedAt,
     release,
   });
 

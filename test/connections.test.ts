@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/core/listing.ts';
 import { listConnection, pagedConnection } from '../src/graphql/connections.ts';
 
 /** A connection with its getters read, as a query selecting every field sees it. */
-const read = (c: { edges: unknown; pageInfo: unknown; totalCount?: unknown }) => JSON.parse(JSON.stringify(c, (_k, v) =>
+const read = (c: { edges: unknown; pageInfo: unknown; totalCount?: unknown }) => JSON.parse(JSON.stringify({ edges: c.edges, pageInfo: c.pageInfo, ...('totalCount' in c && { totalCount: c.totalCount }) }, (_k, v) =>
   v && typeof v === 'object' && !Array.isArray(v) && 'node' in v ? { cursor: v.cursor, node: v.node } : v && typeof v === 'object' && 'hasNextPage' in v
     ? { startCursor: v.startCursor, endCursor: v.endCursor, hasPreviousPage: v.hasPreviousPage, hasNextPage: v.hasNextPage } : v));
 

@@ -56,22 +56,35 @@ type Window = ReturnType<typeof offsetForArgs>;
 type Connection<T> = ReturnType<typeof resolveArrayConnection<T>>;
 
 /**
+ * A page as Pothos's connection fields read it (`edges`, `pageInfo`, `totalCount`), with its count
+ * read when the field is selected. A class, where an object literal with a getter made a new
+ * accessor for each of the ~300 connections a page of 100 releases has below it.
+ */
+class OffsetConnection<T> {
+  constructor(
+    readonly edges: (OffsetEdge<T> | null)[],
+    readonly pageInfo: OffsetPageInfo,
+    private readonly count: () => number | Promise<number>,
+  ) {}
+
+  get totalCount() {
+    return this.count();
+  }
+}
+
+/**
  * Pothos's offset connection (resolveOffsetConnection, resolveArrayConnection: the same page
  * arithmetic, the same cursors), with cursors made on demand. `nodes` is the fetched slice,
  * one more than the page when there is a next page. `totalCount` is read when the field is
  * selected, and may answer a promise (see `pagedConnection`).
  */
 function offsetConnection<T>(nodes: readonly T[], window: Window, totalCount: () => number | Promise<number>): Connection<T> {
-  const edges = nodes.slice(0, window.expectedSize).map((node, i) => (node == null ? null : new OffsetEdge(node, window.offset + i)));
-  const pageInfo = new OffsetPageInfo(window.offset, edges.length, window.hasPreviousPage, window.hasNextPage(nodes.length));
+  const size = Math.min(nodes.length, window.expectedSize);
+  const edges: (OffsetEdge<T> | null)[] = [];
+  for (let i = 0; i < size; i++) edges.push(nodes[i] == null ? null : new OffsetEdge(nodes[i]!, window.offset + i));
+  const pageInfo = new OffsetPageInfo(window.offset, size, window.hasPreviousPage, window.hasNextPage(nodes.length));
   // Edges and page info with getters where Pothos builds plain objects: the same fields.
-  return {
-    edges,
-    pageInfo,
-    get totalCount() {
-      return totalCount();
-    },
-  } as unknown as Connection<T>;
+  return new OffsetConnection(edges, pageInfo, totalCount) as unknown as Connection<T>;
 }
 
 /**

@@ -14,7 +14,7 @@ import { issueToken } from '../src/auth/tokens.ts';
 import { loadConfig } from '../src/config.ts';
 import { QueryCounter } from '../src/db/client.ts';
 import { startRuntime } from '../src/server.ts';
-import { createAppServer, limitHeapGrowth } from '../src/http-server.ts';
+import { createAppServer } from '../src/http-server.ts';
 
 const started = performance.now();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
@@ -25,7 +25,6 @@ const { deps } = runtime;
 const startupMs = performance.now() - started;
 const server = createAppServer(buildApp(deps)).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
-limitHeapGrowth();
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const root = await deps.db.user.findUniqueOrThrow({ where: { username: 'root' } });

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import net from 'node:net';
-import v8 from 'node:v8';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -15,19 +14,6 @@ export type HttpServer = {
    */
   drain: (graceMs: number) => Promise<void>;
 };
-
-/** How much V8's old generation may grow past its live size before the next full collection, serving. */
-const SERVING_HEAP_GROWING_PERCENT = 50;
-
-/**
- * For a process that now serves: the old generation grows by half at most between full
- * collections. V8's own factor (up to 4x) let 10 clients of the 100-release list take the server
- * from ~195 MB to ~500 MB; with this, ~340 MB at the same CPU per request. Called once listening:
- * from the start, the smaller steps cost ~70 ms of extra collections while the heap fills.
- */
-export function limitHeapGrowth() {
-  v8.setFlagsFromString(`--heap-growing-percent=${SERVING_HEAP_GROWING_PERCENT}`);
-}
 
 /** A request listener, and where it is an Express app, the prototypes it gives its requests and responses. */
 export type AppListener = http.RequestListener & Partial<Pick<Express, 'request' | 'response'>>;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { limitHeapGrowth, startHttpServer, type HttpServer } from './http-server.ts';
+import { startHttpServer, type HttpServer } from './http-server.ts';
 import { startRuntime, type Runtime } from './server.ts';
 
 const started = performance.now();
@@ -70,7 +70,6 @@ http = startHttpServer(buildApp(runtime.deps), config, log, () => {
     { url: `http://${config.host}:${port}`, externalUrl: config.externalUrl, embeddedDatabase: runtime!.database.embedded, startupMs: Math.round(performance.now() - started) },
     'forgegate is listening',
   );
-  limitHeapGrowth();
 });
 // A git push or an LFS upload streams its body for as long as the client needs; Node's default
 // (300 s for a whole request) would cut big pushes. Headers must still arrive within headersTimeout.

@@ -6,7 +6,7 @@ import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
 import { ProjectRef } from '../projects/schema.ts';
 import { findRelease } from '../releases/service.ts';
-import { ReleaseAssetLinkRef, ReleaseAssetLinkTypeEnum, ReleaseAssetsRef, withRelease } from '../releases/schema.ts';
+import { linkParent, ReleaseAssetLinkRef, ReleaseAssetLinkTypeEnum, ReleaseAssetsRef } from '../releases/schema.ts';
 import { createLink, deleteLink, findLink, updateLink, type LinkTarget, type LinkWithRelease } from './service.ts';
 
 builder.objectField(ReleaseAssetsRef, 'link', (t) =>
@@ -16,7 +16,7 @@ builder.objectField(ReleaseAssetsRef, 'link', (t) =>
     args: { id: t.arg.int({ required: true }) },
     resolve: async (release, { id }, ctx) => {
       const link = await findLink(ctx, release, id);
-      return link && withRelease(release)(link);
+      return link && linkParent(ctx, release, link);
     },
   }),
 );
@@ -59,7 +59,7 @@ async function target(ctx: Context, input: ScopeInput): Promise<LinkTarget> {
   return { id: input.id, scope };
 }
 
-const asParent = ({ link, release }: LinkWithRelease) => withRelease(release)(link);
+const asParent = (ctx: Context, { link, release }: LinkWithRelease) => linkParent(ctx, release, link);
 const LinkPayload = (name: string) => payloadType(name, 'link', ReleaseAssetLinkRef);
 
 builder.mutationFields((t) => ({
@@ -68,7 +68,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LinkCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'link', async () => asParent(await createLink(ctx, project, input.tagName, input as never)));
+      return asPayload(ctx, 'link', async () => asParent(ctx, await createLink(ctx, project, input.tagName, input as never)));
     },
   }),
   releaseAssetLinkUpdate: t.field({
@@ -76,7 +76,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LinkUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const link = await target(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(await updateLink(ctx, link, input as never)));
+      return asPayload(ctx, 'link', async () => asParent(ctx, await updateLink(ctx, link, input as never)));
     },
   }),
   releaseAssetLinkDelete: t.field({
@@ -84,7 +84,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LinkDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const link = await target(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(await deleteLink(ctx, link)));
+      return asPayload(ctx, 'link', async () => asParent(ctx, await deleteLink(ctx, link)));
     },
   }),
 }));

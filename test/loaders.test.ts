@@ -99,6 +99,27 @@ describe('SettledLoader', () => {
   });
 });
 
+describe('request loaders', () => {
+  it('are made on first use, kept for the request, and never shared between requests', async () => {
+    const t = await createTestApp();
+    try {
+      const [a, b] = [createContext(t.deps, Viewer.anonymous()), createContext(t.deps, Viewer.anonymous())];
+      expect(Object.keys(a.loaders)).toEqual([]);
+      const project = a.loaders.project;
+      expect(a.loaders.project).toBe(project);
+      expect(Object.keys(a.loaders)).toEqual(['project']);
+      expect(b.loaders.project).not.toBe(project);
+      // An area's loaders (registered by the module manifest) the same way.
+      expect(a.loaders.releases).toBe(a.loaders.releases);
+      expect(a.loaders.releases).not.toBe(b.loaders.releases);
+      expect(Object.keys(a.loaders)).toEqual(['project', 'releases']);
+      expect(await a.loaders.user.load(t.root.id)).toMatchObject({ username: 'root' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('loadExisting', () => {
   it('leaves out keys without a row, and fails when the read fails (loadMany would hand the error back in the list)', async () => {
     const rows = batchBy(async (ids: readonly number[]) => ids.filter((id) => id !== 2).map((id) => ({ id })), (r) => r.id);

@@ -1,7 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Db } from '../db/client.ts';
 import { selectList, type SqlReader } from '../db/rows.ts';
-import type { GitStore } from '../git/store.ts';
 import type { Repository } from '../git/repository.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
 import type { Context } from './context.ts';
@@ -152,25 +150,27 @@ export const userColumns = (alias: string, prefix = '') => selectList(USER_FIELD
 
 const USERS_BY_ID = `SELECT ${userColumns('u')} FROM users u WHERE u.id = ANY($1)`;
 
-/** The loaders every area shares: users, namespaces, projects and repository handles. */
-function coreLoaders(db: Db, sql: SqlReader, git: GitStore) {
-  return {
-    /** Authors, assignees, members: over the pool (SqlReader), the row Prisma would read. */
-    user: batchBy<number, User>((ids) => sql.rows<User>(USERS_BY_ID, [ids]), (u) => u.id),
-    /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
-    userByEmail: batchBy<string, User>(
-      (emails) => db.user.findMany({ where: { OR: emails.map((email) => ({ email: { equals: email, mode: 'insensitive' as const } })) } }),
+/** The loaders every area shares (users, namespaces, projects, repository handles), as factories. */
+const CORE_LOADERS = {
+  /** Authors, assignees, members: over the pool (SqlReader), the row Prisma would read. */
+  user: (ctx: Context) => batchBy<number, User>((ids) => ctx.deps.sql.rows<User>(USERS_BY_ID, [ids]), (u) => u.id),
+  /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
+  userByEmail: (ctx: Context) =>
+    batchBy<string, User>(
+      (emails) => ctx.db.user.findMany({ where: { OR: emails.map((email) => ({ email: { equals: email, mode: 'insensitive' as const } })) } }),
       (u) => u.email.toLowerCase(),
     ),
-    namespace: batchBy<number, Namespace>(
-      (ids) => db.namespace.findMany({ where: { id: { in: [...ids] } } }),
+  namespace: (ctx: Context) =>
+    batchBy<number, Namespace>(
+      (ids) => ctx.db.namespace.findMany({ where: { id: { in: [...ids] } } }),
       (n) => n.id,
     ),
-    project: batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(sql, ids), (p) => p.id),
-    /** One Repository per project and request, over the libgit2 handle the git store keeps. */
-    repository: new SettledLoader<number, Repository>((ids) => Promise.all(ids.map((id) => git.open(id)))),
-  };
-}
+  project: (ctx: Context) => batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(ctx.deps.sql, ids), (p) => p.id),
+  /** One Repository per project and request, over the libgit2 handle the git store keeps. */
+  repository: (ctx: Context) => new SettledLoader<number, Repository>((ids) => Promise.all(ids.map((id) => ctx.deps.git.open(id)))),
+};
+
+type CoreLoaders = { [K in keyof typeof CORE_LOADERS]: ReturnType<(typeof CORE_LOADERS)[K]> };
 
 /**
  * Loaders an area adds. Each area declares its entry by augmenting this interface from its own
@@ -182,24 +182,38 @@ export interface ModuleLoaders {}
 
 export type LoaderFactories = { [K in keyof ModuleLoaders]?: (ctx: Context) => ModuleLoaders[K] };
 
-export type Loaders = ReturnType<typeof coreLoaders> & ModuleLoaders;
+export type Loaders = CoreLoaders & ModuleLoaders;
 
-/**
- * Per-request loaders: the core ones at once, each area's on first use (most requests touch one
- * or two areas), so nothing is shared between requests or viewers.
- */
-export function createLoaders(ctx: Context, factories: LoaderFactories): Loaders {
-  const loaders = coreLoaders(ctx.db, ctx.deps.sql, ctx.deps.git) as Loaders;
-  for (const [name, factory] of Object.entries(factories) as [keyof ModuleLoaders, (ctx: Context) => unknown][]) {
-    Object.defineProperty(loaders, name, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const created = factory(ctx);
-        Object.defineProperty(loaders, name, { value: created, enumerable: true });
-        return created;
+const CONTEXT = Symbol('request context');
+
+/** One prototype per set of factories (per app), made once: see createLoaders. */
+const prototypes = new WeakMap<LoaderFactories, object>();
+
+function loadersPrototype(factories: LoaderFactories): object {
+  let prototype = prototypes.get(factories);
+  if (prototype) return prototype;
+  prototype = {};
+  for (const [name, make] of Object.entries({ ...CORE_LOADERS, ...factories }) as [string, (ctx: Context) => unknown][]) {
+    Object.defineProperty(prototype, name, {
+      get(this: { [CONTEXT]: Context }) {
+        const made = make(this[CONTEXT]);
+        Object.defineProperty(this, name, { value: made, enumerable: true });
+        return made;
       },
     });
   }
+  prototypes.set(factories, prototype);
+  return prototype;
+}
+
+/**
+ * Per-request loaders, each made on its first use and kept for the request, so nothing is shared
+ * between requests or viewers. Most requests use one or two: a getter per loader on a prototype
+ * made once per app, where making every core loader and defining a getter per area on each request
+ * cost a small request (GET /projects/:id) ~1 % of its CPU.
+ */
+export function createLoaders(ctx: Context, factories: LoaderFactories): Loaders {
+  const loaders = Object.create(loadersPrototype(factories)) as Loaders & { [CONTEXT]: Context };
+  loaders[CONTEXT] = ctx;
   return loaders;
 }

@@ -168,6 +168,34 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
     // GitLab's REST API answers a Guest 403 for one release; its GraphQL API gives the release without code.
     outcomes: { owner: 'visible', developer: 'visible', guest: { rest: 'forbidden', graphql: 'visible' }, outsider: 'not-found' },
   },
+  // The list, whose resolver reads the page's relations before its fields (preloadReleases): the
+  // fields the preload serves (author, commit, milestones with their web URLs, links with their
+  // URLs, the release's URLs) compared with REST's list, for the release of v1.
+  releaseList: {
+    twin: () => ({
+      rest: `/projects/${project.id}/releases`,
+      restPick: (body) => (body as { tag_name: string }[]).find((r) => r.tag_name === 'v1'),
+      graphql: inProject(`releases { nodes { tagName name releasedAt author { username } commit { sha title } commitPath tagPath
+        milestones { nodes { title webUrl } } assets { count links { nodes { name url directAssetUrl external } } sources { nodes { format url } } }
+        evidences { nodes { sha } } links { selfUrl editUrl closedMergeRequestsUrl } } }`),
+      variables: { id: project.id },
+      at: (data) => data.project?.releases.nodes.find((r: { tagName: string }) => r.tagName === 'v1'),
+      fields: {
+        name: 'name', tag_name: 'tagName', released_at: 'releasedAt', 'author.username': 'author.username',
+        // Null for a Guest, who may not read the code (REST leaves the commit out).
+        'commit.id': (r: any) => r.commit?.sha ?? null, 'commit.title': (r: any) => r.commit?.title ?? null,
+        commit_path: 'commitPath', tag_path: 'tagPath', 'assets.count': 'assets.count',
+        milestones: (r: any) => r.milestones.nodes.map((m: { title: string; webUrl: string }) => expect.objectContaining({ title: m.title, web_url: m.webUrl })),
+        'assets.links': (r: any) =>
+          r.assets.links.nodes.map((l: any) => expect.objectContaining({ name: l.name, url: l.url, direct_asset_url: l.directAssetUrl, external: l.external })),
+        // Null for a Guest too (REST leaves them out, or lists none).
+        'assets.sources': (r: any) => r.assets.sources?.nodes ?? null,
+        evidences: (r: any) => r.evidences?.nodes.map((e: { sha: string }) => expect.objectContaining({ sha: e.sha })) ?? null,
+        '_links.self': 'links.selfUrl', '_links.edit_url': 'links.editUrl', '_links.closed_merge_requests_url': 'links.closedMergeRequestsUrl',
+      },
+    }),
+    outcomes: { owner: 'visible', developer: 'visible', guest: 'visible', outsider: 'not-found' },
+  },
   links: {
     twin: () => ({
       rest: `/projects/${project.id}/releases/v1/assets/links/${link.id}`,

@@ -9,6 +9,7 @@ import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
 import { jitExecutionPlugin, loadJit, type ExecutionEngine } from './graphql/jit.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { jsonBytesPlugin } from './graphql/answers.ts';
+import { GRAPHQL_BODY_LIMIT, graphqlJsonBody } from './graphql/request-body.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
@@ -134,6 +135,7 @@ async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerO
     graphiql: { title: 'forgegate GraphiQL' },
     landingPage: false,
     healthCheckEndpoint: '/api/graphql/health',
+    maxRequestBodySize: GRAPHQL_BODY_LIMIT,
     cors: false,
     logging: false,
     context: ({ req }) => req.forgegate!,
@@ -177,7 +179,7 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   const graphql = lazyGraphqlEndpoint(deps, opts);
   // CORS for the whole API (REST and GraphQL) is answered here, Yoga's own (which reflects any Origin with credentials) is off.
   app.use('/api', apiCors(deps.config.externalUrl));
-  app.use('/api/graphql', rejectNulBytes, authentication(deps, true), graphql);
+  app.use('/api/graphql', rejectNulBytes, authentication(deps, true), graphqlJsonBody(), graphql);
 
   const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs, opts.restEngine);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.

@@ -25,8 +25,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 type Server = { child: ChildProcess; base: string; stats: string; token: string; memberOf10: string; projectId: number; projectPath: string };
 
 function start(cwd: string): Promise<Server> {
-  // As npm start runs: its node flags and allocator settings (package.json).
-  const { env, nodeFlags } = startCommand();
+  // As npm start runs at that revision: its node flags and allocator settings (its package.json).
+  const { env, nodeFlags } = startCommand(cwd);
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   return new Promise((resolve, reject) => {

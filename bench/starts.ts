@@ -13,11 +13,12 @@ import autocannon from 'autocannon';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * `MALLOC_ARENA_MAX=2 exec node <flags> dist/bundle/main.js` from package.json: its variables, node's
- * flags and the entry point. The benches' own servers run with the same variables and flags.
+ * `MALLOC_ARENA_MAX=2 exec node <flags> dist/bundle/main.js` from package.json (this checkout's, or
+ * the one in `root`): its variables, node's flags and the entry point. The benches' own servers run
+ * with the same variables and flags.
  */
-export function startCommand(): { env: Record<string, string>; nodeFlags: string[]; entry: string } {
-  const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+export function startCommand(root = ROOT): { env: Record<string, string>; nodeFlags: string[]; entry: string } {
+  const script: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
   const words = script.split(/\s+/).filter((w) => w !== 'exec');
   const node = words.indexOf('node');
   const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string]));

@@ -78,13 +78,25 @@ describe('the GraphQL endpoint', () => {
 describe('graphqlJsonBody', () => {
   let base: string;
   let server: http.Server;
+  /** What reached the route and the error handler, and a promise per closed response. */
+  const reached = { route: 0, errors: [] as unknown[] };
+  let closed: Promise<void> = Promise.resolve();
   beforeAll(async () => {
     const app = express();
+    app.use((_req, res, next) => {
+      closed = new Promise((resolve) => res.once('close', () => resolve()));
+      next();
+    });
     // What the reader hands on: the parsed body, the text, or nothing (and the stream unread).
     app.post('/graphql', graphqlJsonBody(64), async (req, res) => {
+      reached.route += 1;
       let unread = '';
       if (req.body === undefined) for await (const chunk of req) unread += chunk;
       res.json({ body: req.body ?? null, unread });
+    });
+    app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      reached.errors.push(error);
+      res.status(500).end();
     });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -105,6 +117,18 @@ describe('graphqlJsonBody', () => {
     expect((await send('{"query":"{ a }"}', { 'content-encoding': 'br' })).body).toEqual({ body: null, unread: '{"query":"{ a }"}' });
     const long = JSON.stringify({ query: `{ a }${' '.repeat(64)}` });
     expect((await send(long)).body).toEqual({ body: null, unread: long });
+  });
+
+  it('answers a client that leaves mid-body itself, with nothing for the route or the error handler', async () => {
+    const before = reached.route;
+    const url = new URL(base);
+    const req = http.request({ host: url.hostname, port: url.port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    req.on('error', () => {});
+    req.write('{"query":');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    req.destroy();
+    await closed;
+    expect([reached.route - before, reached.errors]).toEqual([0, []]);
   });
 
   it('answers 413 when a chunked body passes the limit', async () => {

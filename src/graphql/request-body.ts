@@ -11,6 +11,9 @@ function isJsonBody(contentType: string | undefined): boolean {
   return !!first && JSON_TYPES.some((type) => first === type || first.startsWith(`${type};`));
 }
 
+/** An answer in Yoga's shape for a request refused before Yoga sees it. */
+const refuse = (res: Response, status: number, message: string, code: string) => res.status(status).json({ errors: [{ message, extensions: { code } }] });
+
 const isQueryObject = (value: unknown): value is object =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 
@@ -31,20 +34,28 @@ export function graphqlJsonBody(limit = GRAPHQL_BODY_LIMIT) {
     if ((encoding && encoding !== 'identity') || Number(req.headers['content-length']) > limit) return next();
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = () => {
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      chunks.length = 0;
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
       // A chunked body past the limit: Yoga's answer, and the rest is discarded by Node.
-      req.off('data', onData).off('end', onEnd);
-      chunks.length = 0;
-      res.status(413).json({ errors: [{ message: 'Request body too large', extensions: { code: 'REQUEST_ENTITY_TOO_LARGE' } }] });
+      stop();
+      refuse(res, 413, 'Request body too large', 'REQUEST_ENTITY_TOO_LARGE');
     };
     const onEnd = () => {
       const text = Buffer.concat(chunks, size).toString('utf8');
       req.body = parsedQuery(text) ?? text;
       next();
     };
-    req.on('data', onData).on('end', onEnd).once('error', next);
+    // The client went away mid-body (or the connection broke): its fault, not a server error to log.
+    const onError = () => {
+      stop();
+      refuse(res, 400, 'POST body could not be read.', 'BAD_REQUEST');
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onError);
   };
 }
 

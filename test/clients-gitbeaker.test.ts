@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const total = [...driven.values()].reduce((a, b) => a + b, 0);
-  // The figures the README quotes: methods driven and calls that passed.
+  // The figures docs/api.md quotes: methods driven and calls that passed.
   console.info(`gitbeaker 43.8.0: ${total} calls passed over ${driven.size} methods: ${[...driven.keys()].sort().join(', ')}`);
   await t.close();
 });

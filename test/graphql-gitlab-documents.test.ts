@@ -1,7 +1,7 @@
 // GitLab-shaped GraphQL documents, written the way GitLab's frontend writes its own: named
 // operations with typed variables, fragments, `__typename`, pagination info, and mutations with
 // one `input:` returning `errors` and `clientMutationId`. Each asserts the data it gets back, so a
-// schema that drifts from GitLab's names or types fails here (the README lists the documents).
+// schema that drifts from GitLab's names or types fails here (docs/api.md lists the documents).
 // Queries also run through graphql-jit and through Yoga's own executor: the same bytes both ways.
 import { getNamedType, isInputObjectType, isNonNullType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -346,11 +346,11 @@ describe('integration delivery', () => {
 });
 
 describe('integrations documentation', () => {
-  it('the README table is the registry\'s (npm run docs:integrations)', async () => {
+  it('the table in docs/integrations.md is the registry\'s (npm run docs:integrations)', async () => {
     const fs = await import('node:fs');
     const { withTable } = await import('../src/modules/integrations/docs.ts');
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    expect(withTable(readme)).toBe(readme);
-    expect(readme).toContain('`buildserver_url` string required http(s) URL alias `bamboo_url`');
+    const page = fs.readFileSync(new URL('../docs/integrations.md', import.meta.url), 'utf8');
+    expect(withTable(page)).toBe(page);
+    expect(page).toContain('`buildserver_url` string required http(s) URL alias `bamboo_url`');
   });
 });

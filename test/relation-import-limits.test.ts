@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries, createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
 
 // POST /projects/import-relation under hostile files (issue #37): decompression bombs, huge lines,
 // many lines, bytes no column can store, bundles with escaping paths. Each is a clear 4xx, the
@@ -91,14 +91,14 @@ describe('the bulk_import_enabled gate', () => {
 describe('file limits (application settings)', () => {
   it('are GitLab-like settings with defaults, changed by administrators within bounds', async () => {
     const current = (await t.api('get', '/application/settings').expect(200)).body;
-    expect(current).toMatchObject({ max_decompressed_archive_size: 1024, max_import_ndjson_row_size: 50, max_import_ndjson_rows: 100_000 });
+    expect(current).toMatchObject({ max_decompressed_archive_size: 256, max_import_ndjson_row_size: 50, max_import_ndjson_rows: 100_000 });
     await t.api('put', '/application/settings').send({ max_import_ndjson_row_size: 0, max_import_ndjson_rows: -1 }).expect(400, {
       message: { max_import_ndjson_row_size: ['must be greater than 0'], max_import_ndjson_rows: ['must be greater than 0'] },
     });
     await t.api('put', '/application/settings').send({ max_import_ndjson_row_size: 257 }).expect(400, { message: { max_import_ndjson_row_size: ['must be less than or equal to 256'] } });
     await t.api('put', '/application/settings', maintainer.token).send({ max_import_ndjson_rows: 5 }).expect(403);
     const gql = await t.graphql('mutation { applicationSettingsUpdate(input: { maxImportNdjsonRows: 7 }) { applicationSettings { maxImportNdjsonRows maxImportNdjsonRowSize maxDecompressedArchiveSize } errors } }');
-    expect(gql.body.data.applicationSettingsUpdate.applicationSettings).toEqual({ maxImportNdjsonRows: 7, maxImportNdjsonRowSize: 50, maxDecompressedArchiveSize: 1024 });
+    expect(gql.body.data.applicationSettingsUpdate.applicationSettings).toEqual({ maxImportNdjsonRows: 7, maxImportNdjsonRowSize: 50, maxDecompressedArchiveSize: 256 });
     await settings({ max_import_ndjson_rows: 100_000 });
   });
 
@@ -128,7 +128,7 @@ describe('file limits (application settings)', () => {
       expect(await lastImport()).toMatchObject({ status: 'failed', error: 'The file decompresses to more than 1 MiB' });
       await importFile('labels', await manyLines(blank, 10_000)).expect(201);
     } finally {
-      await settings({ max_decompressed_archive_size: 1024 });
+      await settings({ max_decompressed_archive_size: 256 });
     }
   });
 
@@ -143,6 +143,18 @@ describe('file limits (application settings)', () => {
     } finally {
       await settings({ max_import_ndjson_rows: 100_000 });
     }
+  });
+});
+
+describe('large records', () => {
+  it('are written in transactions of at most 8 MiB of file, not 200 records at a time', async () => {
+    await expectCounterSees(t, () => t.api('get', '/version').expect(200));
+    const labels = (prefix: string, description: string) => ndjson(Array.from({ length: 5 }, (_, i) => ({ name: `${prefix}-${i}`, description })));
+    const small = await countQueries(t, () => importFile('labels', labels('small', 'x')).expect(201));
+    // Five rows of 3 MiB: the first three fill a transaction, the other two make a second one.
+    const large = await countQueries(t, () => importFile('labels', labels('large', 'y'.repeat(3 * MIB))).expect(201));
+    expect(large - small).toBe(1);
+    expect(await t.db.label.count({ where: { projectId: project.id, name: { startsWith: 'large-' } } })).toBe(5);
   });
 });
 

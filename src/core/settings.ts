@@ -8,7 +8,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   bulkImportEnabled: false,
   allowLocalRequestsFromWebHooksAndServices: false,
   dnsRebindingProtectionEnabled: true,
-  maxDecompressedArchiveSize: 1024,
+  maxDecompressedArchiveSize: 256,
   maxImportNdjsonRowSize: 50,
   maxImportNdjsonRows: 100_000,
   updatedAt: new Date(0),

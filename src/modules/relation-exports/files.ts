@@ -100,8 +100,8 @@ async function* boundedRows(decompressed: Readable, limits: NdjsonLimits): Async
   yield Buffer.concat(pending);
 }
 
-/** One object of a relation file and the line it was read from. */
-export type NdjsonRecord = { line: number; record: Record<string, unknown> };
+/** One object of a relation file, the line it was read from and its bytes there. */
+export type NdjsonRecord = { line: number; bytes: number; record: Record<string, unknown> };
 
 /** The objects of a gzip-compressed NDJSON stream, one at a time (blank lines skipped), within `limits`. */
 export async function* readNdjsonGzip(stream: Readable, limits: NdjsonLimits): AsyncGenerator<NdjsonRecord> {
@@ -121,7 +121,7 @@ export async function* readNdjsonGzip(stream: Readable, limits: NdjsonLimits): A
         throw new RelationFileError(`Line ${line} is not valid JSON`);
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RelationFileError(`Line ${line} is not a JSON object`);
-      yield { line, record: value as Record<string, unknown> };
+      yield { line, bytes: row.length, record: value as Record<string, unknown> };
     }
   } catch (error) {
     if (error instanceof RelationFileError) throw error;

@@ -21,8 +21,9 @@ import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { isRelation, type Relation } from './service.ts';
 
-/** Objects created per transaction while importing: bounds memory and lock time. */
+/** Objects created per transaction while importing, and their bytes in the file: bound memory and lock time. */
 const CHUNK = 200;
+const CHUNK_BYTES = 8 * 1024 * 1024;
 
 export type RelationImportResult = RelationImport & { projectPath: string };
 
@@ -96,17 +97,20 @@ type NdjsonRelation = Exclude<Relation, 'repository_bundle'>;
 async function importNdjson(ctx: Context, project: ProjectWithNamespace, relation: NdjsonRelation, file: Upload, limits: NdjsonLimits): Promise<number> {
   const mapper = new ContributorMapper(ctx, project);
   let chunk: Row[] = [];
+  let chunkBytes = 0;
   let count = 0;
   const flush = async () => {
     if (chunk.length) await IMPORTERS[relation](ctx, project, chunk, mapper);
     count += chunk.length;
     chunk = [];
+    chunkBytes = 0;
   };
-  for await (const { line, record } of readNdjsonGzip(file.stream(), limits)) {
+  for await (const { line, bytes, record } of readNdjsonGzip(file.stream(), limits)) {
     const problem = unstorable(relation, record);
     if (problem) throw new RelationFileError(`Line ${line}: ${problem}`);
     chunk.push(record);
-    if (chunk.length >= CHUNK) await flush();
+    chunkBytes += bytes;
+    if (chunk.length >= CHUNK || chunkBytes >= CHUNK_BYTES) await flush();
   }
   await flush();
   return count;

@@ -104,6 +104,7 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     expect(lines(batchedReleases)).toEqual(releases);
 
     // Destination: another instance where only alice exists (a member of the target group); bob and carol do not.
+    await enableBulkImport(destination);
     const alice = await destination.user('alice');
     const owner = await destination.user('owner');
     await destination.user('robert');

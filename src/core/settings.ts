@@ -8,6 +8,9 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   bulkImportEnabled: false,
   allowLocalRequestsFromWebHooksAndServices: false,
   dnsRebindingProtectionEnabled: true,
+  maxDecompressedArchiveSize: 256,
+  maxImportNdjsonRowSize: 50,
+  maxImportNdjsonRows: 100_000,
   updatedAt: new Date(0),
 };
 

@@ -21,12 +21,18 @@ export const routes = defineRoutes([
       bulk_import_enabled: param.bool(),
       allow_local_requests_from_web_hooks_and_services: param.bool(),
       dns_rebinding_protection_enabled: param.bool(),
+      max_decompressed_archive_size: param.int(),
+      max_import_ndjson_row_size: param.int(),
+      max_import_ndjson_rows: param.int(),
     },
     variables: (v) => ({
       input: {
         bulkImportEnabled: v.bulk_import_enabled,
         allowLocalRequestsFromWebHooksAndServices: v.allow_local_requests_from_web_hooks_and_services,
         dnsRebindingProtectionEnabled: v.dns_rebinding_protection_enabled,
+        maxDecompressedArchiveSize: v.max_decompressed_archive_size,
+        maxImportNdjsonRowSize: v.max_import_ndjson_row_size,
+        maxImportNdjsonRows: v.max_import_ndjson_rows,
       },
     }),
     result: (data) => settingsEntity(expected(data.applicationSettingsUpdate?.applicationSettings, 'applicationSettings')),

@@ -11,6 +11,9 @@ const ApplicationSettingsRef = builder.objectRef<ApplicationSettings>('Applicati
       description: 'Integrations and webhooks may send requests to loopback and private networks.',
     }),
     dnsRebindingProtectionEnabled: t.exposeBoolean('dnsRebindingProtectionEnabled'),
+    maxDecompressedArchiveSize: t.exposeInt('maxDecompressedArchiveSize', { description: 'MiB a relation import file may decompress to.' }),
+    maxImportNdjsonRowSize: t.exposeInt('maxImportNdjsonRowSize', { description: 'MiB of one row (line) of a relation import file.' }),
+    maxImportNdjsonRows: t.exposeInt('maxImportNdjsonRows', { description: 'Rows (lines) of a relation import file.' }),
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
   }),
 });
@@ -19,6 +22,9 @@ const ApplicationSettingsUpdateInput = mutationInput('ApplicationSettingsUpdateI
   bulkImportEnabled: t.boolean(),
   allowLocalRequestsFromWebHooksAndServices: t.boolean(),
   dnsRebindingProtectionEnabled: t.boolean(),
+  maxDecompressedArchiveSize: t.int(),
+  maxImportNdjsonRowSize: t.int(),
+  maxImportNdjsonRows: t.int(),
 }));
 
 builder.queryField('applicationSettings', (t) =>

@@ -3,7 +3,6 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -60,27 +59,77 @@ export class NdjsonGzipWriter {
 
 export class RelationFileError extends Error {}
 
-/** The objects of a gzip-compressed NDJSON stream, one at a time (blank lines skipped). */
-export async function* readNdjsonGzip(stream: Readable): AsyncGenerator<Record<string, unknown>> {
+/** What one relation file may cost, as the instance settings say (bytes, and rows of any kind). */
+export type NdjsonLimits = { decompressedBytes: number; rowBytes: number; rows: number };
+
+const NEWLINE = 0x0a;
+const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
+
+/**
+ * The rows of a decompressed stream, as bytes, each counted against the limits while it is read:
+ * the first row or byte past a limit stops the reading (the caller's loop ends, which destroys the
+ * stream), so a file that decompresses to far more than it weighs costs no more than the limits.
+ */
+async function* boundedRows(decompressed: Readable, limits: NdjsonLimits): AsyncGenerator<Buffer> {
+  let total = 0;
+  let rows = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const next = () => {
+    if (++rows > limits.rows) throw new RelationFileError(`The file has more than ${limits.rows} rows`);
+  };
+  for await (const chunk of decompressed as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > limits.decompressedBytes) throw new RelationFileError(`The file decompresses to more than ${mib(limits.decompressedBytes)}`);
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      next();
+      if (pendingBytes + end - start > limits.rowBytes) throw new RelationFileError(`Line ${rows} is larger than ${mib(limits.rowBytes)}`);
+      yield pending.length ? Buffer.concat([...pending, chunk.subarray(start, end)]) : chunk.subarray(start, end);
+      pending = [];
+      pendingBytes = 0;
+      start = end + 1;
+    }
+    if (start === chunk.length) continue;
+    pendingBytes += chunk.length - start;
+    if (pendingBytes > limits.rowBytes) throw new RelationFileError(`Line ${rows + 1} is larger than ${mib(limits.rowBytes)}`);
+    pending.push(chunk.subarray(start));
+  }
+  if (!pendingBytes) return;
+  next();
+  yield Buffer.concat(pending);
+}
+
+/** One object of a relation file, the line it was read from and its bytes there. */
+export type NdjsonRecord = { line: number; bytes: number; record: Record<string, unknown> };
+
+/** The objects of a gzip-compressed NDJSON stream, one at a time (blank lines skipped), within `limits`. */
+export async function* readNdjsonGzip(stream: Readable, limits: NdjsonLimits): AsyncGenerator<NdjsonRecord> {
   const gunzip = createGunzip();
   stream.on('error', (error) => gunzip.destroy(error));
-  const lines = createInterface({ input: stream.pipe(gunzip), crlfDelay: Infinity });
-  let number = 0;
+  stream.pipe(gunzip);
+  let line = 0;
   try {
-    for await (const line of lines) {
-      number++;
-      if (!line.trim()) continue;
+    for await (const row of boundedRows(gunzip, limits)) {
+      line++;
+      const text = row.toString('utf8');
+      if (!text.trim()) continue;
       let value: unknown;
       try {
-        value = JSON.parse(line);
+        value = JSON.parse(text);
       } catch {
-        throw new RelationFileError(`Line ${number} is not valid JSON`);
+        throw new RelationFileError(`Line ${line} is not valid JSON`);
       }
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RelationFileError(`Line ${number} is not a JSON object`);
-      yield value as Record<string, unknown>;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RelationFileError(`Line ${line} is not a JSON object`);
+      yield { line, bytes: row.length, record: value as Record<string, unknown> };
     }
   } catch (error) {
     if (error instanceof RelationFileError) throw error;
     throw new RelationFileError('The file is not gzip-compressed newline-delimited JSON');
+  } finally {
+    // Stops the upload's reading too when the import ends early (a limit, a bad line, a failed chunk).
+    stream.unpipe(gunzip);
+    stream.destroy();
+    gunzip.destroy();
   }
 }

@@ -7,8 +7,10 @@ import type { MilestoneState, Prisma, RelationImport, ReleaseLinkType } from '..
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
-import { BadRequestError, ParamError, UnauthorizedError } from '../../core/errors.ts';
+import { BadRequestError, ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
+import { findNulByte, isStorableDate, MAX_ID, MAX_YEAR, MIN_YEAR } from '../../core/input.ts';
 import { nextIid } from '../../core/iids.ts';
+import { readSettings, type ApplicationSettings } from '../../core/settings.ts';
 import { SpooledUpload, type Upload } from '../../core/upload.ts';
 import { isValidTagName } from '../../git/tags.ts';
 import { GitBundleError } from '../../git/store.ts';
@@ -16,11 +18,12 @@ import { normalizeColor } from '../labels/service.ts';
 import { linkProblems, normalizeFilepath, type LinkRow } from '../release-links/validation.ts';
 import { ContributorMapper, type SourceContributor } from '../import-source-users/service.ts';
 import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
-import { readNdjsonGzip, RelationFileError } from './files.ts';
+import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { isRelation, type Relation } from './service.ts';
 
-/** Objects created per transaction while importing: bounds memory and lock time. */
+/** Objects created per transaction while importing, and their bytes in the file: bound memory and lock time. */
 const CHUNK = 200;
+const CHUNK_BYTES = 8 * 1024 * 1024;
 
 export type RelationImportResult = RelationImport & { projectPath: string };
 
@@ -31,13 +34,24 @@ const date = (value: unknown): Date | null => {
   return Number.isNaN(d.getTime()) ? null : d;
 };
 
+const MIB = 1024 * 1024;
+const fileLimits = (settings: ApplicationSettings): NdjsonLimits => ({
+  decompressedBytes: settings.maxDecompressedArchiveSize * MIB,
+  rowBytes: settings.maxImportNdjsonRowSize * MIB,
+  rows: settings.maxImportNdjsonRows,
+});
+
 /**
  * `POST /projects/import-relation`: reads one relation file (as an export wrote it) into a project
  * the viewer maintains. Records are matched by their natural key (label name, milestone title,
  * release tag), so importing a file twice creates nothing the second time. Every contributor named
  * by a record goes through the ContributorMapper (an existing member, or a placeholder user).
+ * The instance setting that allows relation exports allows imports too; while it is off, GitLab's
+ * import API answers 403 to everyone. A file is read within the instance's limits.
  */
 export async function importRelation(ctx: Context, input: ParentInput, relationName: string, file: Upload): Promise<RelationImportResult> {
+  const settings = await readSettings(ctx.db);
+  if (!settings.bulkImportEnabled) throw new ForbiddenError();
   if (!isRelation(relationName)) throw new ParamError('relation does not have a valid value');
   const relation: Relation = relationName;
   if (!ctx.viewer.user) throw new UnauthorizedError();
@@ -47,7 +61,7 @@ export async function importRelation(ctx: Context, input: ParentInput, relationN
   const finish = (data: Prisma.RelationImportUpdateInput) => ctx.db.relationImport.update({ where: { id: record.id }, data });
   let count: number;
   try {
-    count = relation === 'repository_bundle' ? await importBundle(ctx, project, file) : await importNdjson(ctx, project, relation, file);
+    count = relation === 'repository_bundle' ? await importBundle(ctx, project, file) : await importNdjson(ctx, project, relation, file, fileLimits(settings));
   } catch (error) {
     const known = error instanceof RelationFileError || error instanceof GitBundleError;
     await finish({ status: 'failed', error: (error as Error).message.slice(0, 255) });
@@ -78,21 +92,57 @@ async function importBundle(ctx: Context, project: ProjectWithNamespace, file: U
 
 type Row = Record<string, unknown>;
 
-async function importNdjson(ctx: Context, project: ProjectWithNamespace, relation: Exclude<Relation, 'repository_bundle'>, file: Upload): Promise<number> {
+type NdjsonRelation = Exclude<Relation, 'repository_bundle'>;
+
+async function importNdjson(ctx: Context, project: ProjectWithNamespace, relation: NdjsonRelation, file: Upload, limits: NdjsonLimits): Promise<number> {
   const mapper = new ContributorMapper(ctx, project);
   let chunk: Row[] = [];
+  let chunkBytes = 0;
   let count = 0;
   const flush = async () => {
     if (chunk.length) await IMPORTERS[relation](ctx, project, chunk, mapper);
     count += chunk.length;
     chunk = [];
+    chunkBytes = 0;
   };
-  for await (const row of readNdjsonGzip(file.stream())) {
-    chunk.push(row);
-    if (chunk.length >= CHUNK) await flush();
+  for await (const { line, bytes, record } of readNdjsonGzip(file.stream(), limits)) {
+    const problem = unstorable(relation, record);
+    if (problem) throw new RelationFileError(`Line ${line}: ${problem}`);
+    chunk.push(record);
+    chunkBytes += bytes;
+    if (chunk.length >= CHUNK || chunkBytes >= CHUNK_BYTES) await flush();
   }
   await flush();
   return count;
+}
+
+/** Date fields of each relation: PostgreSQL stores years 1 to 9999 only. */
+const DATES: Partial<Record<NdjsonRelation, string[]>> = { milestones: ['start_date', 'due_date'], releases: ['released_at', 'created_at'] };
+
+/**
+ * Why no column could hold a record, or null. These are not the product's rules (a record that
+ * breaks those is left out, below) but values the database refuses whatever the rules: a NUL byte
+ * in any text, a date outside the years PostgreSQL stores, a priority past its integer column. The
+ * import stops at such a line and names it, as the product's own forms answer 400 to the same bytes.
+ */
+function unstorable(relation: NdjsonRelation, record: Row): string | null {
+  const nul = findNulByte(record);
+  if (nul) return `${nul} contains a null byte`;
+  for (const field of DATES[relation] ?? []) {
+    const value = date(record[field]);
+    if (value && !isStorableDate(value)) return `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}`;
+  }
+  const priority = relation === 'labels' ? record.priority : null;
+  if (typeof priority === 'number' && !(Number.isInteger(priority) && Math.abs(priority) <= MAX_ID)) return 'priority must be an integer';
+  return null;
+}
+
+/** A record's contributor, its fields as text: the mapper stores them as the source user's. */
+function contributor(value: unknown): SourceContributor | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const row = value as Row;
+  const id = typeof row.id === 'number' || typeof row.id === 'string' ? String(row.id) : null;
+  return id === null ? null : { id, username: str(row.username), name: str(row.name), email: str(row.email), source_hostname: str(row.source_hostname) };
 }
 
 type Importer = (ctx: Context, project: ProjectWithNamespace, rows: Row[], mapper: ContributorMapper) => Promise<void>;
@@ -117,7 +167,7 @@ function validLinks(rows: Row[]): (LinkRow & { linkType: ReleaseLinkType })[] {
 }
 const MILESTONE_STATES: MilestoneState[] = ['active', 'closed'];
 
-const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
+const IMPORTERS: Record<NdjsonRelation, Importer> = {
   self: async (ctx, project, rows) => {
     const attributes = rows[0];
     const description = str(attributes.description);
@@ -134,7 +184,7 @@ const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
         description: str(r.description),
         priority: typeof r.priority === 'number' ? r.priority : null,
       }));
-    await ctx.db.label.createMany({ data, skipDuplicates: true });
+    if (data.length) await ctx.db.label.createMany({ data, skipDuplicates: true });
   },
 
   milestones: async (ctx, project, rows) => {
@@ -172,7 +222,7 @@ const IMPORTERS: Record<Exclude<Relation, 'repository_bundle'>, Importer> = {
     });
     // Contributors first (placeholders are created in transactions of their own), then the records.
     const authors: (number | null)[] = [];
-    for (const r of fresh) authors.push(await mapper.userIdFor(r.author as SourceContributor | null));
+    for (const r of fresh) authors.push(await mapper.userIdFor(contributor(r.author)));
     const milestoneTitles = [...new Set(fresh.flatMap((r) => (Array.isArray(r.milestones) ? r.milestones.map(String) : [])))];
     const milestones = new Map(
       (await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: milestoneTitles } }, select: { id: true, title: true } })).map((m) => [m.title, m.id]),

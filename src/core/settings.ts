@@ -8,6 +8,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   bulkImportEnabled: false,
   allowLocalRequestsFromWebHooksAndServices: false,
   dnsRebindingProtectionEnabled: true,
+  allowBypassPlaceholderConfirmation: false,
   updatedAt: new Date(0),
 };
 

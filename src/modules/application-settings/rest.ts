@@ -21,12 +21,14 @@ export const routes = defineRoutes([
       bulk_import_enabled: param.bool(),
       allow_local_requests_from_web_hooks_and_services: param.bool(),
       dns_rebinding_protection_enabled: param.bool(),
+      allow_bypass_placeholder_confirmation: param.bool(),
     },
     variables: (v) => ({
       input: {
         bulkImportEnabled: v.bulk_import_enabled,
         allowLocalRequestsFromWebHooksAndServices: v.allow_local_requests_from_web_hooks_and_services,
         dnsRebindingProtectionEnabled: v.dns_rebinding_protection_enabled,
+        allowBypassPlaceholderConfirmation: v.allow_bypass_placeholder_confirmation,
       },
     }),
     result: (data) => settingsEntity(expected(data.applicationSettingsUpdate?.applicationSettings, 'applicationSettings')),

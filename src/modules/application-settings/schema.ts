@@ -11,6 +11,9 @@ const ApplicationSettingsRef = builder.objectRef<ApplicationSettings>('Applicati
       description: 'Integrations and webhooks may send requests to loopback and private networks.',
     }),
     dnsRebindingProtectionEnabled: t.exposeBoolean('dnsRebindingProtectionEnabled'),
+    allowBypassPlaceholderConfirmation: t.exposeBoolean('allowBypassPlaceholderConfirmation', {
+      description: "An administrator's placeholder reassignment skips the assignee's approval.",
+    }),
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
   }),
 });
@@ -19,6 +22,7 @@ const ApplicationSettingsUpdateInput = mutationInput('ApplicationSettingsUpdateI
   bulkImportEnabled: t.boolean(),
   allowLocalRequestsFromWebHooksAndServices: t.boolean(),
   dnsRebindingProtectionEnabled: t.boolean(),
+  allowBypassPlaceholderConfirmation: t.boolean(),
 }));
 
 builder.queryField('applicationSettings', (t) =>

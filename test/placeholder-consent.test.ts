@@ -318,6 +318,9 @@ describe('hostile reassignment CSVs', () => {
     await upload(`${CSV_HEADER}\n${HOST},gitlab_migration,"100"x,,zed,alice,\n`).expect(422, { message: `${SHEET}The provided CSV file could not be processed.` });
     await upload(`${CSV_HEADER}\n${HOST},gitlab_migration,"100,,zed,alice,\n`).expect(422, { message: `${SHEET}The provided CSV file could not be processed.` });
     await upload(`${CSV_HEADER}\n` + `${HOST},gitlab_migration,1,,,,\r`.repeat(50_001)).expect(422, { message: `${SHEET}The provided CSV file exceeds the maximum number of rows (50000).` });
+    // GitLab's delimiter ceiling (625,000), checked before the cells are split: 10 MB of commas is not ten million strings.
+    await upload(`${CSV_HEADER}\n${row('zed', '')}` + ','.repeat(625_000)).expect(422, { message: `${SHEET}The provided CSV file has too many rows or columns to be processed.` });
+    await upload(`${CSV_HEADER}\n${row('zed', '')}` + ','.repeat(625_000 - 12) + '\n').expect(201);
     await upload('\r\n\r\n').expect(422, { message: `${SHEET}The provided CSV was not correctly formatted.` });
     await upload('').expect(422, { message: `${SHEET}The provided CSV was not correctly formatted.` });
   });

@@ -85,3 +85,10 @@ export function findNulByte(rows: string[][]): { row: number; column: number } |
   }
   return null;
 }
+
+/** Whether the text holds more than `max` commas (quoted ones included), told before parsing makes a string per cell. */
+export function tooManyDelimiters(text: string, max: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf(','); i !== -1; i = text.indexOf(',', i + 1)) if (++count > max) return true;
+  return false;
+}

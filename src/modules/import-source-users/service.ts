@@ -14,7 +14,7 @@ import { featureEnabled, flagActor } from '../../flags/index.ts';
 import { databaseIdOf } from '../../graphql/builder.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { resolveParent, type ParentInput } from '../namespaces/parent.ts';
-import { findNulByte, parseCsv, toCsv } from './csv.ts';
+import { findNulByte, parseCsv, tooManyDelimiters, toCsv } from './csv.ts';
 
 /** GitLab's import type for direct transfer, the only importer here. */
 export const IMPORT_TYPE = 'gitlab_migration';
@@ -174,7 +174,7 @@ export async function placeholderCsv(ctx: Context, input: ParentInput): Promise<
   return { fileName: `placeholder_reassignments_for_group_${group.id}_${Math.floor(Date.now() / 1000)}.csv`, content };
 }
 
-export const CSV_LIMITS = { bytes: 10 * 1024 * 1024, rows: 50_000, columns: 20 };
+export const CSV_LIMITS = { bytes: 10 * 1024 * 1024, rows: 50_000, columns: 20, delimiters: 625_000 };
 const REQUIRED_HEADERS = ['source_host', 'import_type', 'source_user_identifier', 'gitlab_username', 'gitlab_public_email'];
 export const CSV_ACCEPTED = 'The file is being processed and you will receive an email when completed.';
 
@@ -200,7 +200,10 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
   const group = await requireOwnedGroup(ctx, input);
   if (!upload.filename.toLowerCase().endsWith('.csv')) throw new UnprocessableError('You must upload a CSV file with a .csv file extension.');
   if (upload.size > CSV_LIMITS.bytes) throw sheetErrors(['The provided CSV file exceeds the maximum size of 10 MB.']);
-  const parsed = parseCsv((await readUpload(upload)).toString('utf8'), CSV_LIMITS.rows + 1);
+  const text = (await readUpload(upload)).toString('utf8');
+  // GitLab's MAX_CSV_DELIMITERS: 10 MB of commas would otherwise be ten million cells in memory.
+  if (tooManyDelimiters(text, CSV_LIMITS.delimiters)) throw sheetErrors(['The provided CSV file has too many rows or columns to be processed.']);
+  const parsed = parseCsv(text, CSV_LIMITS.rows + 1);
   if (parsed === null) throw sheetErrors(['The provided CSV file could not be processed.']);
   if (parsed.tooManyRows) throw sheetErrors([`The provided CSV file exceeds the maximum number of rows (${CSV_LIMITS.rows}).`]);
   const [header = [], ...records] = parsed.rows;

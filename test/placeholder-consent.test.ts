@@ -233,6 +233,9 @@ describe('placeholder reassignment asks the assignee first', () => {
     await web('post', links.accept, null).expect(401, { message: '401 Unauthorized' });
     expect((await answer(true, links.id, links.token, null)).body.errors[0].extensions.code).toBe('UNAUTHORIZED');
     await web('post', `/import/source_users/${links.id}/accept`, alice.token).expect(400, { error: 'reassignment_token is missing' });
+    await web('post', `/import/source_users/abc/accept?reassignment_token=${links.token}`, alice.token).expect(400, { error: 'id is invalid' });
+    for (const id of ['99999999999', '0', '-1']) await web('post', `/import/source_users/${id}/accept?reassignment_token=${links.token}`, alice.token).expect(404, NOT_FOUND);
+    await web('post', `/import/source_users/${links.id}/accept?reassignment_token=%00`, alice.token).expect(400, { error: 'reassignment_token contains a null byte' });
     // Nothing moved, and the request still works for alice.
     expect(await sourceUser('wu')).toMatchObject({ status: 'awaiting_approval' });
     expect(await authorOf('wu')).toMatch(/^wu_placeholder_user_/);
@@ -276,12 +279,14 @@ describe('placeholder reassignment asks the assignee first', () => {
       expect((await reassign('uma', alice)).body.data.importSourceUserReassign.importSourceUser.status).toBe('AWAITING_APPROVAL');
       await t.graphql(`mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`, { id: gidOf((await sourceUser('uma')).id) }, owner.token);
       await t.deps.jobs.drain();
-      // An administrator's goes straight to the job; no request is mailed.
+      // An administrator's goes straight to the job; no request is mailed, the assignee is told afterwards.
       const mailsBefore = received.filter((m) => m.to.includes(alice.email)).length;
       expect((await reassign('uma', alice, t.root.token)).body.data.importSourceUserReassign.importSourceUser.status).toBe('REASSIGNMENT_IN_PROGRESS');
       await t.deps.jobs.drain();
       expect(await authorOf('uma')).toBe('alice');
-      expect(received.filter((m) => m.to.includes(alice.email))).toHaveLength(mailsBefore);
+      const mails = received.filter((m) => m.to.includes(alice.email)).slice(mailsBefore);
+      expect(mails.map((m) => m.subject)).toEqual(['Contributions in consent reassigned to you']);
+      expect(mails[0].text).toContain('without asking for your confirmation');
     } finally {
       await t.api('put', '/application/settings').send({ allow_bypass_placeholder_confirmation: false }).expect(200);
     }

@@ -298,7 +298,10 @@ async function startReassignments(ctx: Context, group: Namespace, reassignments:
       });
       if (count) ids.push(sourceUser.id);
     }
-    if (status === 'reassignment_in_progress' && ids.length) await ctx.deps.jobs.send(REASSIGN_QUEUE, { sourceUserIds: ids } satisfies ReassignJob, { tx });
+    if (status === 'reassignment_in_progress' && ids.length) {
+      await ctx.deps.jobs.send(REASSIGN_QUEUE, { sourceUserIds: ids } satisfies ReassignJob, { tx });
+      await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'bypassed', sourceUserIds: ids } satisfies NotifyJob, { tx });
+    }
     if ((status === 'awaiting_approval' && ids.length) || summaryTo !== null) {
       await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'requests', groupId: group.id, sourceUserIds: ids, summaryTo } satisfies NotifyJob, { tx });
     }
@@ -409,7 +412,8 @@ type ReassignJob = { sourceUserIds: number[] };
 
 type NotifyJob =
   | { kind: 'requests'; groupId: number; sourceUserIds: number[]; summaryTo: number | null }
-  | { kind: 'rejected'; sourceUserId: number; ownerId: number | null; assigneeId: number };
+  | { kind: 'rejected'; sourceUserId: number; ownerId: number | null; assigneeId: number }
+  | { kind: 'bypassed'; sourceUserIds: number[] };
 
 /** The assignee's links: the request, and where to POST the answer (GitLab's `/import/source_users` web routes). */
 export const reassignmentLinks = (externalUrl: string, id: number, token: string) => {
@@ -457,10 +461,14 @@ async function mailRequest(deps: JobContext['deps'], group: Namespace, sourceUse
   }
 }
 
-/** The e-mails of reassignment: each assignee's request, the uploader's summary of a CSV, the owner's notice of a rejection. */
+/**
+ * The e-mails of reassignment: each assignee's request, the uploader's summary of a CSV, the
+ * owner's notice of a rejection, the assignee's notice of a reassignment that skipped them.
+ */
 export async function sendReassignmentMail(data: NotifyJob, job: JobContext): Promise<void> {
   const { db } = job.deps;
   if (data.kind === 'rejected') return mailRejection(data, job);
+  if (data.kind === 'bypassed') return mailBypassNotices(data, job);
   const group = await db.namespace.findUnique({ where: { id: data.groupId } });
   if (!group) return;
   const sourceUsers = await db.importSourceUser.findMany({
@@ -491,6 +499,23 @@ async function mailRejection(data: Extract<NotifyJob, { kind: 'rejected' }>, job
     subject: `Reassignments in ${sourceUser.namespace.fullPath} rejected`,
     text: `@${assignee.username} declined to take over the contributions of ${sourceLabel(sourceUser)} in ${sourceUser.namespace.fullPath}. They stay with the placeholder user; you can reassign them to someone else.`,
   });
+}
+
+/** An administrator skipped the assignee's approval (GitLab's admin bypass): the assignee is at least told. */
+async function mailBypassNotices(data: Extract<NotifyJob, { kind: 'bypassed' }>, job: JobContext) {
+  const sourceUsers = await job.deps.db.importSourceUser.findMany({
+    where: { id: { in: data.sourceUserIds } },
+    include: { namespace: true, reassignToUser: { select: { email: true } }, reassignedByUser: { select: { username: true } } },
+    orderBy: { id: 'asc' },
+  });
+  for (const sourceUser of sourceUsers) {
+    if (!sourceUser.reassignToUser) continue;
+    await job.deps.mail.send({
+      to: [sourceUser.reassignToUser.email],
+      subject: `Contributions in ${sourceUser.namespace.fullPath} reassigned to you`,
+      text: `An administrator (@${sourceUser.reassignedByUser?.username ?? 'unknown'}) reassigned to you the contributions of ${sourceLabel(sourceUser)} in ${sourceUser.namespace.fullPath}, without asking for your confirmation (the instance allows administrators to skip it).`,
+    });
+  }
 }
 
 /**

@@ -107,8 +107,8 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     await enableBulkImport(destination);
     const alice = await destination.user('alice');
     const owner = await destination.user('owner');
-    await destination.user('robert');
-    await destination.user('caroline');
+    const robert = await destination.user('robert');
+    const caroline = await destination.user('caroline');
     const target = (await destination.api('post', '/groups').send({ name: 'Dst', path: 'dst' }).expect(201)).body;
     await destination.api('post', `/groups/${target.id}/members`).send({ user_id: owner.id, access_level: 50 }).expect(201);
     await destination.api('post', `/groups/${target.id}/members`).send({ user_id: alice.id, access_level: 30 }).expect(201);
@@ -157,7 +157,7 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
         `${EXTERNAL_URL},gitlab_migration,${carolSource.id},CAROL,carol,"",""\n`,
     );
 
-    // The owner fills in the CSV and uploads it; a job reassigns and mails the result.
+    // The owner fills in the CSV and uploads it; each user named is asked by e-mail, and nothing moves before they accept.
     const filled = csv.text
       .replace(`,bob,"",""`, ',bob,robert,')
       .replace(`,carol,"",""`, `,carol,,caroline@example.com`);
@@ -166,11 +166,18 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
       .attach('file', Buffer.from(filled), 'reassign.csv')
       .expect(201, { message: 'The file is being processed and you will receive an email when completed.' });
     await destination.deps.jobs.drain();
-    expect(await byTag()).toEqual({ 'v1.0': 'alice', 'v2.0': 'robert', 'v3.0': 'caroline' });
+    expect(await byTag()).toEqual(before);
     const mail = await destination.db.email.findMany({ where: { to: { has: 'owner@example.com' } } });
     expect(mail).toHaveLength(1);
     expect(mail[0].subject).toBe('Placeholder reassignments in dst completed');
-    expect(mail[0].text).toContain('2 placeholder users were reassigned');
+    expect(mail[0].text).toContain('2 placeholder users of dst matched a user of the sheet');
+    for (const [username, assignee] of [['robert', robert], ['caroline', caroline]] as const) {
+      const asked = await destination.db.email.findFirstOrThrow({ where: { to: { has: `${username}@example.com` }, subject: 'Reassignments in dst waiting for review' } });
+      const accept = /Accept: POST \S+?(\/import\/source_users\/\S+)/.exec(asked.text)![1];
+      await request(destination.base).post(accept).set('PRIVATE-TOKEN', assignee.token).expect(200);
+    }
+    await destination.deps.jobs.drain();
+    expect(await byTag()).toEqual({ 'v1.0': 'alice', 'v2.0': 'robert', 'v3.0': 'caroline' });
     // Nothing is left to reassign, and the statuses say so through GraphQL too.
     expect((await destination.api('get', `/groups/${target.id}/placeholder_reassignments`, owner.token).expect(200)).text.split('\n').filter(Boolean)).toHaveLength(1);
     const gql = await destination.graphql(

@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS: ApplicationSettings = {
   maxDecompressedArchiveSize: 256,
   maxImportNdjsonRowSize: 50,
   maxImportNdjsonRows: 100_000,
+  allowBypassPlaceholderConfirmation: false,
   updatedAt: new Date(0),
 };
 

@@ -24,6 +24,7 @@ export const routes = defineRoutes([
       max_decompressed_archive_size: param.int(),
       max_import_ndjson_row_size: param.int(),
       max_import_ndjson_rows: param.int(),
+      allow_bypass_placeholder_confirmation: param.bool(),
     },
     variables: (v) => ({
       input: {
@@ -33,6 +34,7 @@ export const routes = defineRoutes([
         maxDecompressedArchiveSize: v.max_decompressed_archive_size,
         maxImportNdjsonRowSize: v.max_import_ndjson_row_size,
         maxImportNdjsonRows: v.max_import_ndjson_rows,
+        allowBypassPlaceholderConfirmation: v.allow_bypass_placeholder_confirmation,
       },
     }),
     result: (data) => settingsEntity(expected(data.applicationSettingsUpdate?.applicationSettings, 'applicationSettings')),

@@ -14,6 +14,9 @@ const ApplicationSettingsRef = builder.objectRef<ApplicationSettings>('Applicati
     maxDecompressedArchiveSize: t.exposeInt('maxDecompressedArchiveSize', { description: 'MiB a relation import file may decompress to.' }),
     maxImportNdjsonRowSize: t.exposeInt('maxImportNdjsonRowSize', { description: 'MiB of one row (line) of a relation import file.' }),
     maxImportNdjsonRows: t.exposeInt('maxImportNdjsonRows', { description: 'Rows (lines) of a relation import file.' }),
+    allowBypassPlaceholderConfirmation: t.exposeBoolean('allowBypassPlaceholderConfirmation', {
+      description: "An administrator's placeholder reassignment skips the assignee's approval.",
+    }),
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
   }),
 });
@@ -25,6 +28,7 @@ const ApplicationSettingsUpdateInput = mutationInput('ApplicationSettingsUpdateI
   maxDecompressedArchiveSize: t.int(),
   maxImportNdjsonRowSize: t.int(),
   maxImportNdjsonRows: t.int(),
+  allowBypassPlaceholderConfirmation: t.boolean(),
 }));
 
 builder.queryField('applicationSettings', (t) =>

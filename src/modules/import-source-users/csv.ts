@@ -76,3 +76,19 @@ export function parseCsv(text: string, maxRows: number): { rows: string[][]; too
   if (cell !== '' || row.length) endRow();
   return { rows, tooManyRows: rows.length > maxRows };
 }
+
+/** The first cell holding a NUL character, numbered from 1 as a spreadsheet shows it (the header is row 1). */
+export function findNulByte(rows: string[][]): { row: number; column: number } | null {
+  for (const [r, cells] of rows.entries()) {
+    const c = cells.findIndex((cell) => cell.includes('\0'));
+    if (c >= 0) return { row: r + 1, column: c + 1 };
+  }
+  return null;
+}
+
+/** Whether the text holds more than `max` commas (quoted ones included), told before parsing makes a string per cell. */
+export function tooManyDelimiters(text: string, max: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf(','); i !== -1; i = text.indexOf(',', i + 1)) if (++count > max) return true;
+  return false;
+}

@@ -5,7 +5,17 @@ import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts
 import { GroupRef } from '../groups/schema.ts';
 import { UploadScalar } from '../relation-exports/schema.ts';
 import { UserRef } from '../users/schema.ts';
-import { listSourceUsers, placeholderCsv, reassignSourceUser, uploadReassignmentCsv, type PlaceholderCsv } from './service.ts';
+import {
+  answerReassignmentRequest,
+  cancelReassignment,
+  findReassignmentRequest,
+  listSourceUsers,
+  placeholderCsv,
+  reassignSourceUser,
+  resendReassignmentRequest,
+  uploadReassignmentCsv,
+  type PlaceholderCsv,
+} from './service.ts';
 
 const STATUSES = [
   'pending_reassignment',
@@ -70,6 +80,17 @@ const ReassignInput = mutationInput('ImportSourceUserReassignInput', (t) => ({
   assigneeUserId: t.id({ required: true, description: 'Global ID of the user to reassign the contributions to.' }),
 }));
 
+const SourceUserInput = (name: string) =>
+  mutationInput(name, (t) => ({
+    id: t.id({ required: true, description: 'Global ID of the import source user.' }),
+  }));
+
+const AnswerInput = (name: string) =>
+  mutationInput(name, (t) => ({
+    id: t.id({ required: true, description: 'Global ID of the import source user (the link e-mailed to the assignee names it).' }),
+    reassignmentToken: t.string({ required: true, description: 'The token of the link e-mailed to the assignee.' }),
+  }));
+
 const CsvInput = mutationInput('ImportSourceUsersReassignFromCsvInput', (t) => ({
   groupPath: t.id({ description: 'Full path of the group.' }),
   groupId: t.int({ description: 'Id of the group (alternative to groupPath).' }),
@@ -86,16 +107,61 @@ const CsvPayload = builder.objectRef<MessagePayload>('ImportSourceUsersReassignF
   }),
 });
 
+builder.queryField('importSourceUserReassignmentRequest', (t) =>
+  t.field({
+    type: ImportSourceUserRef,
+    description: 'A reassignment awaiting your approval, as the link e-mailed to you names it (the assignee only).',
+    args: { id: t.arg.id({ required: true }), reassignmentToken: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => findReassignmentRequest(ctx, String(args.id), args.reassignmentToken),
+  }),
+);
+
+/** The owner's mutations on one source user: the service function and its description. */
+const OWNER_MUTATIONS = {
+  importSourceUserCancelReassignment: [cancelReassignment, "Cancels a reassignment awaiting approval or rejected; the placeholder is reassignable again and the assignee's link stops working."],
+  importSourceUserResendNotification: [resendReassignmentRequest, 'Mails the assignee of a reassignment awaiting approval a new link (the earlier one stops working).'],
+} as const;
+
+/** The assignee's answers, GitLab's accept and decline web actions as mutations. */
+const ANSWERS = {
+  importSourceUserAcceptReassignment: [true, 'Accepts a reassignment of contributions to you; a background job moves them.'],
+  importSourceUserRejectReassignment: [false, 'Declines a reassignment of contributions to you; the group owner is told.'],
+} as const;
+
+const upperFirst = (name: string) => name[0].toUpperCase() + name.slice(1);
+
 builder.mutationFields((t) => ({
+  ...Object.fromEntries(
+    Object.entries(OWNER_MUTATIONS).map(([name, [run, description]]) => [
+      name,
+      t.field({
+        type: payloadType(`${upperFirst(name)}Payload`, 'importSourceUser', ImportSourceUserRef),
+        description,
+        args: { input: t.arg({ type: SourceUserInput(`${upperFirst(name)}Input`), required: true }) },
+        resolve: (_r, { input }, ctx) => asPayload(ctx, 'importSourceUser', () => run(ctx, String(input.id)), input),
+      }),
+    ]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(ANSWERS).map(([name, [accept, description]]) => [
+      name,
+      t.field({
+        type: payloadType(`${upperFirst(name)}Payload`, 'importSourceUser', ImportSourceUserRef),
+        description,
+        args: { input: t.arg({ type: AnswerInput(`${upperFirst(name)}Input`), required: true }) },
+        resolve: (_r, { input }, ctx) => asPayload(ctx, 'importSourceUser', () => answerReassignmentRequest(ctx, String(input.id), input.reassignmentToken, accept), input),
+      }),
+    ]),
+  ),
   importSourceUserReassign: t.field({
     type: payloadType('ImportSourceUserReassignPayload', 'importSourceUser', ImportSourceUserRef),
-    description: "Reassigns a placeholder's contributions to a user; a background job moves them.",
+    description: "Asks a user to take over a placeholder's contributions (an e-mail with a link to accept or decline); a background job moves them once accepted.",
     args: { input: t.arg({ type: ReassignInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload(ctx, 'importSourceUser', () => reassignSourceUser(ctx, String(input.id), String(input.assigneeUserId)), input),
   }),
   importSourceUsersReassignFromCsv: t.field({
     type: CsvPayload,
-    description: 'Uploads a completed placeholder reassignment CSV; a background job reassigns and mails the result.',
+    description: 'Uploads a completed placeholder reassignment CSV; each user it names is asked to accept, and the uploader gets a summary by e-mail.',
     args: { input: t.arg({ type: CsvInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload(ctx, 'message', () => uploadReassignmentCsv(ctx, input, input.file), input),
   }),

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { ImportSourceUser, ImportSourceUserStatus, Namespace, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { tokenDigest } from '../../auth/tokens.ts';
 import type { Context } from '../../core/context.ts';
-import { NotFoundError, ParamError, UnauthorizedError, UnprocessableError } from '../../core/errors.ts';
+import { BadRequestError, NotFoundError, ParamError, UnauthorizedError, UnprocessableError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
+import { readSettings } from '../../core/settings.ts';
 import { readUpload, type Upload } from '../../core/upload.ts';
 import type { Db } from '../../db/client.ts';
 import { lockKey } from '../../db/locks.ts';
@@ -12,11 +14,12 @@ import { featureEnabled, flagActor } from '../../flags/index.ts';
 import { databaseIdOf } from '../../graphql/builder.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { resolveParent, type ParentInput } from '../namespaces/parent.ts';
-import { parseCsv, toCsv } from './csv.ts';
+import { findNulByte, parseCsv, tooManyDelimiters, toCsv } from './csv.ts';
 
 /** GitLab's import type for direct transfer, the only importer here. */
 export const IMPORT_TYPE = 'gitlab_migration';
 export const REASSIGN_QUEUE = 'import-source-users-reassign';
+export const NOTIFY_QUEUE = 'import-source-users-notify';
 /** Imports into a personal namespace map every contribution to its owner while this flag is on. */
 export const PERSONAL_NAMESPACE_FLAG = 'user_mapping_to_personal_namespace_owner';
 
@@ -171,7 +174,7 @@ export async function placeholderCsv(ctx: Context, input: ParentInput): Promise<
   return { fileName: `placeholder_reassignments_for_group_${group.id}_${Math.floor(Date.now() / 1000)}.csv`, content };
 }
 
-export const CSV_LIMITS = { bytes: 10 * 1024 * 1024, rows: 50_000, columns: 20 };
+export const CSV_LIMITS = { bytes: 10 * 1024 * 1024, rows: 50_000, columns: 20, delimiters: 625_000 };
 const REQUIRED_HEADERS = ['source_host', 'import_type', 'source_user_identifier', 'gitlab_username', 'gitlab_public_email'];
 export const CSV_ACCEPTED = 'The file is being processed and you will receive an email when completed.';
 
@@ -197,11 +200,20 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
   const group = await requireOwnedGroup(ctx, input);
   if (!upload.filename.toLowerCase().endsWith('.csv')) throw new UnprocessableError('You must upload a CSV file with a .csv file extension.');
   if (upload.size > CSV_LIMITS.bytes) throw sheetErrors(['The provided CSV file exceeds the maximum size of 10 MB.']);
-  const parsed = parseCsv((await readUpload(upload)).toString('utf8'), CSV_LIMITS.rows + 1);
+  const text = (await readUpload(upload)).toString('utf8');
+  // GitLab's MAX_CSV_DELIMITERS: 10 MB of commas would otherwise be ten million cells in memory.
+  if (tooManyDelimiters(text, CSV_LIMITS.delimiters)) throw sheetErrors(['The provided CSV file has too many rows or columns to be processed.']);
+  const parsed = parseCsv(text, CSV_LIMITS.rows + 1);
   if (parsed === null) throw sheetErrors(['The provided CSV file could not be processed.']);
   if (parsed.tooManyRows) throw sheetErrors([`The provided CSV file exceeds the maximum number of rows (${CSV_LIMITS.rows}).`]);
   const [header = [], ...records] = parsed.rows;
   if (header.length > CSV_LIMITS.columns) throw sheetErrors([`The provided CSV file exceeds the maximum number of columns (${CSV_LIMITS.columns}).`]);
+  // PostgreSQL cannot hold a NUL in text: the cell is refused here, with its place, not by the database.
+  const nul = findNulByte(parsed.rows);
+  if (nul) {
+    const name = header[nul.column - 1]?.replace(/\0/g, '').trim().slice(0, 64);
+    throw new BadRequestError(`The provided CSV file contains a null byte in row ${nul.row}, column ${nul.column}${name ? ` (${name})` : ''}.`);
+  }
   const keys = header.map(symbolHeader);
   if (!keys.length || REQUIRED_HEADERS.some((h) => !keys.includes(h))) throw sheetErrors(['The provided CSV was not correctly formatted.']);
   const rows = records
@@ -229,7 +241,7 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
     else if (REASSIGNABLE.includes(sourceUser.status)) reassignments.push({ sourceUser, user });
   }
   if (unknown.length) throw sheetErrors(unknown.slice(0, 20));
-  await startReassignments(ctx, group, reassignments);
+  await startReassignments(ctx, group, reassignments, ctx.viewer.user!.id);
   return CSV_ACCEPTED;
 }
 
@@ -256,40 +268,255 @@ async function reassignableUsers(db: Db, pairs: { username: string; email: strin
   };
 }
 
-async function startReassignments(ctx: Context, group: Namespace, reassignments: Reassignment[]) {
+/** Statuses a reassignment can be cancelled from (GitLab's `CANCELABLE_STATUSES`). */
+const CANCELABLE: ImportSourceUserStatus[] = ['awaiting_approval', 'rejected'];
+
+/**
+ * GitLab's AdminBypassAuthorizer: with `allow_bypass_placeholder_confirmation` on, an
+ * administrator's reassignment goes straight to the job that moves the contributions. Anyone
+ * else's, and every reassignment while the setting is off, waits for the assignee to accept it.
+ */
+async function skipsConfirmation(ctx: Context): Promise<boolean> {
+  return ctx.viewer.isAdmin && (await readSettings(ctx.db)).allowBypassPlaceholderConfirmation;
+}
+
+/**
+ * Records each reassignment (GitLab's ReassignService): awaiting the assignee's approval, whom a
+ * job mails a link to accept or decline, or already in progress when the confirmation is
+ * bypassed. `summaryTo` (a CSV upload) also gets one e-mail listing the sheet's reassignments.
+ */
+async function startReassignments(ctx: Context, group: Namespace, reassignments: Reassignment[], summaryTo: number | null) {
   const byId = ctx.viewer.user!.id;
+  const status: ImportSourceUserStatus = (await skipsConfirmation(ctx)) ? 'reassignment_in_progress' : 'awaiting_approval';
   await ctx.db.$transaction(async (tx) => {
     const ids: number[] = [];
     for (const { sourceUser, user } of reassignments) {
       // Only a placeholder still reassignable moves: a concurrent upload that got there first wins.
       const { count } = await tx.importSourceUser.updateMany({
         where: { id: sourceUser.id, status: { in: REASSIGNABLE } },
-        data: { status: 'reassignment_in_progress', reassignToUserId: user.id, reassignedByUserId: byId, reassignmentError: null },
+        data: { status, reassignToUserId: user.id, reassignedByUserId: byId, reassignmentError: null, reassignmentTokenDigest: null },
       });
       if (count) ids.push(sourceUser.id);
     }
-    await ctx.deps.jobs.send(REASSIGN_QUEUE, { groupId: group.id, sourceUserIds: ids, notifyUserId: byId } satisfies ReassignJob, { tx });
+    if (status === 'reassignment_in_progress' && ids.length) {
+      await ctx.deps.jobs.send(REASSIGN_QUEUE, { sourceUserIds: ids } satisfies ReassignJob, { tx });
+      await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'bypassed', sourceUserIds: ids } satisfies NotifyJob, { tx });
+    }
+    if ((status === 'awaiting_approval' && ids.length) || summaryTo !== null) {
+      await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'requests', groupId: group.id, sourceUserIds: ids, summaryTo } satisfies NotifyJob, { tx });
+    }
   });
 }
 
-/** `importSourceUserReassign`: one placeholder to one user (Owner of the group it belongs to). */
-export async function reassignSourceUser(ctx: Context, id: string, assignee: string | number): Promise<ImportSourceUser> {
+/** A source user of a group the viewer owns: signed in (401), visible (404), Owner (403). */
+async function ownedSourceUser(ctx: Context, id: string) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
   const sourceUserId = databaseIdOf('Import::SourceUser', id);
   if (sourceUserId === null) throw new ParamError(`${id} is not a valid ImportSourceUserID`);
   const found = await ctx.db.importSourceUser.findUnique({ where: { id: sourceUserId }, include: { namespace: true } });
   if (!found || !(await ctx.policy.canReadNamespace(found.namespace))) throw new NotFoundError('Import source user');
   await ctx.policy.requireGroupAccess(found.namespace, AccessLevel.OWNER);
-  if (!REASSIGNABLE.includes(found.status)) throw new UnprocessableError('Import source user has an invalid status for this operation');
+  return found;
+}
+
+const invalidStatus = () => new UnprocessableError('Import source user has an invalid status for this operation');
+
+/** `importSourceUserReassign`: one placeholder to one user (Owner of the group it belongs to). */
+export async function reassignSourceUser(ctx: Context, id: string, assignee: string | number): Promise<ImportSourceUser> {
+  const found = await ownedSourceUser(ctx, id);
+  if (!REASSIGNABLE.includes(found.status)) throw invalidStatus();
   const userId = databaseIdOf('User', assignee);
   const user = userId === null ? null : await ctx.db.user.findUnique({ where: { id: userId } });
   const reassignable = user && (await reassignableUsers(ctx.db, [{ username: user.username, email: '' }]))(user.username, '');
   if (!reassignable) throw new UnprocessableError('Only active regular, auditor, or administrator users can be assigned');
-  await startReassignments(ctx, found.namespace, [{ sourceUser: found, user: reassignable }]);
+  await startReassignments(ctx, found.namespace, [{ sourceUser: found, user: reassignable }], null);
   return ctx.db.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });
 }
 
-type ReassignJob = { groupId: number; sourceUserIds: number[]; notifyUserId: number };
+/** `importSourceUserCancelReassignment` (GitLab's CancelReassignmentService): back to pending, the assignee's link dead. */
+export async function cancelReassignment(ctx: Context, id: string): Promise<ImportSourceUser> {
+  const found = await ownedSourceUser(ctx, id);
+  const { count } = await ctx.db.importSourceUser.updateMany({
+    where: { id: found.id, status: { in: CANCELABLE } },
+    data: { status: 'pending_reassignment', reassignToUserId: null, reassignedByUserId: null, reassignmentTokenDigest: null },
+  });
+  if (!count) throw invalidStatus();
+  return ctx.db.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });
+}
+
+/**
+ * `importSourceUserResendNotification`: mails the assignee a new link. Only the token's digest is
+ * kept, so a new token is issued and the earlier link stops working.
+ */
+export async function resendReassignmentRequest(ctx: Context, id: string): Promise<ImportSourceUser> {
+  const found = await ownedSourceUser(ctx, id);
+  return ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.importSourceUser.updateMany({ where: { id: found.id, status: 'awaiting_approval' }, data: { reassignmentTokenDigest: null } });
+    if (!count) throw invalidStatus();
+    await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'requests', groupId: found.namespaceId, sourceUserIds: [found.id], summaryTo: null } satisfies NotifyJob, { tx });
+    return tx.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The assignee's side
+
+/**
+ * The reassignment request a link names, for its assignee only. An unknown id, a wrong or used
+ * token and someone else's request get the same 404: only the token says the request exists, and
+ * the answer must not tell a guesser (or another user holding the link) anything more.
+ */
+function requestOf(ctx: Context, id: string, token: string): Prisma.ImportSourceUserWhereInput & { id: number } {
+  if (!ctx.viewer.user) throw new UnauthorizedError();
+  const sourceUserId = databaseIdOf('Import::SourceUser', id);
+  if (sourceUserId === null || !token) throw new NotFoundError('Import source user');
+  return {
+    id: sourceUserId,
+    status: 'awaiting_approval',
+    reassignToUserId: ctx.viewer.user.id,
+    reassignmentTokenDigest: tokenDigest(ctx.deps.secrets.tokenDigestKey, token),
+  };
+}
+
+/** The request the assignee's link opens (GitLab's `Import::SourceUsersController#show`). */
+export async function findReassignmentRequest(ctx: Context, id: string, token: string): Promise<ImportSourceUser> {
+  const found = await ctx.db.importSourceUser.findFirst({ where: requestOf(ctx, id, token) });
+  if (!found) throw new NotFoundError('Import source user');
+  return found;
+}
+
+/**
+ * The assignee accepts (GitLab's AcceptReassignmentService): the request moves to
+ * `reassignment_in_progress`, the token is spent, and the job moves the contributions; or rejects
+ * (RejectReassignmentService): `rejected`, and whoever reassigned is told.
+ */
+export async function answerReassignmentRequest(ctx: Context, id: string, token: string, accept: boolean): Promise<ImportSourceUser> {
+  const where = requestOf(ctx, id, token);
+  return ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.importSourceUser.updateMany({
+      where,
+      data: { status: accept ? 'reassignment_in_progress' : 'rejected', reassignmentTokenDigest: null },
+    });
+    if (!count) throw new NotFoundError('Import source user');
+    const row = await tx.importSourceUser.findUniqueOrThrow({ where: { id: where.id } });
+    if (accept) await ctx.deps.jobs.send(REASSIGN_QUEUE, { sourceUserIds: [row.id] } satisfies ReassignJob, { tx });
+    else await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'rejected', sourceUserId: row.id, ownerId: row.reassignedByUserId, assigneeId: row.reassignToUserId! } satisfies NotifyJob, { tx });
+    return row;
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Jobs
+
+type ReassignJob = { sourceUserIds: number[] };
+
+type NotifyJob =
+  | { kind: 'requests'; groupId: number; sourceUserIds: number[]; summaryTo: number | null }
+  | { kind: 'rejected'; sourceUserId: number; ownerId: number | null; assigneeId: number }
+  | { kind: 'bypassed'; sourceUserIds: number[] };
+
+/** The assignee's links: the request, and where to POST the answer (GitLab's `/import/source_users` web routes). */
+export const reassignmentLinks = (externalUrl: string, id: number, token: string) => {
+  const base = `${externalUrl}/import/source_users/${id}`;
+  const query = `?reassignment_token=${token}`;
+  return { review: base + query, accept: `${base}/accept${query}`, decline: `${base}/decline${query}` };
+};
+
+const sourceLabel = (u: ImportSourceUser) => `${u.sourceName ?? u.sourceUsername ?? u.sourceUserIdentifier} (@${u.sourceUsername ?? u.sourceUserIdentifier} on ${u.sourceHostname})`;
+
+type SourceUserWithPeople = ImportSourceUser & { reassignToUser: { username: string; email: string } | null; reassignedByUser: { name: string; username: string } | null };
+
+/**
+ * Issues the request's token and mails its links to the assignee, once per request: the token is
+ * set only where none is (a retried job skips requests already mailed), and taken back if the
+ * mail could not be handed over, so the retry mails a fresh one.
+ */
+async function mailRequest(deps: JobContext['deps'], group: Namespace, sourceUser: SourceUserWithPeople) {
+  const assignee = sourceUser.reassignToUser;
+  if (sourceUser.status !== 'awaiting_approval' || sourceUser.reassignmentTokenDigest !== null || !assignee) return;
+  const token = randomBytes(16).toString('hex');
+  const digest = tokenDigest(deps.secrets.tokenDigestKey, token);
+  const { count } = await deps.db.importSourceUser.updateMany({
+    where: { id: sourceUser.id, status: 'awaiting_approval', reassignmentTokenDigest: null },
+    data: { reassignmentTokenDigest: digest },
+  });
+  if (!count) return;
+  const links = reassignmentLinks(deps.config.externalUrl, sourceUser.id, token);
+  const by = sourceUser.reassignedByUser;
+  const text = [
+    `${by ? `${by.name} (@${by.username})` : 'An owner of the group'} asks you to take over the contributions ${sourceLabel(sourceUser)} made before they were imported into ${group.fullPath}.`,
+    `Once you accept, those contributions show you as their author. Nothing moves unless you accept.`,
+    ``,
+    `Review the request (signed in as @${assignee.username}): ${links.review}`,
+    `Accept: POST ${links.accept}`,
+    `Decline: POST ${links.decline}`,
+    ``,
+    `If you do not know this group or this person, decline.`,
+  ].join('\n');
+  try {
+    await deps.mail.send({ to: [assignee.email], subject: `Reassignments in ${group.fullPath} waiting for review`, text });
+  } catch (error) {
+    await deps.db.importSourceUser.updateMany({ where: { id: sourceUser.id, reassignmentTokenDigest: digest }, data: { reassignmentTokenDigest: null } });
+    throw error;
+  }
+}
+
+/**
+ * The e-mails of reassignment: each assignee's request, the uploader's summary of a CSV, the
+ * owner's notice of a rejection, the assignee's notice of a reassignment that skipped them.
+ */
+export async function sendReassignmentMail(data: NotifyJob, job: JobContext): Promise<void> {
+  const { db } = job.deps;
+  if (data.kind === 'rejected') return mailRejection(data, job);
+  if (data.kind === 'bypassed') return mailBypassNotices(data, job);
+  const group = await db.namespace.findUnique({ where: { id: data.groupId } });
+  if (!group) return;
+  const sourceUsers = await db.importSourceUser.findMany({
+    where: { id: { in: data.sourceUserIds } },
+    include: { reassignToUser: { select: { username: true, email: true } }, reassignedByUser: { select: { name: true, username: true } } },
+    orderBy: { id: 'asc' },
+  });
+  for (const sourceUser of sourceUsers) await mailRequest(job.deps, group, sourceUser);
+  const recipient = data.summaryTo === null ? null : await db.user.findUnique({ where: { id: data.summaryTo } });
+  if (!recipient) return;
+  const text = [
+    `${sourceUsers.length} placeholder user${sourceUsers.length === 1 ? '' : 's'} of ${group.fullPath} matched a user of the sheet:`,
+    ...sourceUsers.map((u) => `- ${sourceLabel(u)} → @${u.reassignToUser?.username}: ${u.status === 'awaiting_approval' ? 'awaiting approval' : u.status.replace(/_/g, ' ')}`),
+  ].join('\n');
+  await job.deps.mail.send({ to: [recipient.email], subject: `Placeholder reassignments in ${group.fullPath} completed`, text });
+}
+
+async function mailRejection(data: Extract<NotifyJob, { kind: 'rejected' }>, job: JobContext) {
+  const { db } = job.deps;
+  const [sourceUser, owner, assignee] = await Promise.all([
+    db.importSourceUser.findUnique({ where: { id: data.sourceUserId }, include: { namespace: true } }),
+    data.ownerId === null ? null : db.user.findUnique({ where: { id: data.ownerId } }),
+    db.user.findUnique({ where: { id: data.assigneeId } }),
+  ]);
+  if (!sourceUser || !owner || !assignee) return;
+  await job.deps.mail.send({
+    to: [owner.email],
+    subject: `Reassignments in ${sourceUser.namespace.fullPath} rejected`,
+    text: `@${assignee.username} declined to take over the contributions of ${sourceLabel(sourceUser)} in ${sourceUser.namespace.fullPath}. They stay with the placeholder user; you can reassign them to someone else.`,
+  });
+}
+
+/** An administrator skipped the assignee's approval (GitLab's admin bypass): the assignee is at least told. */
+async function mailBypassNotices(data: Extract<NotifyJob, { kind: 'bypassed' }>, job: JobContext) {
+  const sourceUsers = await job.deps.db.importSourceUser.findMany({
+    where: { id: { in: data.sourceUserIds } },
+    include: { namespace: true, reassignToUser: { select: { email: true } }, reassignedByUser: { select: { username: true } } },
+    orderBy: { id: 'asc' },
+  });
+  for (const sourceUser of sourceUsers) {
+    if (!sourceUser.reassignToUser) continue;
+    await job.deps.mail.send({
+      to: [sourceUser.reassignToUser.email],
+      subject: `Contributions in ${sourceUser.namespace.fullPath} reassigned to you`,
+      text: `An administrator (@${sourceUser.reassignedByUser?.username ?? 'unknown'}) reassigned to you the contributions of ${sourceLabel(sourceUser)} in ${sourceUser.namespace.fullPath}, without asking for your confirmation (the instance allows administrators to skip it).`,
+    });
+  }
+}
 
 /**
  * Every table column that holds a contributor. Reassignment moves a placeholder's rows in each;
@@ -299,39 +526,26 @@ const CONTRIBUTIONS: ((tx: Prisma.TransactionClient, from: number, to: number) =
   (tx, from, to) => tx.release.updateMany({ where: { authorId: from }, data: { authorId: to } }),
 ];
 
-/** The background job: moves each placeholder's contributions to its chosen user, then mails the result. */
+/**
+ * The background job: moves each placeholder's contributions to its chosen user. Only a
+ * reassignment the assignee accepted (or an administrator's, with the confirmation bypassed) is
+ * `reassignment_in_progress`; anything else (awaiting approval, rejected, cancelled) is left alone.
+ */
 export async function runReassignments(data: ReassignJob, job: JobContext): Promise<void> {
   const { db } = job.deps;
-  const done: string[] = [];
-  const failed: string[] = [];
   for (const id of data.sourceUserIds) {
-    const sourceUser = await db.importSourceUser.findUnique({ where: { id }, include: { reassignToUser: true } });
+    const sourceUser = await db.importSourceUser.findUnique({ where: { id } });
     if (!sourceUser || sourceUser.status !== 'reassignment_in_progress' || !sourceUser.reassignToUserId) continue;
-    const label = `${sourceUser.sourceUsername ?? sourceUser.sourceUserIdentifier} (${sourceUser.sourceHostname})`;
     try {
       await db.$transaction(async (tx) => {
-        if (sourceUser.placeholderUserId !== null) {
-          for (const move of CONTRIBUTIONS) await move(tx, sourceUser.placeholderUserId, sourceUser.reassignToUserId!);
-        }
-        await tx.importSourceUser.update({ where: { id }, data: { status: 'completed', reassignmentError: null } });
+        // Claimed under the transaction: a second run of the same job finds it completed and moves nothing.
+        const { count } = await tx.importSourceUser.updateMany({ where: { id, status: 'reassignment_in_progress' }, data: { status: 'completed', reassignmentError: null } });
+        if (!count || sourceUser.placeholderUserId === null) return;
+        for (const move of CONTRIBUTIONS) await move(tx, sourceUser.placeholderUserId, sourceUser.reassignToUserId!);
       });
-      done.push(`${label} → ${sourceUser.reassignToUser?.username}`);
     } catch (error) {
       job.log.error({ err: error, sourceUserId: id }, 'placeholder reassignment failed');
       await db.importSourceUser.update({ where: { id }, data: { status: 'failed', reassignmentError: (error as Error).message.slice(0, 255) } });
-      failed.push(label);
     }
   }
-  const [recipient, group] = await Promise.all([
-    db.user.findUnique({ where: { id: data.notifyUserId } }),
-    db.namespace.findUnique({ where: { id: data.groupId } }),
-  ]);
-  if (!recipient || !group) return;
-  const subject = failed.length ? `Placeholder reassignments in ${group.fullPath} completed with errors` : `Placeholder reassignments in ${group.fullPath} completed`;
-  const text = [
-    `${done.length} placeholder user${done.length === 1 ? ' was' : 's were'} reassigned in ${group.fullPath}.`,
-    ...done.map((line) => `- ${line}`),
-    ...(failed.length ? [``, `${failed.length} could not be reassigned:`, ...failed.map((line) => `- ${line}`)] : []),
-  ].join('\n');
-  await job.deps.mail.send({ to: [recipient.email], subject, text });
 }

@@ -503,6 +503,22 @@ describe('secrets follow their destination (issue #37)', () => {
       await attacker.close();
     }
   });
+
+  it('secrets saved before sealing still open where they are, and a sealed blob never opens as an old one', async () => {
+    const { createCipheriv, hkdfSync, randomBytes } = await import('node:crypto');
+    const { decryptSecrets, encryptSecrets } = await import('../src/modules/integrations/crypto.ts');
+    const key = t.deps.secrets.tokenDigestKey;
+    // The stored format before sealing: iv | tag | AES-256-GCM ciphertext, no associated data.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(hkdfSync('sha256', key, 'forgegate', 'integration-secrets-v1', 32)), iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify({ token: 'OLD' }), 'utf8'), cipher.final()]);
+    const old = new Uint8Array(Buffer.concat([iv, cipher.getAuthTag(), body]));
+    expect(decryptSecrets(key, old, 'telegram\nhttps://x')).toEqual({ token: 'OLD' });
+    const sealed = encryptSecrets(key, { token: 'NEW' }, 'telegram\nhttps://x');
+    expect(decryptSecrets(key, sealed, 'telegram\nhttps://x')).toEqual({ token: 'NEW' });
+    expect(decryptSecrets(key, sealed, 'telegram\nhttps://y')).toBeNull();
+    expect(decryptSecrets(key, sealed, '')).toBeNull();
+  });
 });
 
 describe('integrations documentation', () => {

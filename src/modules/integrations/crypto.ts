@@ -27,18 +27,28 @@ export function encryptSecrets(tokenDigestKey: string, values: Record<string, un
   return new Uint8Array(Buffer.concat([iv, cipher.getAuthTag(), body]));
 }
 
-/** The secrets, or null when the blob was sealed to another value than `sealedTo` (or altered). */
+/** GCM's plaintext, or null when its tag does not verify (another key, associated data or blob). */
+function open(tokenDigestKey: string, data: Buffer, associated: string | null): Buffer | null {
+  const decipher = createDecipheriv('aes-256-gcm', keyFor(tokenDigestKey), data.subarray(0, 12));
+  decipher.setAuthTag(data.subarray(12, 28));
+  if (associated !== null) decipher.setAAD(Buffer.from(associated, 'utf8'));
+  try {
+    return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The secrets, or null when the blob was sealed to another value than `sealedTo` (or altered).
+ * Blobs written before secrets were sealed carry no associated data and still open, so an upgrade
+ * keeps every integration working; saving one seals it. A sealed blob never opens that way: its tag
+ * covers the associated data. Such old blobs stay protected by the service's rule that a new
+ * destination needs its secrets again.
+ */
 export function decryptSecrets(tokenDigestKey: string, blob: Uint8Array | null, sealedTo: string): Record<string, unknown> | null {
   if (!blob) return {};
   const data = Buffer.from(blob);
-  const decipher = createDecipheriv('aes-256-gcm', keyFor(tokenDigestKey), data.subarray(0, 12));
-  decipher.setAuthTag(data.subarray(12, 28));
-  decipher.setAAD(Buffer.from(sealedTo, 'utf8'));
-  let plain: Buffer;
-  try {
-    plain = Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]);
-  } catch {
-    return null; // GCM's tag check failed: not the value the secrets were saved with
-  }
-  return JSON.parse(plain.toString('utf8'));
+  const plain = open(tokenDigestKey, data, sealedTo) ?? open(tokenDigestKey, data, null);
+  return plain ? JSON.parse(plain.toString('utf8')) : null;
 }

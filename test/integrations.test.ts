@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendWithPolicy, OutboundError } from '../src/http/outbound.ts';
-import { KINDS, kindOf, type KindDef, type ParamDef } from '../src/modules/integrations/registry.ts';
+import { camel, KINDS, kindOf, type KindDef, type ParamDef } from '../src/modules/integrations/registry.ts';
 import { settingsOf } from '../src/modules/integrations/service.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
@@ -342,6 +342,182 @@ describe('integration delivery', () => {
     } finally {
       await bot.close();
     }
+  });
+});
+
+describe('secrets follow their destination (issue #37)', () => {
+  let t: TestApp;
+  let maintainer: { id: number; token: string };
+  const CHAT_FLAGS = ['push_events', 'issues_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events'];
+  const flags = Object.fromEntries(CHAT_FLAGS.map((f) => [f, true]));
+  beforeAll(async () => {
+    t = await createTestApp();
+    t.config.development = true; // the mock CI kind exists only in development mode
+    maintainer = await t.user('maint');
+    await t.api('put', '/application/settings').send({ allow_local_requests_from_web_hooks_and_services: true }).expect(200);
+  });
+  afterAll(() => t.close());
+
+  /** `integrationUpdate` as the maintainer, settings by the registry's names. */
+  const update = async (path: string, kind: KindDef, settings: Record<string, unknown>, top: Record<string, unknown> = {}) => {
+    const input = { groupPath: path, slug: kind.slug, ...top, settings: { [camel(kind.slug)]: Object.fromEntries(Object.entries(settings).map(([k, v]) => [camel(k), v])) } };
+    const r = await t.graphql('mutation($input: IntegrationUpdateInput!) { integrationUpdate(input: $input) { errors } }', { input }, maintainer.token);
+    return r.body.data.integrationUpdate.errors as string[];
+  };
+  const stored = async (groupId: number, kind: KindDef) => {
+    const row = await t.db.integration.findFirstOrThrow({ where: { namespaceId: groupId, slug: kind.slug } });
+    return settingsOf(t.deps, { row, kind, inherited: false });
+  };
+  const humanized = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+  const elsewhere = (param: ParamDef) => (param.url ? `https://elsewhere.example.com/${param.name}` : `elsewhere-${param.name}`);
+
+  it('every kind with secrets declares where it sends them (GitLab\'s exposes_secrets fields)', () => {
+    expect(KINDS.flatMap((kind) => kind.params.filter((p) => p.url && !p.destination).map((p) => `${kind.slug}.${p.name}`))).toEqual([]);
+    const withSecrets = KINDS.filter((kind) => kind.params.some((p) => p.secret));
+    expect(Object.fromEntries(withSecrets.map((kind) => [kind.slug, kind.params.filter((p) => p.destination).map((p) => p.name)]))).toEqual({
+      asana: [],
+      assembla: ['subdomain'],
+      bamboo: ['buildserver_url'],
+      buildkite: ['project_url'],
+      'drone-ci': ['buildserver_url'],
+      campfire: ['subdomain'],
+      datadog: ['site'],
+      packagist: ['server'],
+      pivotaltracker: [],
+      'mattermost-slash-commands': [],
+      'slack-slash-commands': [],
+      telegram: ['hostname'],
+      slack: ['webhook'],
+      mattermost: ['webhook'],
+      'microsoft-teams': ['webhook'],
+      'hangouts-chat': ['webhook'],
+      discord: ['webhook'],
+    });
+  });
+
+  describe.each(KINDS.map((kind) => [kind.slug, kind] as const))('%s', (slug, kind) => {
+    const secrets = kind.params.filter((p) => p.secret);
+    const destinations = kind.params.filter((p) => p.destination);
+    it('a destination change needs every secret again; other changes keep them', async () => {
+      const group = (await t.api('post', '/groups').send({ name: `S ${slug}`, path: `s-${slug}` }).expect(201)).body;
+      await t.api('post', `/groups/${group.id}/members`).send({ user_id: maintainer.id, access_level: 40 }).expect(201);
+      const params = validParams(kind);
+      await t.api('put', `/groups/${group.id}/integrations/${slug}`).send(params).expect(200);
+
+      // Positive control: a change of no destination keeps the stored secrets.
+      expect(await update(group.full_path, kind, {}, { commitEvents: false })).toEqual([]);
+      for (const secret of secrets) expect((await stored(group.id, kind))[secret.name]).toBe(params[secret.name]);
+
+      for (const dest of destinations) {
+        const before = await stored(group.id, kind);
+        const others = secrets.filter((s) => s !== dest);
+        if (others.length) {
+          const refused = await update(group.full_path, kind, { [dest.name]: elsewhere(dest) });
+          expect(refused).toEqual(others.map((s) => `${humanized(s.name)} must be given again when ${dest.name} changes`));
+          expect(await stored(group.id, kind)).toEqual(before);
+        }
+        const fresh = Object.fromEntries(others.map((s) => [s.name, `fresh-${s.name}`]));
+        expect(await update(group.full_path, kind, { [dest.name]: elsewhere(dest), ...fresh })).toEqual([]);
+        expect(await stored(group.id, kind)).toMatchObject({ [dest.name]: elsewhere(dest), ...fresh });
+      }
+    });
+  });
+
+  it('a Maintainer cannot send the owner\'s Telegram bot token to a host of theirs (REST and GraphQL)', async () => {
+    const owner = await receiver();
+    const attacker = await receiver();
+    try {
+      const group = (await t.api('post', '/groups').send({ name: 'Tele', path: 'tele' }).expect(201)).body;
+      await t.api('post', `/groups/${group.id}/members`).send({ user_id: maintainer.id, access_level: 40 }).expect(201);
+      const base = `/groups/${group.id}/integrations/telegram`;
+      await t.api('put', base).send({ hostname: owner.url, token: 'OWNER-TOKEN', room: '@ops', ...flags }).expect(200);
+      const telegram = kindOf('telegram')!;
+
+      // A partial update that names no destination keeps the token (and the kind's own event flags).
+      expect(await update('tele', telegram, { room: '@ops2' })).toEqual([]);
+
+      // REST PUT is a whole set-up: the token is a required parameter (twin: integrationSetUp).
+      await t.api('put', base, maintainer.token).send({ hostname: attacker.url, room: '@ops', ...flags }).expect(400, { error: 'token is missing' });
+      const setUp = await t.graphql(
+        'mutation($input: IntegrationSetUpInput!) { integrationSetUp(input: $input) { errors } }',
+        { input: { groupPath: 'tele', slug: 'telegram', settings: { telegram: { hostname: attacker.url, room: '@ops', ...Object.fromEntries(CHAT_FLAGS.map((f) => [camel(f), true])) } } } },
+        maintainer.token,
+      );
+      expect(setUp.body.data.integrationSetUp.errors).toEqual(['token is missing']);
+      // The partial update changes the hostname only with the token given again.
+      expect(await update('tele', telegram, { hostname: attacker.url })).toEqual(['Token must be given again when hostname changes']);
+      expect((await t.api('get', base, maintainer.token).expect(200)).body.properties).toMatchObject({ hostname: owner.url, room: '@ops2' });
+
+      // The test sends the owner's token only to the owner's host, through REST and GraphQL.
+      expect((await t.api('post', `${base}/test`, maintainer.token).expect(200)).body).toMatchObject({ success: true, status: 'sent' });
+      const gqlTest = await t.graphql('mutation { integrationTest(input: { groupPath: "tele", slug: "telegram" }) { errors result { success status } } }', {}, maintainer.token);
+      expect(gqlTest.body.data.integrationTest).toEqual({ errors: [], result: { success: true, status: 'sent' } });
+      expect(owner.bodies.map((b: any) => b.url)).toEqual(['/botOWNER-TOKEN/sendMessage', '/botOWNER-TOKEN/sendMessage']);
+
+      // With a token of their own the Maintainer may move it: that token, not the owner's, goes there.
+      expect(await update('tele', telegram, { hostname: attacker.url, token: 'THEIR-TOKEN' })).toEqual([]);
+      await t.api('post', `${base}/test`, maintainer.token).expect(200);
+      await t.api('put', base, maintainer.token).send({ hostname: attacker.url, token: 'THEIR-OTHER-TOKEN', room: '@ops', ...flags }).expect(200);
+      await t.api('post', `${base}/test`, maintainer.token).expect(200);
+      expect(attacker.bodies.map((b: any) => b.url)).toEqual(['/botTHEIR-TOKEN/sendMessage', '/botTHEIR-OTHER-TOKEN/sendMessage']);
+      expect(owner.hits).toHaveLength(2);
+    } finally {
+      await owner.close();
+      await attacker.close();
+    }
+  });
+
+  it('a secret never leaves with a destination it was not saved with, on the test and on deliveries', async () => {
+    const owner = await receiver();
+    const attacker = await receiver();
+    try {
+      const group = (await t.api('post', '/groups').send({ name: 'Sealed', path: 'sealed' }).expect(201)).body;
+      const project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id }).expect(201)).body;
+      const base = `/groups/${group.id}/integrations/telegram`;
+      await t.api('put', base).send({ hostname: owner.url, token: 'OWNER-TOKEN', room: '@ops', ...flags }).expect(200);
+      // A write that bypasses the service's rule (a script, a restored backup) moves the hostname alone.
+      const where = { namespaceId_slug: { namespaceId: group.id, slug: 'telegram' } };
+      const row = await t.db.integration.findUniqueOrThrow({ where });
+      const moveTo = (hostname: string) => t.db.integration.update({ where, data: { properties: { ...(row.properties as object), hostname } } });
+      await moveTo(attacker.url);
+
+      const refused = { success: false, status: 'failed', message: 'not sent: token not saved for this destination; save it again' };
+      expect((await t.api('post', `${base}/test`).expect(200)).body).toEqual(refused);
+      await t.deps.events.publish('push', { projectId: project.id, userId: null, ref: 'refs/heads/main', before: '0'.repeat(40), after: 'a'.repeat(40), via: 'api' });
+      await t.deps.jobs.drain({ ignoreDelays: true });
+      expect(attacker.hits).toEqual([]);
+      const deliveries = await t.db.integrationDelivery.findMany({ where: { integrationId: row.id }, orderBy: { id: 'asc' } });
+      expect(deliveries.length).toBeGreaterThan(1);
+      expect(new Set(deliveries.map((d) => d.error))).toEqual(new Set([refused.message]));
+      // Nor may an update carry the token over: it does not open here, so it is missing.
+      const u = await t.graphql('mutation { integrationUpdate(input: { groupPath: "sealed", slug: "telegram", settings: { telegram: { room: "@x" } } }) { errors } }');
+      expect(u.body.data.integrationUpdate.errors).toEqual(['token is missing']);
+
+      // Positive control: back at the host it was saved with, the same row sends again.
+      await moveTo(owner.url);
+      expect((await t.api('post', `${base}/test`).expect(200)).body).toMatchObject({ success: true, status: 'sent' });
+      expect(owner.bodies.map((b: any) => b.url)).toEqual(['/botOWNER-TOKEN/sendMessage']);
+      expect(attacker.hits).toEqual([]);
+    } finally {
+      await owner.close();
+      await attacker.close();
+    }
+  });
+
+  it('secrets saved before sealing still open where they are, and a sealed blob never opens as an old one', async () => {
+    const { createCipheriv, hkdfSync, randomBytes } = await import('node:crypto');
+    const { decryptSecrets, encryptSecrets } = await import('../src/modules/integrations/crypto.ts');
+    const key = t.deps.secrets.tokenDigestKey;
+    // The stored format before sealing: iv | tag | AES-256-GCM ciphertext, no associated data.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(hkdfSync('sha256', key, 'forgegate', 'integration-secrets-v1', 32)), iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify({ token: 'OLD' }), 'utf8'), cipher.final()]);
+    const old = new Uint8Array(Buffer.concat([iv, cipher.getAuthTag(), body]));
+    expect(decryptSecrets(key, old, 'telegram\nhttps://x')).toEqual({ token: 'OLD' });
+    const sealed = encryptSecrets(key, { token: 'NEW' }, 'telegram\nhttps://x');
+    expect(decryptSecrets(key, sealed, 'telegram\nhttps://x')).toEqual({ token: 'NEW' });
+    expect(decryptSecrets(key, sealed, 'telegram\nhttps://y')).toBeNull();
+    expect(decryptSecrets(key, sealed, '')).toBeNull();
   });
 });
 

@@ -23,7 +23,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { OutboundError, sendOutbound } from '../../http/outbound.ts';
 import { kindOf, type EventFlag } from './registry.ts';
-import { activeIntegrationsOf, eventsOf, findIntegration, settingsOf, type IntegrationView } from './service.ts';
+import { activeIntegrationsOf, eventsOf, findIntegration, missingSecrets, settingsOf, type IntegrationView } from './service.ts';
 import type { GroupRef } from '../groups/service.ts';
 
 export const DELIVERY_QUEUE = 'integration-delivery';
@@ -58,6 +58,9 @@ const str = (value: unknown) => (typeof value === 'string' && value !== '' ? val
 /** Sends one message the way the integration's kind delivers; never throws. */
 async function send(deps: AppDeps, view: IntegrationView, flag: EventFlag | null, message: Message): Promise<Outcome> {
   const settings = settingsOf(deps, view);
+  // Secrets that do not open for the stored destination stay unsent (service.ts `sealOf`).
+  const missing = missingSecrets(view.kind, settings);
+  if (missing.length) return { status: 'failed', target: '', error: `not sent: ${missing.join(', ')} not saved for this destination; save it again` };
   let url: string;
   let body: Record<string, unknown>;
   switch (view.kind.delivery) {
@@ -144,8 +147,8 @@ const isChat: Wants = (view) => CHAT_DELIVERIES.includes(view.kind.delivery);
  * the default branch (only Maintainers push there), so `protected` and `default_and_protected`
  * select it as `default` does; kinds without the setting hear every branch.
  */
-function notifiesBranch(deps: AppDeps, view: IntegrationView, branch: string, defaultBranch: string): boolean {
-  const settings = settingsOf(deps, view);
+function notifiesBranch(view: IntegrationView, branch: string, defaultBranch: string): boolean {
+  const settings = view.row.properties as Record<string, unknown>;
   const declared = view.kind.params.some((param) => param.name === 'branches_to_be_notified');
   if (!declared) return true;
   const setting = settings.notify_only_default_branch === true ? 'default' : String(settings.branches_to_be_notified ?? 'default');
@@ -185,7 +188,7 @@ export async function onPush(event: DomainEvents['push'], deps: AppDeps) {
   const action = ZERO.test(event.before) ? 'created' : ZERO.test(event.after) ? 'deleted' : `pushed ${short(event.before)}..${short(event.after)} to`;
   const text = `${scope.header.project.path_with_namespace}: ${action} ${tag ? 'tag' : 'branch'} ${name}`;
   const flag = tag ? 'tag_push_events' : 'push_events';
-  const wants: Wants = (view) => subscribesTo(flag)(view) && (tag || notifiesBranch(deps, view, name, scope.defaultBranch));
+  const wants: Wants = (view) => subscribesTo(flag)(view) && (tag || notifiesBranch(view, name, scope.defaultBranch));
   await fanOut(deps, scope.group, flag, { object_kind: tag ? 'tag_push' : 'push', text, ...scope.header, data: { ...event } }, wants);
 }
 

@@ -54,6 +54,11 @@ export type ParamDef = {
   secret?: boolean;
   /** Must be an http or https URL. */
   url?: boolean;
+  /**
+   * Says where the kind sends, and with it its secrets (a URL, host, server or subdomain: GitLab's
+   * `exposes_secrets`). Changing one needs every stored secret given again (service.ts).
+   */
+  destination?: boolean;
   /** GitLab's original names, accepted as aliases on input. */
   aliases?: readonly string[];
   /** Accepted for compatibility; `ignored` ones are not even stored. */
@@ -83,7 +88,7 @@ const p = {
   str: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', description, ...extra }),
   req: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', required: true, description, ...extra }),
   bool: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'boolean', description, ...extra }),
-  url: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', required: true, url: true, description, ...extra }),
+  url: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', required: true, url: true, destination: true, description, ...extra }),
   secret: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', required: true, secret: true, description, ...extra }),
 };
 
@@ -135,7 +140,7 @@ export const KINDS: readonly KindDef[] = [
     kind: 'Project-management service',
     delivery: 'record',
     events: ['push_events'],
-    params: [p.secret('token', 'Authentication token.'), p.str('subdomain', 'Subdomain setting.')],
+    params: [p.secret('token', 'Authentication token.'), p.str('subdomain', 'Subdomain setting.', { destination: true })],
   },
   {
     slug: 'bamboo',
@@ -184,7 +189,7 @@ export const KINDS: readonly KindDef[] = [
     kind: 'Chat (legacy)',
     delivery: 'record',
     events: ['push_events'],
-    params: [p.secret('token', 'API authentication token.'), p.str('subdomain', 'Subdomain.'), p.str('room', 'Room id.')],
+    params: [p.secret('token', 'API authentication token.'), p.str('subdomain', 'Subdomain.', { destination: true }), p.str('room', 'Room id.')],
   },
   {
     slug: 'confluence',
@@ -210,7 +215,7 @@ export const KINDS: readonly KindDef[] = [
     events: ['pipeline_events', 'job_events'],
     params: [
       p.secret('api_key', 'API key.'),
-      p.str('site', 'Site of the monitoring service.', { aliases: ['datadog_site'], default: 'datadoghq.com' }),
+      p.str('site', 'Site of the monitoring service.', { aliases: ['datadog_site'], default: 'datadoghq.com', destination: true }),
       p.str('service', 'Tag for the service.', { aliases: ['datadog_service'] }),
       p.str('env', 'Environment tag.', { aliases: ['datadog_env'] }),
     ],
@@ -224,7 +229,7 @@ export const KINDS: readonly KindDef[] = [
     params: [
       p.req('username', 'Username on the registry.'),
       p.secret('token', 'API token.'),
-      p.str('server', 'URL of the registry; blank means the default registry.', { url: true }),
+      p.str('server', 'URL of the registry; blank means the default registry.', { url: true, destination: true }),
     ],
   },
   {
@@ -293,7 +298,7 @@ export const KINDS: readonly KindDef[] = [
     delivery: 'bot',
     events: [...CHAT_EVENTS, 'alert_events'],
     params: [
-      p.str('hostname', 'Bot API address.', { url: true, default: 'https://api.telegram.org' }),
+      p.str('hostname', 'Bot API address.', { url: true, destination: true, default: 'https://api.telegram.org' }),
       p.secret('token', 'Bot token.'),
       p.req('room', 'Chat identifier or channel username.'),
       { name: 'thread', type: 'integer', description: 'Message thread id.' },

@@ -140,7 +140,8 @@ builder.mutationFields((t) => ({
   }),
   integrationUpdate: t.field({
     type: payloadType('IntegrationUpdatePayload', 'integration', IntegrationRef),
-    description: 'Changes the given settings and event flags of a group integration that is set up, keeping the others (secrets included). Maintainers and above.',
+    description:
+      'Changes the given settings and event flags of a group integration that is set up, keeping the others (secrets included). A change of a field that says where the integration sends (URL, host, server, subdomain) needs its secrets given again. Maintainers and above.',
     args: { input: t.arg({ type: UpdateInput, required: true }) },
     resolve: (_r, { input }, ctx: Context) =>
       asPayload(

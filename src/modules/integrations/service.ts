@@ -174,24 +174,39 @@ export async function setUpIntegration(ctx: Context, input: SetUpInput): Promise
     useInheritedSettings: false,
     properties: properties as Prisma.InputJsonObject,
     events: { ...EVENT_DEFAULTS, ...previous, ...given, ...events },
-    secrets: Object.keys(secrets).length ? encryptSecrets(ctx.deps.secrets.tokenDigestKey, secrets) : null,
+    secrets: Object.keys(secrets).length ? encryptSecrets(ctx.deps.secrets.tokenDigestKey, secrets, sealOf(kind, properties)) : null,
   };
   await upsertRow(ctx, where, { namespaceId: group.id, slug: kind.slug, ...data }, data);
   return findIntegration(ctx, input.group, kind.slug);
 }
 
 /**
+ * GitLab's ResetSecretFields: a change of where the integration sends (a destination field) needs
+ * every stored secret given again in the same request. Whoever points an integration somewhere else
+ * must know its secrets, so a Maintainer who never saw the owner's bot token cannot redirect it to a
+ * host of theirs and have it sent there.
+ */
+function requireSecretsForNewDestination(kind: KindDef, stored: Settings, given: Settings) {
+  const moved = kind.params.filter((param) => param.destination && given[param.name] !== undefined && given[param.name] !== stored[param.name]).map((param) => param.name);
+  if (!moved.length) return;
+  const missing = kind.params.filter((param) => param.secret && isBlank(given[param.name]) && !isBlank(stored[param.name]));
+  if (missing.length) throw new ValidationError(Object.fromEntries(missing.map((param) => [param.name, [`must be given again when ${moved.join(', ')} changes`]])));
+}
+
+/**
  * Changes some settings of the group's own active integration, keeping the others (secrets
- * included) as stored: a partial update, where set-up takes the whole record. 404 when the group
- * has no own active integration of the kind.
+ * included, unless a destination changes) as stored: a partial update, where set-up takes the
+ * whole record. 404 when the group has no own active integration of the kind.
  */
 export async function updateIntegration(ctx: Context, input: SetUpInput): Promise<IntegrationView> {
   const kind = requireKind(input.slug, ctx);
   const group = await maintainedGroup(ctx, input.group);
   const row = await ctx.db.integration.findUnique({ where: { namespaceId_slug: { namespaceId: group.id, slug: kind.slug } } });
   if (!row?.active || row.useInheritedSettings) throw new MissingError('404 Integration Not Found');
-  const given = Object.fromEntries(Object.entries(input.settings ?? {}).filter(([, value]) => value !== undefined));
-  const stored = settingsOf(ctx.deps, { row, kind, inherited: false }) as Settings;
+  const view = { row, kind, inherited: false };
+  const given = Object.fromEntries(Object.entries(input.settings ?? {}).filter(([, value]) => value !== undefined)) as Settings;
+  const stored = { ...propertiesOf(view), ...secretsOf(ctx.deps, view) } as Settings;
+  requireSecretsForNewDestination(kind, stored, given);
   return setUpIntegration(ctx, { ...input, useInheritedSettings: false, settings: { ...stored, ...given } });
 }
 
@@ -218,7 +233,27 @@ export function propertiesOf(view: IntegrationView): Record<string, unknown> {
   );
 }
 
+/**
+ * What the secrets are sealed to (crypto.ts): the kind and the values of its non-secret destination
+ * fields as stored. A secret opens only beside the destination it was saved with, so no code path
+ * (the test endpoint, a queued delivery, a row changed behind the service's back) can pair an old
+ * secret with a new destination.
+ */
+function sealOf(kind: KindDef, properties: Record<string, unknown>): string {
+  return JSON.stringify([kind.slug, ...kind.params.filter((param) => param.destination && !param.secret).map((param) => properties[param.name] ?? null)]);
+}
+
+/** The stored secrets; none when they were saved for another destination than the stored one. */
+function secretsOf(deps: Pick<AppDeps, 'secrets'>, view: IntegrationView): Record<string, unknown> {
+  const properties = view.row.properties as Record<string, unknown>;
+  return decryptSecrets(deps.secrets.tokenDigestKey, view.row.secrets, sealOf(view.kind, properties)) ?? {};
+}
+
 /** Every setting, secrets decrypted: for delivery only, never for an answer. */
 export function settingsOf(deps: Pick<AppDeps, 'secrets'>, view: IntegrationView): Record<string, unknown> {
-  return { ...(view.row.properties as Record<string, unknown>), ...decryptSecrets(deps.secrets.tokenDigestKey, view.row.secrets) };
+  return { ...(view.row.properties as Record<string, unknown>), ...secretsOf(deps, view) };
 }
+
+/** The kind's required secrets absent from `settings`: never saved, or saved for another destination. */
+export const missingSecrets = (kind: KindDef, settings: Record<string, unknown>): string[] =>
+  kind.params.filter((param) => param.secret && param.required && isBlank(settings[param.name])).map((param) => param.name);

@@ -31,4 +31,4 @@ export const routes = defineRoutes([
     }),
     result: (data) => settingsEntity(expected(data.applicationSettingsUpdate?.applicationSettings, 'applicationSettings')),
   }),
-]);
+], { authenticate: 'always' });

@@ -29,4 +29,4 @@ export const routes = defineRoutes([
     variables: (v) => ({ input: { ...sourceInput('Group', v.id), file: v.file } }),
     result: (data) => ({ message: expected(data.importSourceUsersReassignFromCsv?.message, 'message') }),
   }),
-]);
+], { authenticate: 'always' });

@@ -5,6 +5,7 @@ import { gitbeaker } from './helpers/gitbeaker.ts';
 type User = { id: number; token: string; username: string };
 
 let t: TestApp;
+let owner: User;
 let maintainer: User;
 let developer: User;
 let privateGroup: { id: number };
@@ -16,6 +17,7 @@ const REQUESTER_KEYS = ['id', 'username', 'name', 'state', 'locked', 'avatar_url
 
 beforeAll(async () => {
   t = await createTestApp();
+  owner = await t.user('owner');
   maintainer = await t.user('maintainer');
   developer = await t.user('developer');
   publicGroup = (await t.api('post', '/groups').send({ name: 'Open', path: 'open', visibility: 'public' }).expect(201)).body;
@@ -24,6 +26,7 @@ beforeAll(async () => {
   privateProject = (await t.api('post', '/projects').send({ name: 'Secret', namespace_id: privateGroup.id, visibility: 'private' }).expect(201)).body;
   // Group members hold the same level in the group's projects, by inheritance.
   for (const id of [publicGroup.id, privateGroup.id]) {
+    await t.api('post', `/groups/${id}/members`).send({ user_id: owner.id, access_level: 50 }).expect(201);
     await t.api('post', `/groups/${id}/members`).send({ user_id: maintainer.id, access_level: 40 }).expect(201);
     await t.api('post', `/groups/${id}/members`).send({ user_id: developer.id, access_level: 30 }).expect(201);
   }
@@ -41,6 +44,8 @@ const sources = () =>
 describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) => {
   const source = () => sources().find((s) => s.kind === kind)!;
   const url = (suffix = '') => `/${kind}/${source().id}/access_requests${suffix}`;
+  /** Who answers requests: the group's Owners, the project's Maintainers (and Owners). */
+  const manager = () => (kind === 'groups' ? owner : maintainer);
 
   it('lets a stranger ask once; members, anonymous callers and invisible sources are refused', async () => {
     const stranger = await t.user();
@@ -56,12 +61,12 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
     await t.api('post', `/${kind}/${source().privateId}/access_requests`, null).expect(401);
   });
 
-  it('lists requests to maintainers and owners only, paginated', async () => {
+  it('lists requests to the managers of the members only, paginated', async () => {
     const a = await t.user();
     const b = await t.user();
     await t.api('post', url(), a.token).expect(201);
     await t.api('post', url(), b.token).expect(201);
-    const list = await t.api('get', `${url()}?per_page=100`, maintainer.token).expect(200);
+    const list = await t.api('get', `${url()}?per_page=100`, manager().token).expect(200);
     const ids = list.body.map((r: { id: number }) => r.id);
     expect(ids.slice(-2)).toEqual([a.id, b.id]);
     expect(list.headers['x-total']).toBe(String(ids.length));
@@ -70,6 +75,7 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
     expect(page.body).toHaveLength(1);
     expect(page.headers['x-next-page']).toBe(ids.length > 2 ? '3' : '');
     await t.api('get', url(), developer.token).expect(403, { message: '403 Forbidden' });
+    await t.api('get', url(), maintainer.token).expect(kind === 'groups' ? 403 : 200);
     await t.api('get', url(), a.token).expect(403);
     await t.api('get', url(), null).expect(401);
     await t.api('get', `/${kind}/${source().privateId}/access_requests`, a.token).expect(404);
@@ -79,14 +85,15 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
     const asker = await t.user();
     await t.api('post', url(), asker.token).expect(201);
     await t.api('put', url(`/${asker.id}/approve`), developer.token).expect(403);
+    // Above a project Maintainer's own level; a group Maintainer may not approve at all.
     await t.api('put', url(`/${asker.id}/approve`), maintainer.token).send({ access_level: 50 }).expect(403, { message: '403 Forbidden' });
-    await t.api('put', url(`/${asker.id}/approve`), maintainer.token).send({ access_level: 35 }).expect(400, { error: 'access_level does not have a valid value' });
-    const approved = await t.api('put', url(`/${asker.id}/approve`), maintainer.token).expect(201);
-    expect(approved.body).toMatchObject({ id: asker.id, username: asker.username, access_level: 30, created_by: { username: 'maintainer' } });
+    await t.api('put', url(`/${asker.id}/approve`), manager().token).send({ access_level: 35 }).expect(400, { error: 'access_level does not have a valid value' });
+    const approved = await t.api('put', url(`/${asker.id}/approve`), manager().token).expect(201);
+    expect(approved.body).toMatchObject({ id: asker.id, username: asker.username, access_level: 30, created_by: { username: manager().username } });
     expect((await t.api('get', `/${kind}/${source().id}/members/${asker.id}`).expect(200)).body.access_level).toBe(30);
     // The request is gone: approving again finds nothing.
-    await t.api('put', url(`/${asker.id}/approve`), maintainer.token).expect(404, { message: '404 Not found' });
-    await t.api('put', url(`/999999/approve`), maintainer.token).expect(404, { message: '404 Not found' });
+    await t.api('put', url(`/${asker.id}/approve`), manager().token).expect(404, { message: '404 Not found' });
+    await t.api('put', url(`/999999/approve`), manager().token).expect(404, { message: '404 Not found' });
     // An owner (here the administrator) may grant Maintainer and above.
     const second = await t.user();
     await t.api('post', url(), second.token).expect(201);
@@ -94,21 +101,22 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
     await t.api('put', url(`/${second.id}/approve`), null).expect(401);
   });
 
-  it('lets maintainers deny and requesters withdraw; others are refused', async () => {
+  it('lets the managers deny and requesters withdraw; others are refused', async () => {
     const denied = await t.user();
     const withdrawn = await t.user();
     await t.api('post', url(), denied.token).expect(201);
     await t.api('post', url(), withdrawn.token).expect(201);
     await t.api('delete', url(`/${denied.id}`), developer.token).expect(403);
     await t.api('delete', url(`/${denied.id}`), withdrawn.token).expect(403);
-    await t.api('delete', url(`/${denied.id}`), maintainer.token).expect(204);
+    if (kind === 'groups') await t.api('delete', url(`/${denied.id}`), maintainer.token).expect(403);
+    await t.api('delete', url(`/${denied.id}`), manager().token).expect(204);
     await t.api('delete', url(`/${withdrawn.id}`), withdrawn.token).expect(204);
     const left = (await t.api('get', `${url()}?per_page=100`).expect(200)).body.map((r: { id: number }) => r.id);
     expect(left).not.toContain(denied.id);
     expect(left).not.toContain(withdrawn.id);
     // A full member is not a requester; nobody at all is not either.
-    await t.api('delete', url(`/${developer.id}`), maintainer.token).expect(404, { message: '404 Not found' });
-    await t.api('delete', url('/999999'), maintainer.token).expect(404);
+    await t.api('delete', url(`/${developer.id}`), manager().token).expect(404, { message: '404 Not found' });
+    await t.api('delete', url('/999999'), manager().token).expect(404);
     // Denied users may ask again.
     await t.api('post', url(), denied.token).expect(201);
   });
@@ -116,7 +124,7 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
   it('turns concurrent approvals of one request into one membership', async () => {
     const asker = await t.user();
     await t.api('post', url(), asker.token).expect(201);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => t.api('put', url(`/${asker.id}/approve`), maintainer.token)));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.api('put', url(`/${asker.id}/approve`), manager().token)));
     expect(answers.map((a) => a.status).sort()).toEqual([201, 404, 404, 404, 404, 404]);
     const scope = kind === 'groups' ? { namespaceId: source().id } : { projectId: source().id };
     expect(await t.db.member.count({ where: { ...scope, userId: asker.id } })).toBe(1);
@@ -127,7 +135,7 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
     const asker = await t.user();
     const resource = kind === 'groups' ? 'GroupAccessRequests' : 'ProjectAccessRequests';
     const mine = gitbeaker(t.base, asker.token)[resource];
-    const theirs = gitbeaker(t.base, maintainer.token)[resource];
+    const theirs = gitbeaker(t.base, manager().token)[resource];
     expect(await mine.request(source().id)).toMatchObject({ id: asker.id, username: asker.username });
     expect((await theirs.all(source().id)).map((r) => r.id)).toContain(asker.id);
     expect(await theirs.approve(source().id, asker.id, { accessLevel: 20 })).toMatchObject({ id: asker.id, access_level: 20 });
@@ -177,7 +185,7 @@ describe('access requests beyond the routes', () => {
     const again = await t.graphql(`mutation { accessRequestCreate(input: {groupId: ${publicGroup.id}}) { accessRequest { requestedAt } errors } }`, {}, asker.token);
     expect(again.body.data.accessRequestCreate).toEqual({ accessRequest: null, errors: ['User id already exists in source'] });
 
-    for (const viewer of [maintainer.token, t.root.token]) {
+    for (const viewer of [owner.token, t.root.token]) {
       const rest = (await t.api('get', `/groups/${publicGroup.id}/access_requests?per_page=100`, viewer).expect(200)).body;
       const gql = await t.graphql(
         `{ group(fullPath: "${publicGroup.full_path}") { accessRequests(first: 100) { nodes { user { databaseId username name state locked avatarUrl webUrl } createdAt requestedAt } } } }`,
@@ -195,9 +203,57 @@ describe('access requests beyond the routes', () => {
 
     const capped = await t.graphql(`mutation { accessRequestApprove(input: {groupId: ${publicGroup.id}, userId: ${asker.id}, accessLevel: 50}) { member { accessLevel { integerValue } } errors } }`, {}, maintainer.token);
     expect(capped.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const approve = await t.graphql(`mutation { accessRequestApprove(input: {groupPath: "${publicGroup.full_path}", userId: ${asker.id}}) { member { accessLevel { integerValue } user { username } } errors } }`, {}, maintainer.token);
+    const approve = await t.graphql(`mutation { accessRequestApprove(input: {groupPath: "${publicGroup.full_path}", userId: ${asker.id}}) { member { accessLevel { integerValue } user { username } } errors } }`, {}, owner.token);
     expect(approve.body.data.accessRequestApprove).toEqual({ member: { accessLevel: { integerValue: 30 }, user: { username: asker.username } }, errors: [] });
-    const deny = await t.graphql(`mutation { accessRequestDeny(input: {groupId: ${publicGroup.id}, userId: ${asker.id}}) { errors } }`, {}, maintainer.token);
+    const deny = await t.graphql(`mutation { accessRequestDeny(input: {groupId: ${publicGroup.id}, userId: ${asker.id}}) { errors } }`, {}, owner.token);
     expect(deny.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
+
+// GitLab: a group's requests are for `admin_group_member` (Owners), a project's for
+// `admin_project_member` (Maintainers and Owners); administrators answer both.
+describe.each([
+  { kind: 'groups', answers: ['Owner', 'administrator'] },
+  { kind: 'projects', answers: ['Maintainer', 'Owner', 'administrator'] },
+] as const)('who answers access requests to $kind, over REST and GraphQL alike', ({ kind, answers }) => {
+  const ROLES = [['Guest', 10], ['Reporter', 20], ['Developer', 30], ['Maintainer', 40], ['Owner', 50], ['administrator', null]] as const;
+  let source: { id: number; full_path?: string; path_with_namespace?: string };
+  const path = () => source.full_path ?? source.path_with_namespace!;
+  const input = (extra: string) => (kind === 'groups' ? `{groupPath: "${path()}", ${extra}}` : `{projectPath: "${path()}", ${extra}}`);
+  const field = kind === 'groups' ? 'group' : 'project';
+
+  beforeAll(async () => {
+    const group = (await t.api('post', '/groups').send({ name: `Matrix ${kind}`, path: `matrix-${kind}`, visibility: 'public' }).expect(201)).body;
+    source = kind === 'groups' ? group : (await t.api('post', '/projects').send({ name: 'Matrix', namespace_id: group.id, visibility: 'public' }).expect(201)).body;
+  });
+
+  it.each(ROLES)('%s', async (role, level) => {
+    const viewer = level === null ? t.root : await t.user();
+    if (level !== null) await t.api('post', `/${kind}/${source.id}/members`).send({ user_id: viewer.id, access_level: level }).expect(201);
+    const askers = [await t.user(), await t.user(), await t.user(), await t.user()];
+    for (const asker of askers) await t.api('post', `/${kind}/${source.id}/access_requests`, asker.token).expect(201);
+    const allowed = (answers as readonly string[]).includes(role);
+    const graphqlCode = (res: { body: { errors?: { extensions: { code: string } }[] } }) => res.body.errors?.[0]?.extensions.code;
+    const url = `/${kind}/${source.id}/access_requests`;
+
+    const list = await t.api('get', `${url}?per_page=100`, viewer.token).expect(allowed ? 200 : 403);
+    const listed = await t.graphql(`{ ${field}(fullPath: "${path()}") { accessRequests(first: 100) { nodes { user { databaseId } } } } }`, {}, viewer.token);
+    expect(graphqlCode(listed)).toBe(allowed ? undefined : 'FORBIDDEN');
+    if (allowed) {
+      expect(list.body.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining(askers.map((a) => a.id)));
+      expect(listed.body.data[field].accessRequests.nodes.map((n: { user: { databaseId: number } }) => n.user.databaseId)).toEqual(list.body.map((r: { id: number }) => r.id));
+    }
+
+    await t.api('put', `${url}/${askers[0].id}/approve`, viewer.token).expect(allowed ? 201 : 403);
+    const approved = await t.graphql(`mutation { accessRequestApprove(input: ${input(`userId: ${askers[1].id}`)}) { member { accessLevel { integerValue } } errors } }`, {}, viewer.token);
+    expect(graphqlCode(approved)).toBe(allowed ? undefined : 'FORBIDDEN');
+    await t.api('delete', `${url}/${askers[2].id}`, viewer.token).expect(allowed ? 204 : 403);
+    const denied = await t.graphql(`mutation { accessRequestDeny(input: ${input(`userId: ${askers[3].id}`)}) { errors } }`, {}, viewer.token);
+    expect(graphqlCode(denied)).toBe(allowed ? undefined : 'FORBIDDEN');
+
+    const scope = kind === 'groups' ? { namespaceId: source.id } : { projectId: source.id };
+    const ids = askers.map((a) => a.id);
+    expect(await t.db.accessRequest.count({ where: { ...scope, userId: { in: ids } } })).toBe(allowed ? 0 : 4);
+    expect(await t.db.member.count({ where: { ...scope, userId: { in: ids } } })).toBe(allowed ? 2 : 0);
   });
 });

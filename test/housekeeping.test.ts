@@ -43,13 +43,14 @@ describe('project housekeeping (a job)', () => {
     expect(await t.deps.jobs.drain()).toEqual({ completed: 1, failed: 0 });
   });
 
-  it('needs a maintainer; invisible projects are 404; bad task is 400', async () => {
+  it('needs a maintainer; invisible projects are 404, anonymous callers 401; bad task is 400', async () => {
     const dev = await t.user('dev');
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
     const stranger = await t.user('stranger');
     await t.api('post', `/projects/${project.id}/housekeeping`, dev.token).expect(403, { message: '403 Forbidden' });
     await t.api('post', `/projects/${project.id}/housekeeping`, stranger.token).expect(404, { message: '404 Project Not Found' });
-    await t.api('post', `/projects/${project.id}/housekeeping`, null).expect(404, { message: '404 Project Not Found' });
+    // GitLab's projects API authenticates every write first (authenticate_non_get!).
+    await t.api('post', `/projects/${project.id}/housekeeping`, null).expect(401, { message: '401 Unauthorized' });
     await t.api('post', `/projects/${project.id}/housekeeping`).send({ task: 'nuke' }).expect(400, { error: 'task does not have a valid value' });
     expect(await backlog()).toBe(0);
   });

@@ -315,7 +315,7 @@ describe('placeholder reassignments', () => {
     expect(res.text).toBe(`${csvHeader}\nhttps://other.test,gitlab_migration,5,"'@Zed, ""the"" third",'=zed,"",""\nhttps://other.test,gitlab_migration,6,Yan,yan,"",""\n`);
     await t.api('get', `/groups/${target.id}/placeholder_reassignments`, maintainer.token).expect(403, { message: '403 Forbidden' });
     await t.api('get', `/groups/${target.id}/placeholder_reassignments`, outsider.token).expect(404, { message: '404 Group Not Found' });
-    await t.api('get', `/groups/${target.id}/placeholder_reassignments`, null).expect(404, { message: '404 Group Not Found' });
+    await t.api('get', `/groups/${target.id}/placeholder_reassignments`, null).expect(401, { message: '401 Unauthorized' });
     await t.api('get', '/groups/424242/placeholder_reassignments', owner.token).expect(404, { message: '404 Group Not Found' });
   });
 

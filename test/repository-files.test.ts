@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { remote, scratch } from './helpers/git-client.ts';
 import { Viewer } from '../src/auth/viewer.ts';
 import { createContext } from '../src/core/context.ts';
+import { schema } from '../src/kernel.ts';
 import { rawFile } from '../src/modules/repository-files/service.ts';
 
 let t: TestApp;
@@ -301,8 +303,55 @@ describe('repository files: who may do what', () => {
       const refused = await pub.write('post', `${scope}.txt`, { content: 'x' }, tok).expect(403);
       expect(refused.body.error).toBe('insufficient_scope');
     }
+  });
+
+  it('declares no mutation open to a git-only scope (write_repository, read_repository)', () => {
+    const declared = Object.values(schema.getMutationType()!.getFields()).map((field) => [field.name, (field.extensions as { scopes?: string[] }).scopes ?? []] as const);
+    expect(declared.filter(([, scopes]) => scopes.some((s) => s === 'write_repository' || s === 'read_repository'))).toEqual([]);
+    // Positive control: the declarations are read where they exist (a mutation open to self_rotate).
+    expect(declared.some(([, scopes]) => scopes.includes('self_rotate'))).toBe(true);
+  });
+
+  it('refuses every API write to a write_repository token (git over HTTP only), which still pushes', async () => {
+    const p = await project();
     const writer = await t.token(t.root.id, ['write_repository']);
-    await pub.write('post', 'via-write-repository.txt', { content: 'x' }, writer).expect(201);
+    const insufficient = (res: { body: { error?: string; scope?: string } }) => expect(res.body).toMatchObject({ error: 'insufficient_scope', scope: 'api' });
+    insufficient(await p.write('post', 'via-write-repository.txt', { content: 'x' }, writer).expect(403));
+    insufficient(await p.write('put', 'README.md', { content: 'x' }, writer).expect(403));
+    insufficient(await p.write('delete', 'README.md', {}, writer).expect(403));
+    const commits = `/projects/${p.id}/repository/commits`;
+    const action = { action: 'create', file_path: 'c.txt', content: 'c' };
+    insufficient(await t.api('post', commits, writer).send({ branch: 'main', commit_message: 'c', actions: [action] }).expect(403));
+    const branches = `/projects/${p.id}/repository/branches`;
+    insufficient(await t.api('post', branches, writer).send({ branch: 'topic', ref: 'main' }).expect(403));
+    await t.api('post', branches).send({ branch: 'doomed', ref: 'main' }).expect(201);
+    insufficient(await t.api('delete', `${branches}/doomed`, writer).expect(403));
+    const mutations = [
+      `mutation { commitCreate(input: { projectPath: "${p.path_with_namespace}", branch: "main", message: "c", actions: [{ action: CREATE, filePath: "g.txt", content: "g" }] }) { errors } }`,
+      `mutation { createBranch(input: { projectPath: "${p.path_with_namespace}", name: "gql", ref: "main" }) { errors } }`,
+      `mutation { branchDelete(input: { projectPath: "${p.path_with_namespace}", name: "doomed" }) { errors } }`,
+    ];
+    for (const mutation of mutations) {
+      const res = await t.graphql(mutation, {}, writer);
+      expect(res.body.data ?? null, mutation).toBeNull();
+      expect(res.body.errors[0].extensions.code, mutation).toBe('INSUFFICIENT_SCOPE');
+    }
+    // Nothing was written: the branch to delete is still there, and main has only the README commit.
+    expect(git(p.id, 'branch', '--list', 'doomed', 'topic', 'gql')).toBe('doomed');
+    expect(git(p.id, 'rev-list', '--count', 'main')).toBe('1');
+    // The same token pushes over git HTTP (GitLab's purpose for the scope).
+    const client = scratch();
+    try {
+      const work = path.join(client.dir, 'work');
+      await client.ok(['clone', '-q', remote(t.base, p.path_with_namespace, 'oauth2', writer), work]);
+      fs.writeFileSync(path.join(work, 'pushed.txt'), 'p\n');
+      await client.ok(['add', 'pushed.txt'], { cwd: work });
+      await client.ok(['commit', '-q', '-m', 'pushed'], { cwd: work });
+      await client.ok(['push', '-q', 'origin', 'HEAD:refs/heads/pushed'], { cwd: work });
+    } finally {
+      client.remove();
+    }
+    expect(git(p.id, 'log', '-1', '--format=%s', 'pushed')).toBe('pushed');
   });
 
   it('hides private code: non-member 404, guest 403; developers push to other branches but not the default one', async () => {

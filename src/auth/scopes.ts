@@ -28,9 +28,10 @@ export const ROOT_TOKEN_SCOPES: Scope[] = ['api', 'read_api', 'read_user', 'read
 
 /** What a GraphQL root field accepts unless it says otherwise. */
 export const READ_SCOPES: Scope[] = ['api', 'read_api'];
+/** Every mutation, repository writes included: on GitLab `write_repository` is for git over HTTP, never for the API. */
 export const WRITE_SCOPES: Scope[] = ['api'];
 
-/** Token scopes that let git fetch (GitLab's download_code ability) and push (push_code). */
+/** Token scopes that let git over HTTP fetch (GitLab's download_code ability) and push (push_code); not API scopes. */
 export const GIT_READ_SCOPES: Scope[] = ['api', 'read_api', 'read_repository', 'write_repository'];
 export const GIT_WRITE_SCOPES: Scope[] = ['api', 'write_repository'];
 /** Reads of repository content that `read_repository` tokens may make (GitLab: the repository files API). */

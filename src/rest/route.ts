@@ -48,6 +48,12 @@ export type RouteDef<O extends OperationName, P extends ParamShape, R> = {
   respond?: (res: Response, body: R, ctx: Context) => void | Promise<void>;
   /** Accepts a CI job token (`JOB-TOKEN`); every other route answers such a request with 401. */
   jobToken?: boolean;
+  /**
+   * Anonymous requests answer 401 before anything is read or looked up (GitLab's `authenticate!`
+   * ahead of `find_group!` / `user_project`), so a private group or project is never a 404 there.
+   * Usually declared for a whole table (`defineRoutes`); a route's own value wins.
+   */
+  authenticate?: boolean;
 };
 
 /** A route as the engine holds it: the same fields, their operation-specific types erased. */
@@ -63,6 +69,7 @@ export type Route = {
   status?: number;
   respond?: (res: Response, body: never, ctx: Context) => void | Promise<void>;
   jobToken?: boolean;
+  authenticate?: boolean;
 };
 
 /** Declares one route; the operation's name and the params give every callback its types. */
@@ -75,4 +82,17 @@ export const redirect = (res: Response, location: string) => {
   res.redirect(302, location);
 };
 
-export const defineRoutes = (routes: Route[]) => routes;
+/**
+ * Which routes of a table authenticate first, as the GitLab API they answer for does in a `before`
+ * block: `'always'` (`authenticate!`, `authenticated_as_admin!`) or `'writes'`
+ * (`authenticate_non_get!`: every method but GET and HEAD).
+ */
+export type Authenticate = 'always' | 'writes';
+
+const READS: readonly Method[] = ['GET', 'HEAD'];
+
+export function defineRoutes(routes: Route[], opts: { authenticate?: Authenticate } = {}): Route[] {
+  if (!opts.authenticate) return routes;
+  const first = (route: Route) => opts.authenticate === 'always' || !READS.includes(route.method);
+  return routes.map((route) => ({ ...route, authenticate: route.authenticate ?? first(route) }));
+}

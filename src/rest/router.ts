@@ -21,6 +21,7 @@ function handler(route: Route, registry: OperationRegistry, deps: AppDeps) {
     if (ctx.viewer.job && !route.jobToken) throw new UnauthorizedError();
     // GitLab authenticates before it validates parameters: a revoked token gets 401, not a 400.
     registry.checkCredential(route.operation, ctx);
+    if (route.authenticate && !ctx.viewer.user) throw new UnauthorizedError();
     const p = new Params({ ...(req.query as object), ...(req.body as object | undefined), ...req.params });
     const values = readAll(route.params, p) as never;
     for (const rule of route.rules) rule.check(p);

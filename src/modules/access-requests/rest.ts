@@ -47,4 +47,5 @@ export const routes = defineRoutes(
       variables: (v) => ({ input: { ...sourceInput(kind, v.id), userId: v.user_id } }),
     }),
   ]),
+  { authenticate: 'always' },
 );

@@ -20,7 +20,7 @@ export const AccessRequestRef = builder.prismaObject('AccessRequest', {
 parentFields((t) => ({
   accessRequests: t.connection({
     type: AccessRequestRef,
-    description: 'Pending access requests, oldest first. Maintainers and owners only.',
+    description: 'Pending access requests, oldest first. Project Maintainers and group Owners only.',
     resolve: async (row, args, ctx) => pagedConnection(args, await listAccessRequests(ctx, parentOf(row))),
   }),
 }));

@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { ConflictError, ForbiddenError, RecordNotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { assertCanGrant, parentIds, type MemberWithUser } from '../members/service.ts';
+import { assertCanGrant, manageLevel, parentIds, type MemberWithUser } from '../members/service.ts';
 import { parentAccessLevel, requireParentAccess, resolveParent, type Parent, type ParentInput } from '../namespaces/parent.ts';
 
 export type AccessRequestWithUser = AccessRequest & { user: User };
@@ -20,8 +20,6 @@ function announceRequest(ctx: Context, parent: Parent, userId: number, action: '
   return ctx.deps.events.publish('accessRequest', { ...parentIds(parent), userId, actorId: ctx.viewer.userId, action });
 }
 
-/** Who answers requests, in groups and projects alike: maintainers and owners (and administrators). */
-const ANSWER_LEVEL = AccessLevel.MAINTAINER;
 /** What an approval grants unless the approver says otherwise. */
 export const DEFAULT_APPROVAL_LEVEL = AccessLevel.DEVELOPER;
 
@@ -38,10 +36,13 @@ async function signedInParent(ctx: Context, input: ParentInput): Promise<{ user:
   return { user, parent: await resolveParent(ctx, input) };
 }
 
-/** Pending requests of a project or group, oldest first; for maintainers and owners only. */
+/**
+ * Pending requests of a project or group, oldest first; for those who manage its members (a
+ * project's Maintainers, a group's Owners: GitLab's `admin_member_access_request`).
+ */
 export async function listAccessRequests(ctx: Context, parent: Parent): Promise<Listing<AccessRequestWithUser>> {
   requireSignedIn(ctx);
-  await requireParentAccess(ctx, parent, ANSWER_LEVEL);
+  await requireParentAccess(ctx, parent, manageLevel(parent));
   const where = scopeOf(parent);
   return {
     fetch: ({ offset, limit }) => ctx.db.accessRequest.findMany({ where, include: { user: true }, orderBy: { id: 'asc' }, skip: offset, take: limit }),
@@ -68,15 +69,15 @@ export async function requestAccess(ctx: Context, input: ParentInput): Promise<A
 }
 
 /**
- * A maintainer or owner turns a pending request into a membership at `accessLevel` (Developer by
- * default), never above their own level. The request row is consumed by a DELETE inside the
+ * A manager of the members (see `manageLevel`) turns a pending request into a membership at
+ * `accessLevel` (Developer by default), never above their own level. The request row is consumed by a DELETE inside the
  * transaction that creates the member, so concurrent approvals of one request in any number of
  * processes create one membership: the others find no request (404), and the members table's
  * unique (parent, user) index backs it.
  */
 export async function approveAccessRequest(ctx: Context, input: ParentInput, userId: number, accessLevel: number = DEFAULT_APPROVAL_LEVEL): Promise<MemberWithUser> {
   const { parent } = await signedInParent(ctx, input);
-  await assertCanGrant(ctx, parent, accessLevel, ANSWER_LEVEL);
+  await assertCanGrant(ctx, parent, accessLevel);
   const scope = scopeOf(parent);
   const member = await ctx.db
     .$transaction(async (tx) => {
@@ -92,12 +93,12 @@ export async function approveAccessRequest(ctx: Context, input: ParentInput, use
   return member;
 }
 
-/** Denies a request (maintainers and owners) or withdraws it (the requester). */
+/** Denies a request (a manager of the members, see `manageLevel`) or withdraws it (the requester). */
 export async function denyAccessRequest(ctx: Context, input: ParentInput, userId: number): Promise<AccessRequestWithUser> {
   const { user: viewer, parent } = await signedInParent(ctx, input);
   const request = await ctx.db.accessRequest.findFirst({ where: { ...scopeOf(parent), userId }, include: { user: true } });
   if (!request) throw new RecordNotFoundError();
-  if (userId !== viewer.id) await requireParentAccess(ctx, parent, ANSWER_LEVEL);
+  if (userId !== viewer.id) await requireParentAccess(ctx, parent, manageLevel(parent));
   await ctx.db.accessRequest.deleteMany({ where: { id: request.id } });
   await announceRequest(ctx, parent, userId, userId === viewer.id ? 'withdrawn' : 'denied');
   return request;

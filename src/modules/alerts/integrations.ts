@@ -22,7 +22,8 @@ function requireSignedIn(ctx: Context) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
 }
 
-async function requireMaintainer(ctx: Context, project: ProjectWithNamespace) {
+/** Who manages a project's alert endpoints and holds their keys (GitLab's `admin_operations`): Maintainers and above. */
+export async function requireMaintainer(ctx: Context, project: ProjectWithNamespace) {
   requireSignedIn(ctx);
   await ctx.policy.requireProjectAccess(project, AccessLevel.MAINTAINER);
 }

@@ -334,7 +334,7 @@ builder.mutationFields((t) => ({
         clientMutationId: payloadClientMutationIdField(f),
       }),
     }),
-    description: 'Sends a test alert with a JSON payload to an endpoint (Developer and above).',
+    description: 'Sends a test alert with a JSON payload to an endpoint (Maintainer and above).',
     args: { input: t.arg({ type: TestAlertInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload(ctx, 'alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),
   }),

@@ -15,7 +15,7 @@ import { projectByFullPath, projectFullPath } from '../projects/service.ts';
 import { listMembers } from '../members/service.ts';
 import { createContext } from '../../core/context.ts';
 import { Viewer } from '../../auth/viewer.ts';
-import { keyMatches } from './integrations.ts';
+import { keyMatches, requireMaintainer } from './integrations.ts';
 import {
   deeperThan,
   isMetricsPayload,
@@ -154,14 +154,15 @@ async function ingestMetrics(deps: AppDeps, project: ProjectWithNamespace, integ
 }
 
 /**
- * A test alert from the settings screen (Developers and above): the payload goes through the
- * endpoint's own mapping and the state machine exactly as a posted one, authorised by the viewer
- * instead of the endpoint's key (which is shown only once). Returns the alerts it made or grouped.
+ * A test alert from the settings screen: the payload goes through the endpoint's own mapping and
+ * the state machine exactly as a posted one, authorised by the viewer instead of the endpoint's key
+ * (which is shown only once). It stands in for that key, so it takes whom the key is for: the
+ * Maintainers who manage the endpoints (GitLab's `admin_operations`). Returns the alerts it made or grouped.
  */
 export async function sendTestAlert(ctx: Context, projectRef: ParentInput, integrationId: number, payload: string): Promise<Alert[]> {
   requireSignedIn(ctx);
   const project = await resolveProject(ctx, projectRef);
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await requireMaintainer(ctx, project);
   const integration = await ctx.db.alertIntegration.findFirst({ where: { id: integrationId, projectId: project.id } });
   if (!integration) throw new NotFoundError('Integration');
   if (!integration.active) throw new ValidationError({ integration: ['is not active'] });

@@ -39,4 +39,4 @@ export const routes = defineRoutes([
     }),
     result: (data) => settingsEntity(expected(data.applicationSettingsUpdate?.applicationSettings, 'applicationSettings')),
   }),
-]);
+], { authenticate: 'always' });

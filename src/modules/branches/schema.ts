@@ -1,4 +1,4 @@
-import { builder, scopes } from '../../graphql/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/schema.ts';
@@ -66,7 +66,6 @@ const BranchDeleteInput = mutationInput('BranchDeleteInput', (t) => ({
 builder.mutationFields((t) => ({
   createBranch: t.field({
     type: payloadType('CreateBranchPayload', 'branch', BranchRef),
-    extensions: scopes('api', 'write_repository'),
     args: { input: t.arg({ type: CreateBranchInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
@@ -75,7 +74,6 @@ builder.mutationFields((t) => ({
   }),
   branchDelete: t.field({
     type: payloadType('BranchDeletePayload', 'branch', BranchRef),
-    extensions: scopes('api', 'write_repository'),
     args: { input: t.arg({ type: BranchDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);

@@ -232,7 +232,6 @@ builder.mutationFields((t) => ({
   commitCreate: t.field({
     type: CommitCreatePayload,
     description: 'One commit with every action, on `branch` (created from `startBranch` or `startSha` when given).',
-    extensions: scopes('api', 'write_repository'),
     args: { input: t.arg({ type: CommitCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const { projectPath, projectId, clientMutationId: _id, ...fields } = input;

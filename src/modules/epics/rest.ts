@@ -288,4 +288,4 @@ export const routes = defineRoutes([
     params: { ...EPIC, award_id: param.int({ required: true }) },
     variables: (v) => ({ input: { ...epicTarget(v), awardId: v.award_id } }),
   }),
-]);
+], { authenticate: 'writes' });

@@ -12,4 +12,4 @@ export const routes = defineRoutes([
         return { ...e, current_status: { ...status, state: status.state?.toLowerCase() ?? null } };
       }),
   }),
-]);
+], { authenticate: 'always' });

@@ -39,4 +39,4 @@ export const routes = defineRoutes([
     params: { name: param.string({ required: true }) },
     variables: (v) => ({ input: { name: v.name } }),
   }),
-]);
+], { authenticate: 'always' });

@@ -91,4 +91,4 @@ export const routes = defineRoutes([
     variables: (v) => ({ input: sourceInput('Group', v.id) }),
     result: () => ({ message: '202 Accepted' }),
   }),
-]);
+], { authenticate: 'writes' });

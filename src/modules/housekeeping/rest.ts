@@ -13,4 +13,4 @@ export const routes = defineRoutes([
     params: { id: param.ref(), task: param.oneOf(['eager', 'prune'], { default: 'eager' }) },
     variables: (v) => ({ input: { ...projectInput(v.id), task: enumValue(v.task) } }),
   }),
-]);
+], { authenticate: 'writes' });

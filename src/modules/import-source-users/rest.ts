@@ -30,7 +30,7 @@ export const routes = defineRoutes([
     variables: (v) => ({ input: { ...sourceInput('Group', v.id), file: v.file } }),
     result: (data) => ({ message: expected(data.importSourceUsersReassignFromCsv?.message, 'message') }),
   }),
-]);
+], { authenticate: 'always' });
 
 /** The request as the assignee's links answer it: database ids, GitLab's lower-case status. */
 const requestEntity = (request: ReassignmentRequestEntityFragment) => ({

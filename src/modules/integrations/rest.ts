@@ -105,4 +105,4 @@ export const routes = defineRoutes([
     variables: (v) => ({ input: { ...groupInput(v.id), slug: v.slug } }),
     result: (data) => expected(data.integrationTest?.result, 'result'),
   }),
-]);
+], { authenticate: 'always' });

@@ -47,4 +47,4 @@ function metricRoutes(prefix: string): Route[] {
   ];
 }
 
-export const routes = defineRoutes([...metricRoutes('jobqueue'), ...metricRoutes('sidekiq')]);
+export const routes = defineRoutes([...metricRoutes('jobqueue'), ...metricRoutes('sidekiq')], { authenticate: 'always' });

@@ -13,4 +13,4 @@ export const routes = defineRoutes([
     variables: (v) => ({ input: { ...projectInput(v.project_id), userId: v.user_id, expiresInMinutes: v.expires_in_minutes } }),
     result: (data) => expected(data.jobTokenCreate?.jobToken, 'job token'),
   }),
-]);
+], { authenticate: 'always' });

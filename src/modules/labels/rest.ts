@@ -98,4 +98,5 @@ export const routes = defineRoutes(
       variables: (v) => ({ input: { ...sourceInput(kind, v.id), labelId: v.label_id, title: v.name } }),
     }),
   ]),
+  { authenticate: 'always' },
 );

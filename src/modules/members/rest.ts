@@ -66,4 +66,5 @@ export const routes = defineRoutes(
       variables: (v) => ({ input: { ...sourceInput(kind, v.id), userId: globalId('User', v.user_id) } }),
     }),
   ]),
+  { authenticate: 'always' },
 );

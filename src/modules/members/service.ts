@@ -62,19 +62,23 @@ export async function findMember(ctx: Context, parent: Parent, userId: number, i
   return member ?? null;
 }
 
-const manageLevel = (parent: Parent) => (parent.kind === 'project' ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
+/**
+ * Who manages memberships, and answers access requests: Maintainers of a project, Owners of a group
+ * (GitLab's `admin_project_member` / `admin_group_member`).
+ */
+export const manageLevel = (parent: Parent) => (parent.kind === 'project' ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
 
 /** GitLab's access levels for a membership; Minimal Access exists for groups only. */
 const grantable = (parent: Parent) => (level: number) =>
   (MEMBER_ACCESS_LEVELS as readonly number[]).includes(level) && !(level === AccessLevel.MINIMAL_ACCESS && parent.kind === 'project');
 
 /**
- * Managers (at least `managerLevel` in the parent) may not hand out more than they hold
- * (CVE-2023-6396); administrators may. Shared by member changes and access request approvals.
+ * Managers (`manageLevel` in the parent) may not hand out more than they hold (CVE-2023-6396);
+ * administrators may. Shared by member changes and access request approvals.
  */
-export async function assertCanGrant(ctx: Context, parent: Parent, level: number, managerLevel = manageLevel(parent)) {
+export async function assertCanGrant(ctx: Context, parent: Parent, level: number) {
   checkInput(rules.values({ accessLevel: level }, { accessLevel: 'access_level' }, grantable(parent)));
-  await requireParentAccess(ctx, parent, managerLevel);
+  await requireParentAccess(ctx, parent, manageLevel(parent));
   if (level > (await parentAccessLevel(ctx, parent))) throw new ForbiddenError();
 }
 

@@ -1,24 +1,20 @@
-import { UnauthorizedError } from '../../core/errors.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
+import { expected } from '../../rest/shape.ts';
 
 export const routes = defineRoutes([
   route({
     method: 'GET',
     path: '/version',
     operation: 'Version',
-    result: (data) => {
-      if (!data.metadata) throw new UnauthorizedError();
-      return data.metadata;
-    },
+    result: (data) => expected(data.metadata, 'metadata'),
   }),
   route({
     method: 'GET',
     path: '/metadata',
     operation: 'Metadata',
     result: (data) => {
-      if (!data.metadata) throw new UnauthorizedError();
-      const { version, revision, kas, enterprise } = data.metadata;
+      const { version, revision, kas, enterprise } = expected(data.metadata, 'metadata');
       return { version, revision, kas, enterprise };
     },
   }),
-]);
+], { authenticate: 'always' });

@@ -66,4 +66,5 @@ export const routes = defineRoutes(
       result: (data) => milestoneEntity(expected(data.milestoneUpdate?.milestone, 'milestone')),
     }),
   ]),
+  { authenticate: 'always' },
 );

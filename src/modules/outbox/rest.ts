@@ -12,4 +12,4 @@ export const routes = defineRoutes([
     variables: (v) => ({ to: v.to }),
     result: (data) => page(data.outboxEmails),
   }),
-]);
+], { authenticate: 'always' });

@@ -83,4 +83,4 @@ export const routes = defineRoutes([
     params: RULE_ID,
     variables: (v) => ({ input: { id: globalId('Packages::Protection::Rule', v.package_protection_rule_id), ...projectInput(v.id) } }),
   }),
-]);
+], { authenticate: 'always' });

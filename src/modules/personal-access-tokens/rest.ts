@@ -147,4 +147,4 @@ export const routes = defineRoutes([
     variables: (v) => ({ input: { id: v.id, expiresAt: v.expires_at } }),
     result: (data) => withToken(data.personalAccessTokenRotate, 'personalAccessToken'),
   }),
-]);
+], { authenticate: 'always' });

@@ -111,4 +111,4 @@ export const routes = defineRoutes([
     variables: (v) => ({ input: projectInput(v.id) }),
     result: () => ({ message: '202 Accepted' }),
   }),
-]);
+], { authenticate: 'writes' });

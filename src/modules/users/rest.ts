@@ -1,4 +1,3 @@
-import { UnauthorizedError } from '../../core/errors.ts';
 import type { UserDetailFragment } from '../../generated/operations.ts';
 import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
@@ -31,10 +30,9 @@ export const routes = defineRoutes([
     method: 'GET',
     path: '/user',
     operation: 'CurrentUser',
-    result: (data) => {
-      if (!data.currentUser) throw new UnauthorizedError();
-      return entity(data.currentUser);
-    },
+    // GitLab's `resource :user` authenticates every route; `/users` only its writes.
+    authenticate: true,
+    result: (data) => entity(expected(data.currentUser, 'current user')),
   }),
   route({
     method: 'GET',
@@ -93,4 +91,4 @@ export const routes = defineRoutes([
     }),
     result: (data) => entity(expected(data.userUpdate?.user, 'user')),
   }),
-]);
+], { authenticate: 'writes' });

@@ -26,6 +26,7 @@ const cases: Array<{ name: string; body: string; signedIn?: boolean }> = [
   { name: 'introspection cycle (types.fields.type.fields…), anonymous', body: body(`{ __schema { ${'types { fields { type { '.repeat(4)}name${' } } }'.repeat(4)} } }`) },
   { name: 'depth 22, anonymous', body: body(`{ project(fullPath: "a/b") { group { ${'parent { '.repeat(19)}id${' }'.repeat(19)} } } }`) },
   { name: 'a schema cycle unrolled (group.projects.nodes ×3)', body: body(`{ project(fullPath: "a/b") { ${'group { projects { nodes { '.repeat(3)}name${' } } }'.repeat(3)} } }`) },
+  { name: '1,600 distinct fields nested in one another', body: body(`{ ${Array.from({ length: 1600 }, (_, i) => `f${i} {`).join(' ')} x ${'}'.repeat(1600)} }`) },
   { name: 'variables nested 5,000 deep', body: `{"query":"{ __typename }","variables":${nested(5000)}}`, signedIn: true },
 ];
 

@@ -99,7 +99,7 @@ describe("GitLab's depth and recursion ceilings", () => {
     for (const token of [null, t.root.token]) {
       const res = await t.graphql(cycle, {}, token);
       expect(res.status).toBe(400);
-      expect(res.body.errors[0].message).toBe(`Recursive query - too many of fields '{"projects"=>3, "group"=>3}' detected in single branch of the query`);
+      expect(res.body.errors[0].message).toBe(`Recursive query - too many of fields '{"group"=>3, "projects"=>3}' detected in single branch of the query`);
     }
   });
 

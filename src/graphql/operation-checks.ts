@@ -26,7 +26,7 @@ import { DomainError, ParamError, ServiceUnavailableError } from '../core/errors
 import { findNulByte } from '../core/input.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { MAX_PAGE_SIZE } from '../core/listing.ts';
-import { collectFields, measureOperations, type Shape } from './selections.ts';
+import { collectFields, measureOperations, recurringFields, type Shape } from './selections.ts';
 
 /** GitLab's complexity ceilings (`GitlabSchema`): anonymous, signed-in, administrator. */
 export const MAX_COMPLEXITY = { anonymous: 200, authenticated: 250, admin: 300 } as const;
@@ -363,10 +363,10 @@ export function checkDocumentSize(document: DocumentNode) {
 function checkNesting(document: DocumentNode, operationName: string | null | undefined, viewer: Viewer) {
   const operation = getOperationAST(document, operationName);
   const shape = operation && checksOf(document).shapes.get(operation);
-  if (!shape) return;
+  if (!operation || !shape) return;
   const max = maxDepthFor(viewer);
   if (shape.depth > max) throw new QueryDepthError(shape.depth, max);
-  const recurring = [...shape.recurring].filter(([, times]) => times > RECURSION_THRESHOLD);
+  const recurring = [...recurringFields(document, operation)].filter(([, times]) => times > RECURSION_THRESHOLD);
   if (recurring.length) throw new RecursiveQueryError(recurring);
 }
 

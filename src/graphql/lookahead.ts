@@ -1,4 +1,5 @@
-import { getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { getDirectiveValues, GraphQLIncludeDirective, GraphQLSkipDirective, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from 'graphql';
+import { collectFields } from './selections.ts';
 
 type Scope = Pick<GraphQLResolveInfo, 'fragments' | 'variableValues'>;
 
@@ -21,10 +22,18 @@ export class Lookahead {
     return new Lookahead(info.fieldNodes, info);
   }
 
-  /** The selections of the fields named `name` one level down, merged. */
+  /**
+   * The selections of the fields named `name` one level down, merged. A fragment's fields are the
+   * same nodes wherever it is spread, so it is followed once across all the fields held here.
+   */
   child(name: string): Lookahead {
     const found: FieldNode[] = [];
-    for (const field of this.fields) if (field.selectionSet) this.collect(field.selectionSet, name, found);
+    const visited = new Set<string>();
+    const collect = { fragment: (fragment: string) => this.scope.fragments[fragment], included: (selection: SelectionNode) => this.included(selection) };
+    for (const set of this.fields.map((field) => field.selectionSet)) {
+      if (!set) continue;
+      for (const { field } of collectFields(set, collect, visited)) if (field.name.value === name) found.push(field);
+    }
     return new Lookahead(found, this.scope);
   }
 
@@ -38,21 +47,7 @@ export class Lookahead {
     return new Lookahead([...this.child('nodes').fields, ...this.child('edges').child('node').fields], this.scope);
   }
 
-  private collect(set: SelectionSetNode, name: string, found: FieldNode[]) {
-    for (const selection of set.selections) {
-      if (!this.included(selection)) continue;
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value === name) found.push(selection);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        this.collect(selection.selectionSet, name, found);
-      } else {
-        const fragment = this.scope.fragments[selection.name.value];
-        if (fragment) this.collect(fragment.selectionSet, name, found);
-      }
-    }
-  }
-
-  private included(node: SelectionSetNode['selections'][number]) {
+  private included(node: SelectionNode) {
     if (!node.directives?.length) return true;
     const skip = getDirectiveValues(GraphQLSkipDirective, node, this.scope.variableValues);
     if (skip?.if === true) return false;

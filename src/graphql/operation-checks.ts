@@ -26,6 +26,7 @@ import { DomainError, ParamError, ServiceUnavailableError } from '../core/errors
 import { findNulByte } from '../core/input.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { MAX_PAGE_SIZE } from '../core/listing.ts';
+import { collectFields, measureOperations, recurringFields, type Shape } from './selections.ts';
 
 /** GitLab's complexity ceilings (`GitlabSchema`): anonymous, signed-in, administrator. */
 export const MAX_COMPLEXITY = { anonymous: 200, authenticated: 250, admin: 300 } as const;
@@ -49,29 +50,97 @@ export class QueryTimeoutError extends DomainError {
   }
 }
 
+/**
+ * A document refused for its shape, before it runs: 400 whatever the client accepts (Yoga answers
+ * validation errors to `application/json` clients with 200, as the GraphQL over HTTP spec has it,
+ * unless they say they are not the spec's).
+ */
+class DocumentRefusal extends DomainError {
+  constructor(code: string, message: string) {
+    super(code, 400, { message }, message);
+    Object.assign(this.extensions, { http: { status: 400, spec: false } });
+  }
+}
+
+/**
+ * How deep GraphQL variables may nest: the default nesting limit of Ruby's JSON parser, which
+ * GitLab's request parsing uses. Coercing variables, checking them for NUL bytes and serializing
+ * them back in errors all recurse over them.
+ */
+export const MAX_VARIABLES_DEPTH = 100;
+
+export class VariablesTooDeepError extends DocumentRefusal {
+  constructor() {
+    super('VARIABLES_TOO_DEEP', `Variables are nested deeper than ${MAX_VARIABLES_DEPTH} levels`);
+  }
+}
+
+/** Whether objects and arrays nest deeper than `max` in `value`, found without recursion. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [inner, depth] = next;
+    if (inner === null || typeof inner !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(inner)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** GitLab's depth ceilings (`GitlabSchema`): anonymous, signed-in. */
+export const MAX_DEPTH = { anonymous: 15, authenticated: 20 } as const;
+
+const maxDepthFor = (viewer: Viewer) => (viewer.user ? MAX_DEPTH.authenticated : MAX_DEPTH.anonymous);
+
+/** graphql-ruby's message for a query nested past the viewer's depth. */
+export class QueryDepthError extends DocumentRefusal {
+  constructor(depth: number, max: number) {
+    const message = `Query has depth of ${depth}, which exceeds max depth of ${max}`;
+    super('QUERY_TOO_DEEP', message);
+  }
+}
+
+/**
+ * Selections one operation may hold once its fragments are expanded. GitLab's own frontend
+ * documents and the REST operations hold at most a few hundred; a kilobyte of fragments that
+ * spread each other twice holds millions, and every walk over it (the checks here, validation,
+ * compilation, execution) would take seconds of the event loop.
+ */
+export const MAX_SELECTIONS = 10_000;
+
+export class QueryTooLargeError extends DocumentRefusal {
+  constructor(selections: number) {
+    const message = `Query has ${selections} selections once its fragments are expanded, which exceeds max selections of ${MAX_SELECTIONS}`;
+    super('QUERY_TOO_LARGE', message);
+  }
+}
+
+/** A field name repeated down one branch more than this is a cycle being unrolled (GitLab's RecursionAnalyzer). */
+export const RECURSION_THRESHOLD = 2;
+
+export class RecursiveQueryError extends DocumentRefusal {
+  constructor(fields: Array<[string, number]>) {
+    const listed = fields.map(([name, times]) => `"${name}"=>${times}`).join(', ');
+    const message = `Recursive query - too many of fields '{${listed}}' detected in single branch of the query`;
+    super('QUERY_RECURSIVE', message);
+  }
+}
+
 type Walk = {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
 };
 
-/** Fields of one selection set with the type they are selected on, fragments inlined. */
-function* fieldsOf(walk: Walk, set: SelectionSetNode, parent: GraphQLCompositeType, seen: Set<string> = new Set()): Generator<{ node: FieldNode; parent: GraphQLCompositeType }> {
-  for (const selection of set.selections) {
-    if (!included(walk, selection)) continue;
-    if (selection.kind === Kind.FIELD) {
-      yield { node: selection, parent };
-      continue;
-    }
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const type = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : parent;
-      if (type && isCompositeType(type)) yield* fieldsOf(walk, selection.selectionSet, type, seen);
-      continue;
-    }
-    const fragment = walk.fragments.get(selection.name.value);
-    if (!fragment || seen.has(fragment.name.value)) continue;
-    const type = walk.schema.getType(fragment.typeCondition.name.value);
-    if (type && isCompositeType(type)) yield* fieldsOf(walk, fragment.selectionSet, type, new Set([...seen, fragment.name.value]));
+/**
+ * Fields of one selection set with the type they are selected on, fragments inlined (each
+ * fragment once per selection set, as graphql-js executes it; see collectFields).
+ */
+function* fieldsOf(walk: Walk, set: SelectionSetNode, parent: GraphQLCompositeType): Generator<{ node: FieldNode; parent: GraphQLCompositeType }> {
+  const collect = { fragment: (name: string) => walk.fragments.get(name), included: (selection: SelectionNode) => included(walk, selection) };
+  for (const { field, on } of collectFields(set, collect)) {
+    const type = on ? walk.schema.getType(on.name.value) : parent;
+    if (type && isCompositeType(type)) yield { node: field, parent: type };
   }
 }
 
@@ -222,14 +291,20 @@ function costVariables(document: DocumentNode): string[] {
  * operation): the variables its cost depends on, its costs by their values, and its scope verdict
  * per token scope set. The walks then run once per distinct case, not once per request.
  */
-type DocumentChecks = { costVariables: string[]; nulLiteral: boolean; costs: Map<string, number>; scopes: Map<string, Error | null> };
+type DocumentChecks = {
+  shapes: Map<OperationDefinitionNode, Shape>;
+  costVariables: string[];
+  nulLiteral: boolean;
+  costs: Map<string, number>;
+  scopes: Map<string, Error | null>;
+};
 const checked = new WeakMap<DocumentNode, DocumentChecks>();
 const CACHE_ENTRIES = 256;
 
 function checksOf(document: DocumentNode): DocumentChecks {
   let entry = checked.get(document);
   if (!entry) {
-    entry = { costVariables: costVariables(document), nulLiteral: literalWithNul(document), costs: new Map(), scopes: new Map() };
+    entry = { shapes: measureOperations(document), costVariables: costVariables(document), nulLiteral: literalWithNul(document), costs: new Map(), scopes: new Map() };
     checked.set(document, entry);
   }
   return entry;
@@ -273,11 +348,37 @@ function cachedComplexity(schema: GraphQLSchema, document: DocumentNode, operati
 }
 
 /**
- * Everything checked before an operation runs, for /api/graphql and the REST facade alike:
- * scopes, no NUL byte in any text, and the complexity ceiling of the viewer.
+ * A document's size, checked before it is validated or walked (for /api/graphql and the REST
+ * facade alike): no operation may hold more than MAX_SELECTIONS once its fragments are expanded.
+ * Measured once per document.
+ */
+export function checkDocumentSize(document: DocumentNode) {
+  for (const shape of checksOf(document).shapes.values()) if (shape.selections > MAX_SELECTIONS) throw new QueryTooLargeError(shape.selections);
+}
+
+/**
+ * The operation nests its fields no deeper than the viewer may ask (GitLab counts introspection
+ * too), and repeats no field down one branch past GitLab's threshold.
+ */
+function checkNesting(document: DocumentNode, operationName: string | null | undefined, viewer: Viewer) {
+  const operation = getOperationAST(document, operationName);
+  const shape = operation && checksOf(document).shapes.get(operation);
+  if (!operation || !shape) return;
+  const max = maxDepthFor(viewer);
+  if (shape.depth > max) throw new QueryDepthError(shape.depth, max);
+  const recurring = [...recurringFields(document, operation)].filter(([, times]) => times > RECURSION_THRESHOLD);
+  if (recurring.length) throw new RecursiveQueryError(recurring);
+}
+
+/**
+ * Everything checked before an operation runs, for /api/graphql and the REST facade alike: the
+ * document's size, scopes, depth and recursion, no NUL byte in any text, and the complexity
+ * ceiling of the viewer.
  */
 export function checkOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, viewer: Viewer) {
+  checkDocumentSize(document);
   checkOperationScopesCached(schema, document, operationName, viewer);
+  checkNesting(document, operationName, viewer);
   const nul = findNulByte(variables ?? {});
   if (nul || checksOf(document).nulLiteral) throw new ParamError(`${nul ? `$${nul}` : 'the query'} contains a null byte`);
   const complexity = cachedComplexity(schema, document, operationName, variables);
@@ -307,6 +408,18 @@ type ErrorLike = GraphQLError & { originalError?: unknown };
  */
 export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number): Plugin<Context> {
   return {
+    // Before anything reads the variables: coercing them recurses.
+    onParams({ params, setResult }) {
+      if (nestsDeeperThan(params.variables, MAX_VARIABLES_DEPTH)) setResult({ errors: [new VariablesTooDeepError()] });
+    },
+    // Before graphql-js validates it: validation walks what the size check bounds.
+    onValidate({ params, setResult }) {
+      try {
+        checkDocumentSize(params.documentAST);
+      } catch (error) {
+        setResult([error as DomainError]);
+      }
+    },
     onExecute({ args, setResultAndStopExecution, executeFn, setExecuteFn }) {
       const ctx = args.contextValue as Context;
       try {
@@ -342,5 +455,28 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
         },
       };
     },
+    onExecutionResult({ result, setResult, context }) {
+      if (!result || Symbol.asyncIterator in result || !result.errors?.some((error) => !isAnswerable(error))) return;
+      const ctx = (context as unknown as { req: { forgegate?: Context; requestId?: string } }).req;
+      const log = ctx.forgegate?.deps.log;
+      const errors = result.errors.map((error) => answerable(error, (err) => log?.error({ err, requestId: ctx.requestId }, 'unhandled GraphQL error')));
+      setResult({ ...result, errors });
+    },
   };
+}
+
+const isAnswerable = (error: unknown) => error instanceof GraphQLError && error.message !== '';
+
+/** Yoga's wording for an error it masks. */
+const UNEXPECTED = 'Unexpected error.';
+
+/**
+ * An error as clients may read it. Yoga masks what a resolver throws (logged with the request id
+ * in onExecuteDone), but an error handed to it as a result rather than thrown, or one without a
+ * message, would be answered as `{}`: it is logged here and answered with Yoga's message and 500.
+ */
+function answerable(error: GraphQLError, logUnexpected: (err: unknown) => void): GraphQLError {
+  if (isAnswerable(error)) return error;
+  logUnexpected(error);
+  return new GraphQLError(UNEXPECTED, { extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
 }

@@ -15,7 +15,7 @@ import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError } from '../core/errors.ts';
 import { compileOperation, jitLoaded, loadJit, type ExecutionEngine } from '../graphql/jit.ts';
-import { checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
+import { checkDocumentSize, checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
 /**
  * The named operations the REST facade runs, each assembled with its fragments and validated
@@ -111,6 +111,7 @@ export class OperationRegistry {
     if (!operation) throw new Error(`unknown REST operation ${name}`);
     const document = known ?? assembledOperation(operation, fragments);
     documents.set(name, document);
+    checkDocumentSize(document);
     const errors = validate(this.schema, document);
     if (errors.length) throw new Error(`operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
     validated.add(name);

@@ -10,24 +10,77 @@ export const MIN_YEAR = 1;
 export const MAX_YEAR = 9999;
 
 /**
- * The name of the first text value that holds a NUL byte, or null. PostgreSQL cannot store NUL in
- * text, and git would cut a commit message at it; GitLab refuses such requests with 400.
- * Walks nested objects and arrays (form hashes, JSON bodies, GraphQL input objects).
+ * How deep a request's parameters may nest: JSON containers in a body, brackets in a form field
+ * name. GitLab's default for both (its JSON validation middleware's `max_depth`, Rack's parameter
+ * depth); no GitLab route reads deeper, and a deeper body is an attack on whatever walks it.
  */
-export function findNulByte(value: unknown, name = ''): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? name || 'value' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNulByte(value[i], `${name}[${i}]`);
-      if (found) return found;
-    }
-    return null;
+export const MAX_NESTING = 32;
+
+const [QUOTE, BACKSLASH, OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = ['"', '\\', '[', ']', '{', '}'].map((c) => c.charCodeAt(0));
+
+/**
+ * True when the JSON text nests containers (`[`, `{`) more than `limit` deep, read from the bytes
+ * before any parser builds it: a body 5,000 levels deep costs one pass and no stack. Brackets
+ * inside strings do not count. UTF-8 continuation bytes never look like ASCII, so bytes suffice.
+ */
+export function jsonNestedDeeperThan(json: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const byte = json[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
+      if (++depth > limit) return true;
+    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth--;
   }
-  if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key.includes('\0')) return name ? `${name}[${key.replaceAll('\0', '')}]` : key.replaceAll('\0', '');
-      const found = findNulByte(inner, name ? `${name}[${key}]` : key);
-      if (found) return found;
+  return false;
+}
+
+/**
+ * A UTF-16 surrogate without its other half. JSON's `\ud800` escape is the only way one arrives
+ * (decoding UTF-8 bytes never yields one): it has no UTF-8 form, so PostgreSQL refuses it in jsonb
+ * and text would silently store U+FFFD instead of what was sent.
+ */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNPAIRED_SURROGATES = new RegExp(UNPAIRED_SURROGATE.source, 'g');
+
+/** A text value that cannot be stored as sent: its parameter name and what is wrong with it. */
+export type UnstorableText = { name: string; problem: 'contains a null byte' | 'contains an unpaired surrogate' };
+
+function textProblem(text: string): UnstorableText['problem'] | null {
+  if (text.includes('\0')) return 'contains a null byte';
+  return UNPAIRED_SURROGATE.test(text) ? 'contains an unpaired surrogate' : null;
+}
+
+/** A key as it can be printed in a message: without NULs, surrogates replaced. */
+const printable = (key: string) => key.replaceAll('\0', '').replace(UNPAIRED_SURROGATES, '\ufffd');
+const member = (name: string, key: string) => (name ? `${name}[${key}]` : key);
+
+/**
+ * The first text value (or key) holding a NUL byte or an unpaired surrogate, named as a form
+ * parameter (`description[nested][0]`), or null. PostgreSQL cannot store NUL in text, and git
+ * would cut a commit message at it; GitLab refuses both, and invalid Unicode, with 400.
+ * Walks nested objects and arrays (form hashes, JSON bodies, GraphQL variables) with its own
+ * stack, so no nesting depth can overflow the call stack.
+ */
+export function findUnstorableText(value: unknown): UnstorableText | null {
+  const root = typeof value === 'string' ? textProblem(value) : null;
+  if (root) return { name: 'value', problem: root };
+  const stack: [object, string][] = value && typeof value === 'object' ? [[value, '']] : [];
+  while (stack.length) {
+    const [container, name] = stack.pop()!;
+    const entries = Object.entries(container);
+    for (const [key, inner] of entries) {
+      const problem = (!Array.isArray(container) && textProblem(key)) || (typeof inner === 'string' && textProblem(inner));
+      if (problem) return { name: member(name, printable(key)), problem };
+    }
+    // Reversed so the first member's values are walked first, as they read.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, inner] = entries[i];
+      if (inner && typeof inner === 'object') stack.push([inner, member(name, key)]);
     }
   }
   return null;

@@ -23,7 +23,7 @@ import { READ_SCOPES, WRITE_SCOPES } from '../auth/scopes.ts';
 import { Viewer } from '../auth/viewer.ts';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError, ServiceUnavailableError } from '../core/errors.ts';
-import { findNulByte } from '../core/input.ts';
+import { findUnstorableText } from '../core/input.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { MAX_PAGE_SIZE } from '../core/listing.ts';
 
@@ -274,12 +274,12 @@ function cachedComplexity(schema: GraphQLSchema, document: DocumentNode, operati
 
 /**
  * Everything checked before an operation runs, for /api/graphql and the REST facade alike:
- * scopes, no NUL byte in any text, and the complexity ceiling of the viewer.
+ * scopes, no NUL byte or unpaired surrogate in any text, and the complexity ceiling of the viewer.
  */
 export function checkOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, viewer: Viewer) {
   checkOperationScopesCached(schema, document, operationName, viewer);
-  const nul = findNulByte(variables ?? {});
-  if (nul || checksOf(document).nulLiteral) throw new ParamError(`${nul ? `$${nul}` : 'the query'} contains a null byte`);
+  const text = findUnstorableText(variables ?? {});
+  if (text || checksOf(document).nulLiteral) throw new ParamError(text ? `$${text.name} ${text.problem}` : 'the query contains a null byte');
   const complexity = cachedComplexity(schema, document, operationName, variables);
   const max = maxComplexityFor(viewer);
   if (complexity > max) throw new QueryComplexityError(complexity, max);

@@ -7,7 +7,9 @@ import busboy from 'busboy';
 import type { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
 import { DomainError, ParamError } from '../core/errors.ts';
+import { MAX_NESTING } from '../core/input.ts';
 import { SpooledUpload } from '../core/upload.ts';
+import { nestedTooDeeply } from './edge.ts';
 
 export type MultipartLimits = {
   /** Bytes of all text fields together, as the other body parsers cap a form. */
@@ -73,10 +75,10 @@ export function multipartBody(dataDir: string, limits: MultipartLimits) {
       Promise.all(writes).then(() => {
         if (failure) return next(failure);
         try {
-          const body = qs.parse(fields.toString(), { allowPrototypes: true, arrayLimit: Math.max(100, count), depth: 32, strictDepth: true, parameterLimit: limits.parts });
+          const body = qs.parse(fields.toString(), { allowPrototypes: true, arrayLimit: Math.max(100, count), depth: MAX_NESTING, strictDepth: true, parameterLimit: limits.parts });
           req.body = { ...body, ...files };
         } catch {
-          return next(malformed('the fields are nested too deeply'));
+          return next(nestedTooDeeply());
         }
         next();
       }, next);

@@ -183,6 +183,17 @@ describe('bad input is 4xx, never 500', () => {
     });
   });
 
+  it('refuses a multipart part without a name with 400 (busboy hands it over nameless; it threw outside the request)', async () => {
+    for (const disposition of ['form-data', 'form-data; name=""', 'form-data; filename="a.txt"']) {
+      const res = await t
+        .api('post', '/groups', null)
+        .set('Content-Type', 'multipart/form-data; boundary=XyZ')
+        .send(`--XyZ\r\nContent-Disposition: ${disposition}\r\n\r\nv\r\n--XyZ--\r\n`);
+      expect([res.status, res.body], disposition).toEqual([400, { error: 'The request body is not valid multipart/form-data: a part has no name' }]);
+    }
+    await request(t.base).get('/-/health').expect(200);
+  });
+
   describe('unpaired surrogates (a JSON "\\ud800" escape) are refused like NUL bytes', () => {
     it('in a REST JSON body field or key, naming the parameter; a real pair is text', async () => {
       const send = (body: string) => t.api('post', `${base}/milestones`).set('Content-Type', 'application/json').send(body);

@@ -24,6 +24,9 @@ export type MultipartLimits = {
 
 const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE', 413, { message: '413 Request Entity Too Large' }, 'The request body is too large');
 const malformed = (reason: string) => new ParamError(`The request body is not valid multipart/form-data: ${reason}`);
+// busboy hands over a part whose Content-Disposition has no name, or an empty one, with an
+// undefined name (whatever its typings say): no parameter can be read from it.
+const nameless = () => malformed('a part has no name');
 
 /**
  * `multipart/form-data` bodies, as clients send edits and uploads (gitbeaker's `Users.edit`, avatar
@@ -84,6 +87,7 @@ export function multipartBody(dataDir: string, limits: MultipartLimits) {
       }, next);
     };
     parser.on('field', (name, value, info) => {
+      if (!name) return fail(nameless());
       if (info.nameTruncated || info.valueTruncated) return fail(tooLarge());
       count++;
       fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
@@ -92,6 +96,7 @@ export function multipartBody(dataDir: string, limits: MultipartLimits) {
     });
     parser.on('file', (name, stream, info) => {
       count++;
+      if (!name) fail(nameless());
       if (failure) return void stream.resume();
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       streams.push(stream);

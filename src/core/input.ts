@@ -44,6 +44,7 @@ export function jsonNestedDeeperThan(json: Uint8Array, limit: number): boolean {
  * (decoding UTF-8 bytes never yields one): it has no UTF-8 form, so PostgreSQL refuses it in jsonb
  * and text would silently store U+FFFD instead of what was sent.
  */
+const SURROGATE = /[\ud800-\udfff]/;
 const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNPAIRED_SURROGATES = new RegExp(UNPAIRED_SURROGATE.source, 'g');
 
@@ -52,36 +53,51 @@ export type UnstorableText = { name: string; problem: 'contains a null byte' | '
 
 function textProblem(text: string): UnstorableText['problem'] | null {
   if (text.includes('\0')) return 'contains a null byte';
-  return UNPAIRED_SURROGATE.test(text) ? 'contains an unpaired surrogate' : null;
+  // The plain class first: almost no text holds a surrogate at all, paired or not.
+  return SURROGATE.test(text) && UNPAIRED_SURROGATE.test(text) ? 'contains an unpaired surrogate' : null;
 }
 
-/** A key as it can be printed in a message: without NULs, surrogates replaced. */
-const printable = (key: string) => key.replaceAll('\0', '').replace(UNPAIRED_SURROGATES, '\ufffd');
-const member = (name: string, key: string) => (name ? `${name}[${key}]` : key);
+/** One container being walked: its keys (none for an array) and the next member to read. */
+type Frame = { container: Record<string, unknown>; keys: string[] | null; length: number; next: number };
+
+function frame(container: object): Frame {
+  const keys = Array.isArray(container) ? null : Object.keys(container);
+  return { container: container as Record<string, unknown>, keys, length: keys ? keys.length : (container as unknown[]).length, next: 0 };
+}
+
+const keyAt = (f: Frame, i: number) => (f.keys ? f.keys[i] : String(i));
+
+/** The form name of the member each frame is reading (`description[nested][0]`), printable: without NULs, surrogates replaced. */
+function nameOf(frames: Frame[]): string {
+  const [first, ...rest] = frames.map((f) => keyAt(f, f.next - 1).replaceAll('\0', '').replace(UNPAIRED_SURROGATES, '\ufffd'));
+  return first + rest.map((k) => `[${k}]`).join('');
+}
 
 /**
  * The first text value (or key) holding a NUL byte or an unpaired surrogate, named as a form
  * parameter (`description[nested][0]`), or null. PostgreSQL cannot store NUL in text, and git
  * would cut a commit message at it; GitLab refuses both, and invalid Unicode, with 400.
- * Walks nested objects and arrays (form hashes, JSON bodies, GraphQL variables) with its own
- * stack, so no nesting depth can overflow the call stack.
+ * Walks nested objects and arrays (form hashes, JSON bodies, GraphQL variables) depth first in
+ * reading order with its own stack, so no nesting depth can overflow the call stack; only the
+ * containers on the current path are held.
  */
 export function findUnstorableText(value: unknown): UnstorableText | null {
-  const root = typeof value === 'string' ? textProblem(value) : null;
-  if (root) return { name: 'value', problem: root };
-  const stack: [object, string][] = value && typeof value === 'object' ? [[value, '']] : [];
-  while (stack.length) {
-    const [container, name] = stack.pop()!;
-    const entries = Object.entries(container);
-    for (const [key, inner] of entries) {
-      const problem = (!Array.isArray(container) && textProblem(key)) || (typeof inner === 'string' && textProblem(inner));
-      if (problem) return { name: member(name, printable(key)), problem };
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem && { name: 'value', problem };
+  }
+  const frames: Frame[] = value && typeof value === 'object' ? [frame(value)] : [];
+  while (frames.length) {
+    const top = frames[frames.length - 1];
+    if (top.next === top.length) {
+      frames.pop();
+      continue;
     }
-    // Reversed so the first member's values are walked first, as they read.
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, inner] = entries[i];
-      if (inner && typeof inner === 'object') stack.push([inner, member(name, key)]);
-    }
+    const key = keyAt(top, top.next++);
+    const inner = top.container[key];
+    const problem = (top.keys && textProblem(key)) || (typeof inner === 'string' && textProblem(inner));
+    if (problem) return { name: nameOf(frames), problem };
+    if (inner && typeof inner === 'object') frames.push(frame(inner));
   }
   return null;
 }

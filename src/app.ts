@@ -13,7 +13,7 @@ import { GRAPHQL_BODY_LIMIT, graphqlJsonBody } from './graphql/request-body.ts';
 import { pendingMigrations } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
-import { rejectNulBytes } from './rest/edge.ts';
+import { refuseDeepJson, rejectUnstorableText } from './rest/edge.ts';
 import { apiCors } from './rest/cors.ts';
 import { apiJsonAnswers } from './rest/json.ts';
 import { multipartBody } from './rest/multipart.ts';
@@ -179,7 +179,7 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   const graphql = lazyGraphqlEndpoint(deps, opts);
   // CORS for the whole API (REST and GraphQL) is answered here, Yoga's own (which reflects any Origin with credentials) is off.
   app.use('/api', apiCors(deps.config.externalUrl));
-  app.use('/api/graphql', rejectNulBytes, authentication(deps, true), graphqlJsonBody(), graphql);
+  app.use('/api/graphql', rejectUnstorableText, authentication(deps, true), graphqlJsonBody(), graphql);
 
   const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs, opts.restEngine);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.
@@ -192,17 +192,18 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   });
   app.use(
     '/api/v4',
-    express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
+    express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }),
+    // Form field names nest at most 32 brackets deep: body-parser's default depth, and Rack's, as GitLab.
     express.urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: PARAMETER_LIMIT }),
     multipartBody(deps.config.dataDir, { fieldBytes: BODY_LIMIT_BYTES, parts: PARAMETER_LIMIT, fileBytes: deps.config.maxUploadBytes, files: 4 }),
-    rejectNulBytes,
+    rejectUnstorableText,
     authentication(deps, false),
     restRouter(restRoutes, registry, deps),
   );
   // Alert intake (the endpoint's key) and git over HTTP / Git LFS (HTTP Basic with tokens) authenticate on their own.
   for (const endpoints of machineEndpoints) app.use(endpoints(deps));
   // Archive, download and evidence addresses accept the same tokens as the API.
-  app.use(restRouter(webRoutes, registry, deps, { before: [rejectNulBytes, authentication(deps, false)], catchAll: false }));
+  app.use(restRouter(webRoutes, registry, deps, { before: [rejectUnstorableText, authentication(deps, false)], catchAll: false }));
   app.use(restErrorHandler(deps));
   return app;
 }

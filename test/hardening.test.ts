@@ -146,6 +146,104 @@ describe('bad input is 4xx, never 500', () => {
     expect(gql.body.errors[0].message).toMatch(/between the years 1 and 9999/);
   });
 
+  describe('nesting depth (GitLab: 32, "Parameters nested too deeply")', () => {
+    const deepObject = (levels: number, leaf = '1') => `${'{"a":'.repeat(levels)}${leaf}${'}'.repeat(levels)}`;
+    const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const tooDeep = { error: 'Parameters nested too deeply' };
+
+    it('refuses a JSON body nested 5,000 deep with 400 before parsing it, anonymous or not, on any route', async () => {
+      for (const body of [deepObject(5_000), deepArray(5_000), `{"name":"x","path":"y","d":${deepArray(5_000)}}`]) {
+        for (const token of [null, t.root.token]) {
+          const res = await t.api('post', '/groups', token).set('Content-Type', 'application/json').send(body);
+          expect([res.status, res.body]).toEqual([400, tooDeep]);
+        }
+      }
+      const put = await t.api('put', `${base}/milestones/1`, null).set('Content-Type', 'application/vnd.api+json').send(deepArray(5_000));
+      expect([put.status, put.body]).toEqual([400, tooDeep]);
+      // GitLab's limit exactly: 32 levels are read, 33 are not; brackets inside strings are text.
+      const at = await t.api('post', '/groups').set('Content-Type', 'application/json').send(`{"name":"d32","path":"d32","d":${deepArray(31)}}`);
+      expect(at.status).toBe(201);
+      const past = await t.api('post', '/groups').set('Content-Type', 'application/json').send(`{"name":"d33","path":"d33","d":${deepArray(32)}}`);
+      expect([past.status, past.body]).toEqual([400, tooDeep]);
+      const text = await t.api('post', '/groups').set('Content-Type', 'application/json').send({ name: 'br', path: 'br', description: `${'[{"'.repeat(5_000)}` });
+      expect(text.status).toBe(201);
+      expect(await t.db.namespace.count({ where: { path: { in: ['d33', 'y'] } } })).toBe(0);
+    });
+
+    it('refuses form and multipart field names nested 5,000 deep with the same 400', async () => {
+      const form = await t.api('post', '/groups', null).type('form').send(`name=x&a${'[b]'.repeat(5_000)}=1`);
+      expect([form.status, form.body]).toEqual([400, tooDeep]);
+      const arrays = await t.api('post', '/groups').type('form').send(`a${'[]'.repeat(5_000)}=1`);
+      expect([arrays.status, arrays.body]).toEqual([400, tooDeep]);
+      // Multipart field names are capped at 1 KB (413), so 300 levels is as deep as one can go.
+      const multipart = await t.api('post', '/groups', null).field(`a${'[b]'.repeat(300)}`, '1');
+      expect([multipart.status, multipart.body]).toEqual([400, tooDeep]);
+      await t.api('post', '/groups').type('form').send(`name=f32&path=f32&a${'[b]'.repeat(32)}=1`).expect(201);
+      expect((await t.api('post', '/groups').type('form').send(`name=f33&path=f33&a${'[b]'.repeat(33)}=1`)).body).toEqual(tooDeep);
+    });
+  });
+
+  it('refuses a multipart part without a name with 400 (busboy hands it over nameless; it threw outside the request)', async () => {
+    for (const disposition of ['form-data', 'form-data; name=""', 'form-data; filename="a.txt"']) {
+      const res = await t
+        .api('post', '/groups', null)
+        .set('Content-Type', 'multipart/form-data; boundary=XyZ')
+        .send(`--XyZ\r\nContent-Disposition: ${disposition}\r\n\r\nv\r\n--XyZ--\r\n`);
+      expect([res.status, res.body], disposition).toEqual([400, { error: 'The request body is not valid multipart/form-data: a part has no name' }]);
+    }
+    await request(t.base).get('/-/health').expect(200);
+  });
+
+  describe('unpaired surrogates (a JSON "\\ud800" escape) are refused like NUL bytes', () => {
+    it('in a REST JSON body field or key, naming the parameter; a real pair is text', async () => {
+      const send = (body: string) => t.api('post', `${base}/milestones`).set('Content-Type', 'application/json').send(body);
+      expect((await send('{"title":"a\\ud800b"}').expect(400)).body).toEqual({ error: 'title contains an unpaired surrogate' });
+      expect((await send('{"title":"x\\udc00"}').expect(400)).body).toEqual({ error: 'title contains an unpaired surrogate' });
+      expect((await send('{"title":"ok","description":{"k\\ud800":"v"}}').expect(400)).body).toEqual({ error: 'description[k\ufffd] contains an unpaired surrogate' });
+      expect((await t.api('put', `${base}/releases/v1.0`, null).set('Content-Type', 'application/json').send('{"description":["\\ud83d"]}').expect(400)).body).toEqual({
+        error: 'description[0] contains an unpaired surrogate',
+      });
+      expect(await t.db.milestone.count({ where: { title: { in: ['a\ufffdb', 'x\ufffd', 'ok'] } } })).toBe(0);
+      const pair = await send('{"title":"smile \\ud83d\\ude00"}').expect(201);
+      expect(pair.body.title).toBe('smile 😀');
+    });
+
+    it('in a GraphQL variable, as for NUL bytes', async () => {
+      const res = await t.graphql(`mutation($t: String!) { milestoneCreate(input: { projectId: ${projectId}, title: $t }) { errors } }`, { t: 'lone\ud800' });
+      expect(res.status).toBe(200);
+      expect(res.body.errors[0].message).toBe('$t contains an unpaired surrogate');
+      const nested = await t.graphql('mutation($i: MilestoneCreateInput!) { milestoneCreate(input: $i) { errors } }', { i: { projectId, title: 'lone\udfff' } });
+      expect(nested.body.errors[0].message).toBe('$i[title] contains an unpaired surrogate');
+      expect(await t.db.milestone.count({ where: { title: { startsWith: 'lone' } } })).toBe(0);
+    });
+
+    it('in an alert payload: 400 with an empty body (the intake\'s answer), nothing stored; dates past PostgreSQL read as absent', async () => {
+      const created = await t.graphql('mutation($input: HttpIntegrationCreateInput!) { httpIntegrationCreate(input: $input) { integration { token url } errors } }', {
+        input: { projectPath: 'acme/app', name: 'Hostile', active: true },
+      });
+      const { token, url } = created.body.data.httpIntegrationCreate.integration;
+      const notify = (body: string) => request(t.base).post(new URL(url).pathname).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
+      const before = await t.db.alert.count();
+      for (const body of ['{"title":"disk \\ud800 full"}', '{"title":"t","hosts":["\\udc00"]}', '{"title":"t","labels":{"\\ud800":1}}']) {
+        const res = await notify(body);
+        expect([res.status, res.text], body).toEqual([400, '']);
+      }
+      const deep = await notify(`{"title":"deep","d":${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
+      expect([deep.status, deep.text]).toEqual([400, '']);
+      expect(await t.db.alert.count()).toBe(before);
+      // A title cut at 200 characters keeps surrogate pairs whole.
+      const cut = await notify(JSON.stringify({ title: `${'x'.repeat(199)}😀` })).expect(200);
+      expect(cut.body[0].title).toBe('x'.repeat(199));
+      const started = Date.now();
+      for (const start of ['"0000-01-01T00:00:00Z"', '"0001-01-01T00:00:00+01:00"', '"10000-01-01T00:00:00Z"', '-99999999999999', '1e300']) {
+        const res = await notify(`{"title":"when ${start.replaceAll('"', '')}","start_time":${start}}`);
+        expect(res.status, start).toBe(200);
+        const alert = await t.db.alert.findFirstOrThrow({ where: { title: `when ${start.replaceAll('"', '')}` } });
+        expect(alert.startedAt.getTime(), start).toBeGreaterThanOrEqual(started - 1_000);
+      }
+    });
+  });
+
   it("answers ids beyond 2^31 with GitLab's 404, not GraphQL's type errors", async () => {
     const big = '99999999999999999999';
     expect((await t.api('get', `/projects/${big}`).expect(404)).body).toEqual({ message: '404 Project Not Found' });

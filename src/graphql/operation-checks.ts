@@ -23,7 +23,7 @@ import { READ_SCOPES, WRITE_SCOPES } from '../auth/scopes.ts';
 import { Viewer } from '../auth/viewer.ts';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError, ServiceUnavailableError } from '../core/errors.ts';
-import { findNulByte } from '../core/input.ts';
+import { findUnstorableText } from '../core/input.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { MAX_PAGE_SIZE } from '../core/listing.ts';
 import { collectFields, measureOperations, recurringFields, type Shape } from './selections.ts';
@@ -372,15 +372,15 @@ function checkNesting(document: DocumentNode, operationName: string | null | und
 
 /**
  * Everything checked before an operation runs, for /api/graphql and the REST facade alike: the
- * document's size, scopes, depth and recursion, no NUL byte in any text, and the complexity
- * ceiling of the viewer.
+ * document's size, scopes, depth and recursion, no NUL byte or unpaired surrogate in any text, and
+ * the complexity ceiling of the viewer.
  */
 export function checkOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, viewer: Viewer) {
   checkDocumentSize(document);
   checkOperationScopesCached(schema, document, operationName, viewer);
   checkNesting(document, operationName, viewer);
-  const nul = findNulByte(variables ?? {});
-  if (nul || checksOf(document).nulLiteral) throw new ParamError(`${nul ? `$${nul}` : 'the query'} contains a null byte`);
+  const text = findUnstorableText(variables ?? {});
+  if (text || checksOf(document).nulLiteral) throw new ParamError(text ? `$${text.name} ${text.problem}` : 'the query contains a null byte');
   const complexity = cachedComplexity(schema, document, operationName, variables);
   const max = maxComplexityFor(viewer);
   if (complexity > max) throw new QueryComplexityError(complexity, max);

@@ -7,7 +7,9 @@ import busboy from 'busboy';
 import type { NextFunction, Request, Response } from 'express';
 import qs from 'qs';
 import { DomainError, ParamError } from '../core/errors.ts';
+import { MAX_NESTING } from '../core/input.ts';
 import { SpooledUpload } from '../core/upload.ts';
+import { nestedTooDeeply } from './edge.ts';
 
 export type MultipartLimits = {
   /** Bytes of all text fields together, as the other body parsers cap a form. */
@@ -22,6 +24,9 @@ export type MultipartLimits = {
 
 const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE', 413, { message: '413 Request Entity Too Large' }, 'The request body is too large');
 const malformed = (reason: string) => new ParamError(`The request body is not valid multipart/form-data: ${reason}`);
+// busboy hands over a part whose Content-Disposition has no name, or an empty one, with an
+// undefined name (whatever its typings say): no parameter can be read from it.
+const nameless = () => malformed('a part has no name');
 
 /**
  * `multipart/form-data` bodies, as clients send edits and uploads (gitbeaker's `Users.edit`, avatar
@@ -73,15 +78,16 @@ export function multipartBody(dataDir: string, limits: MultipartLimits) {
       Promise.all(writes).then(() => {
         if (failure) return next(failure);
         try {
-          const body = qs.parse(fields.toString(), { allowPrototypes: true, arrayLimit: Math.max(100, count), depth: 32, strictDepth: true, parameterLimit: limits.parts });
+          const body = qs.parse(fields.toString(), { allowPrototypes: true, arrayLimit: Math.max(100, count), depth: MAX_NESTING, strictDepth: true, parameterLimit: limits.parts });
           req.body = { ...body, ...files };
         } catch {
-          return next(malformed('the fields are nested too deeply'));
+          return next(nestedTooDeeply());
         }
         next();
       }, next);
     };
     parser.on('field', (name, value, info) => {
+      if (!name) return fail(nameless());
       if (info.nameTruncated || info.valueTruncated) return fail(tooLarge());
       count++;
       fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
@@ -90,6 +96,7 @@ export function multipartBody(dataDir: string, limits: MultipartLimits) {
     });
     parser.on('file', (name, stream, info) => {
       count++;
+      if (!name) fail(nameless());
       if (failure) return void stream.resume();
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       streams.push(stream);

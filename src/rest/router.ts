@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import type { OperationRegistry } from './operations.ts';
 import { pageVariables, readPage, setPaginationHeaders } from './pagination.ts';
 import { readAll } from './declare.ts';
+import { nestedTooDeeply, TOO_DEEP_TYPE } from './edge.ts';
 import { writeJson } from './json.ts';
 import { Params } from './params.ts';
 import type { ConnectionResult, Route } from './route.ts';
@@ -89,6 +90,8 @@ export function knownError(error: unknown): DomainError | null {
   const e = error as ClientError;
   if (!e || typeof e.status !== 'number' || e.status < 400 || e.status >= 500 || e.expose === false) return null;
   if (e.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE', 413, { message: '413 Request Entity Too Large' }, e.message);
+  // Too deep a JSON body (refused before parsing) or form (qs's depth): GitLab's one answer for both.
+  if (e.type === TOO_DEEP_TYPE || e.type === 'querystring.parse.rangeError') return nestedTooDeeply();
   if (e.type === 'entity.parse.failed') return new DomainError('BAD_REQUEST', 400, { error: 'The request body is not valid JSON' }, e.message);
   return new DomainError('BAD_REQUEST', 400, { error: e.message || '400 Bad Request' }, e.message || 'Bad Request');
 }

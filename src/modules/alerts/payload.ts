@@ -1,6 +1,7 @@
 // How an alert payload becomes alert fields: the generic format, the metrics (Alertmanager)
 // format, custom field mappings, severities and fingerprints. Pure functions, no I/O.
 import { createHash } from 'node:crypto';
+import { isStorableDate } from '../../core/input.ts';
 import type { AlertSeverity } from '../../generated/prisma/client.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -35,36 +36,23 @@ export const DEFAULT_TITLE = 'New: Alert';
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Nesting depth of a parsed JSON value, stopping as soon as it passes `limit` (no deep recursion). */
-export function deeperThan(value: Json, limit: number): boolean {
-  let level: Json[] = [value];
-  for (let depth = 0; level.length; depth++) {
-    if (depth > limit) return true;
-    const next: Json[] = [];
-    for (const v of level) {
-      if (Array.isArray(v)) next.push(...v);
-      else if (isObject(v)) next.push(...Object.values(v));
-    }
-    level = next;
-  }
-  return false;
-}
-
+/** A field's text, cut to `max` without splitting a surrogate pair (half of one cannot be stored). */
 const text = (value: unknown, max: number): string | null => {
   if (value === null || value === undefined || value === '') return null;
   const s = typeof value === 'string' ? value : JSON.stringify(value);
-  return s.slice(0, max);
+  const cut = s.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 };
 
 const sha1 = (plain: string) => createHash('sha1').update(plain).digest('hex');
 
-/** A date from ISO text or epoch milliseconds; null when absent or unreadable. */
+/** A date from ISO text or epoch milliseconds; null when absent, unreadable or outside the years PostgreSQL stores (1 to 9999). */
 function time(value: unknown): Date | null {
-  if (typeof value === 'number') return new Date(value);
+  if (typeof value === 'number') return storable(new Date(value));
   if (typeof value !== 'string' || value.trim() === '') return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
+  return storable(new Date(value));
 }
+const storable = (date: Date) => (isStorableDate(date) ? date : null);
 
 const GENERIC_SEVERITIES: readonly AlertSeverity[] = ['critical', 'high', 'medium', 'low', 'info', 'unknown'];
 

@@ -1,6 +1,6 @@
 // Alerts of a project: intake (grouping and resolving by fingerprint, enforced by a partial unique
 // index on open alerts), reading and triage, the project's alert settings, and incidents.
-import { containsIgnoringCase, findNulByte } from '../../core/input.ts';
+import { containsIgnoringCase, findUnstorableText, jsonNestedDeeperThan } from '../../core/input.ts';
 import type { Alert, AlertIntegration, AlertSettings, AlertSeverity, AlertStatus, Issue, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
@@ -17,7 +17,6 @@ import { createContext } from '../../core/context.ts';
 import { Viewer } from '../../auth/viewer.ts';
 import { keyMatches, requireMaintainer } from './integrations.ts';
 import {
-  deeperThan,
   isMetricsPayload,
   MAX_METRICS_ALERTS,
   MAX_PAYLOAD_BYTES,
@@ -83,9 +82,13 @@ export async function receiveAlerts(ctx: Context, request: IntakeRequest): Promi
   return receiveGeneric(ctx.deps, project, integration, body);
 }
 
-/** The JSON object of the body, or null when it is over 1 MB, not an object, nested deeper than 100 or holds a NUL. */
+/**
+ * The JSON object of the body, or null when it is over 1 MB, not an object, nested deeper than 100
+ * (read from the bytes, before parsing) or holds text PostgreSQL's jsonb cannot store: a NUL or an
+ * unpaired surrogate (`\ud800`, which JSON.parse accepts).
+ */
 function readPayload(raw: Buffer): JsonObject | null {
-  if (raw.length > MAX_PAYLOAD_BYTES) return null;
+  if (raw.length > MAX_PAYLOAD_BYTES || jsonNestedDeeperThan(raw, MAX_PAYLOAD_DEPTH)) return null;
   const textBody = raw.toString('utf8').trim();
   if (textBody === '') return {};
   let parsed: Json;
@@ -95,8 +98,7 @@ function readPayload(raw: Buffer): JsonObject | null {
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  // Stored as jsonb, which cannot hold a NUL character: refused like any unreadable payload.
-  return deeperThan(parsed, MAX_PAYLOAD_DEPTH) || findNulByte(parsed) !== null ? null : parsed;
+  return findUnstorableText(parsed) ? null : parsed;
 }
 
 /** A per-endpoint, per-minute counter in PostgreSQL, so every process counts against one limit. */

@@ -8,7 +8,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { BadRequestError, ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
-import { findNulByte, isStorableDate, MAX_ID, MAX_YEAR, MIN_YEAR } from '../../core/input.ts';
+import { findUnstorableText, isStorableDate, MAX_ID, MAX_YEAR, MIN_YEAR } from '../../core/input.ts';
 import { nextIid } from '../../core/iids.ts';
 import { readSettings, type ApplicationSettings } from '../../core/settings.ts';
 import { SpooledUpload, type Upload } from '../../core/upload.ts';
@@ -122,12 +122,12 @@ const DATES: Partial<Record<NdjsonRelation, string[]>> = { milestones: ['start_d
 /**
  * Why no column could hold a record, or null. These are not the product's rules (a record that
  * breaks those is left out, below) but values the database refuses whatever the rules: a NUL byte
- * in any text, a date outside the years PostgreSQL stores, a priority past its integer column. The
+ * or an unpaired surrogate in any text, a date outside the years PostgreSQL stores, a priority past its integer column. The
  * import stops at such a line and names it, as the product's own forms answer 400 to the same bytes.
  */
 function unstorable(relation: NdjsonRelation, record: Row): string | null {
-  const nul = findNulByte(record);
-  if (nul) return `${nul} contains a null byte`;
+  const text = findUnstorableText(record);
+  if (text) return `${text.name} ${text.problem}`;
   for (const field of DATES[relation] ?? []) {
     const value = date(record[field]);
     if (value && !isStorableDate(value)) return `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}`;

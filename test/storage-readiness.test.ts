@@ -63,6 +63,11 @@ describe('a DATA_DIR that does not hold the repositories the database lists', ()
     expect((await b.api('get', `/projects/${id}/repository/branches`).expect(503)).body).toEqual({ message: REPOSITORY_UNAVAILABLE });
     const gql = await b.graphql(`{ project(id: ${id}) { repository { tree { lastCommit { sha } } } } }`);
     expect(gql.body.errors[0]).toMatchObject({ message: "The project's repository is not in this server's repository storage", extensions: { code: 'REPOSITORY_UNAVAILABLE' } });
+    // git over HTTP says the same, in git's plain text, instead of a failed git process.
+    const fullPath = (await a.api('get', `/projects/${id}`).expect(200)).body.path_with_namespace;
+    const basic = `Basic ${Buffer.from(`root:${b.root.token}`).toString('base64')}`;
+    const refs = await request(b.base).get(`/${fullPath}.git/info/refs?service=git-upload-pack`).set('Authorization', basic).expect(503);
+    expect(refs.text).toBe("The project's repository is not in this server's repository storage");
     // What does not touch the repository still works on that server.
     expect((await b.api('get', `/projects/${id}`).expect(200)).body.id).toBe(id);
   });

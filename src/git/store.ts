@@ -110,6 +110,12 @@ export class GitStore {
     }
   }
 
+  /** The project's repository directory, for a git process to run in; RepositoryUnavailableError when the storage lacks it. */
+  async heldPath(projectId: number): Promise<string> {
+    if (!(await this.holds(projectId))) throw new RepositoryUnavailableError();
+    return this.pathFor(projectId);
+  }
+
   /**
    * Whether the storage holds the project's repository: its HEAD and object database are there
    * (two stats; nothing is read).

@@ -6,6 +6,7 @@ import type { CommitAction, RepositoryFileMetaFragment } from '../../generated/o
 import { param, type Rule, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route, type OperationData } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf } from '../../rest/shape.ts';
+import { API_CACHE_CONTROL, JSON_TYPE } from '../../rest/json.ts';
 import { projectInput } from '../../rest/sources.ts';
 import { pageVariables, readPage, setPaginationHeaders, withoutCredentials, type PageRequest } from '../../rest/pagination.ts';
 import qs from 'qs';
@@ -115,7 +116,8 @@ async function sendFileJson(res: Response, { meta, source }: ReturnType<typeof f
   const before = `${JSON.stringify(fileEntity(meta)).slice(0, -1)},"content":"`;
   const after = '"}';
   setFileHeaders(res, meta);
-  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Cache-Control', API_CACHE_CONTROL);
   res.setHeader('Content-Length', String(Buffer.byteLength(before) + 4 * Math.ceil(source.size / 3) + after.length));
   const content = Buffer.isBuffer(body) ? [body.toString('base64')] : base64Of(body);
   async function* json() {

@@ -10,7 +10,7 @@ import { jitExecutionPlugin, loadJit, type ExecutionEngine } from './graphql/jit
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { jsonBytesPlugin } from './graphql/answers.ts';
 import { GRAPHQL_BODY_LIMIT, graphqlJsonBody } from './graphql/request-body.ts';
-import { pendingMigrations } from './db/readiness.ts';
+import { describeMissing, pendingMigrations, sampleRepositoryStorage } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
 import { refuseDeepJson, rejectUnstorableText } from './rest/edge.ts';
@@ -169,11 +169,19 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
       checks.database = true;
       checks.migrations = (await pendingMigrations(deps.db)).length === 0;
     };
-    const [db, storage] = await Promise.allSettled([within(database(), READINESS_TIMEOUT_MS), within(deps.git.isWritable(), READINESS_TIMEOUT_MS)]);
+    const [db, writable, sample] = await Promise.allSettled([
+      within(database(), READINESS_TIMEOUT_MS),
+      within(deps.git.isWritable(), READINESS_TIMEOUT_MS),
+      within(sampleRepositoryStorage(deps.db, deps.git), READINESS_TIMEOUT_MS),
+    ]);
     if (db.status === 'rejected') deps.log.warn({ err: db.reason }, 'readiness: database check failed');
-    checks.repository_storage = storage.status === 'fulfilled' && storage.value;
+    // Without the database there is no list to compare the storage with: that is the database check's failure.
+    const missing = sample.status === 'fulfilled' && sample.value.missing.length ? sample.value : null;
+    const storable = writable.status === 'fulfilled' && writable.value;
+    checks.repository_storage = storable && !missing;
     const ok = Object.values(checks).every(Boolean);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failed', checks });
+    const problem = !storable ? 'the repository storage is not writable' : missing && describeMissing(missing);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failed', checks, ...(problem && { repository_storage_check: [{ status: 'failed', message: problem }] }) });
   });
 
   const graphql = lazyGraphqlEndpoint(deps, opts);

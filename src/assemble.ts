@@ -2,6 +2,7 @@ import path from 'node:path';
 import type pino from 'pino';
 import type { Config } from './config.ts';
 import { createDb } from './db/client.ts';
+import { sampleRepositoryStorage } from './db/readiness.ts';
 import { SqlReader } from './db/rows.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { Notifications } from './db/notifications.ts';
@@ -39,6 +40,21 @@ async function listeners(
   return { notifications, flags, viewers, jobs };
 }
 
+/**
+ * Says at start, once, when DATA_DIR does not hold repositories the database lists (another host's
+ * data directory, a volume that is not mounted): every call on those repositories fails until it
+ * is fixed, and readiness reports it too. The start goes on: the server still answers the rest.
+ */
+async function checkRepositoryStorage(config: Config, db: AppDeps['db'], git: GitStore, log: pino.Logger) {
+  const sample = await sampleRepositoryStorage(db, git);
+  if (!sample.missing.length) return;
+  const example = git.pathFor(sample.missing[0]);
+  log.error(
+    { dataDir: config.dataDir, repositories: git.root, sampled: sample.sampled, missing: sample.missing, example },
+    `DATA_DIR ${config.dataDir} does not hold repositories the database lists: ${sample.missing.length} of ${sample.sampled.length} sampled are missing, e.g. project ${sample.missing[0]} at ${example}`,
+  );
+}
+
 /** A migrated database → the process's deps (connections, listeners, job queue, root user) and its lifecycle. */
 export async function assemble(
   config: Config,
@@ -54,7 +70,7 @@ export async function assemble(
     timeouts: config.database,
     onIdleError: (error) => log.warn({ err: error }, 'idle database connection lost'),
   });
-  const git = new GitStore(path.join(config.dataDir, 'repositories'), config.archives);
+  const git = new GitStore(path.join(config.dataDir, 'repositories'), config.archives, config.blobReads);
   const leftovers = await git.removeLeftoverTemporaryFiles();
   if (leftovers) log.warn({ files: leftovers }, 'removed fast-import crash reports left by a crash');
   // Independent round trips, together: the root user's query is Prisma's first, which loads its
@@ -63,6 +79,7 @@ export async function assemble(
     listeners(config, opts, log, database.url, db, flagDefinitions, jobDefinitions),
     createThrottler(config, database.url),
     ensureRootUser({ db, config, secrets, log }),
+    checkRepositoryStorage(config, db, git, log),
   ]);
   const events = new EventBus(subscribers);
   const deps: AppDeps = {

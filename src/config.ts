@@ -82,6 +82,10 @@ const envSchema = z.object({
   AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   ARCHIVE_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
   ARCHIVE_MAX_QUEUED: z.coerce.number().int().min(0).max(10_000).default(16),
+  // Reads of blobs too big for one in-process read (raw, file, blame, GraphQL content), streamed by
+  // git: at once in this process, and how many may wait for a slot (then 429).
+  BLOB_READ_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
+  BLOB_READ_MAX_QUEUED: z.coerce.number().int().min(0).max(10_000).default(16),
   MAX_UPLOAD_SIZE_MB: z.coerce.number().int().min(1).max(100_000).default(1024),
   // GitLab's failed-authentication ban: maxretry failures within findtime → banned for bantime.
   AUTH_BAN_ENABLED: flag(true),
@@ -118,6 +122,8 @@ export type Config = {
   graphqlTimeoutMs: number;
   authCacheMs: number;
   archives: { maxConcurrent: number; maxQueued: number };
+  /** Streamed reads of large blobs at once in this process, and requests that may wait for one. */
+  blobReads: { maxConcurrent: number; maxQueued: number };
   /** Bytes of one uploaded file (multipart file part), spooled to disk. */
   maxUploadBytes: number;
   authBan: { enabled: boolean; maxRetry: number; findTimeSeconds: number; banTimeSeconds: number };
@@ -191,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlTimeoutMs: e.GRAPHQL_TIMEOUT_MS,
     authCacheMs: e.AUTH_CACHE_MS,
     archives: { maxConcurrent: e.ARCHIVE_MAX_CONCURRENT, maxQueued: e.ARCHIVE_MAX_QUEUED },
+    blobReads: { maxConcurrent: e.BLOB_READ_MAX_CONCURRENT, maxQueued: e.BLOB_READ_MAX_QUEUED },
     maxUploadBytes: e.MAX_UPLOAD_SIZE_MB * 1024 * 1024,
     authBan: { enabled: e.AUTH_BAN_ENABLED, maxRetry: e.AUTH_BAN_MAX_RETRY, findTimeSeconds: e.AUTH_BAN_FIND_TIME_S, banTimeSeconds: e.AUTH_BAN_TIME_S },
     rateLimits: { unauthenticated: e.RATE_LIMIT_UNAUTHENTICATED_API, authenticated: e.RATE_LIMIT_AUTHENTICATED_API },

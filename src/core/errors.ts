@@ -130,6 +130,18 @@ export class ServiceUnavailableError extends DomainError {
   }
 }
 
+/**
+ * The database lists the project but this server's repository storage (DATA_DIR) does not hold
+ * its repository (a storage that is not mounted, or another host's): a 503 that says so, never a 500.
+ */
+export class RepositoryUnavailableError extends DomainError {
+  constructor() {
+    const message = "The project's repository is not in this server's repository storage";
+    super('REPOSITORY_UNAVAILABLE', 503, { message: `503 Service Unavailable - ${message}` }, message, { 'Retry-After': '60' });
+    this.extensions.http = { status: 503, headers: this.headers };
+  }
+}
+
 const TOO_MANY_REQUESTS = 'This endpoint has been requested too many times. Try again later.';
 
 /** Too many requests (rate limit, archive queue full): GitLab's application rate limiter 429, with `Retry-After`. */

@@ -12,7 +12,8 @@ type Slots = { running: number; waiting: Waiter[] };
  * Bounds the git processes this server process runs per repository: `perRepository` at once,
  * up to `queue` more waiting at most `waitMs` for a slot, the rest refused at once. The bound
  * protects this process's machine, so it is per process by design; several server processes
- * sharing a database each have their own budget.
+ * sharing a database each have their own budget. A caller that bounds work over every repository
+ * together acquires one key for all of it.
  */
 export class RepositoryLimiter {
   private readonly slots = new Map<number, Slots>();

@@ -63,6 +63,8 @@ export function splitLines(content: Buffer): string[] {
 const entries = new BoundedCache<string, TreeEntryInfo | null>(50_000);
 const lastCommits = new BoundedCache<string, string | null>(20_000);
 const blobInfos = new BoundedCache<string, BlobInfo>(50_000);
+/** Big blobs being hashed now: requests for the same blob at once share one pass over it. */
+const hashing = new Map<string, Promise<BlobInfo>>();
 
 /** Commits read from the object database (not from a handle's cache): tests count them. */
 export const gitReadCounter = { commits: 0 };
@@ -89,11 +91,13 @@ export class Repository {
     private readonly repo: NativeRepository,
     /** Tells the git store not to keep the libgit2 handle for later requests. */
     private readonly letGo: () => void,
+    /** Waits for one of the process's slots for a streamed blob read; resolves with its release. */
+    private readonly blobReadSlot: () => Promise<() => void>,
   ) {}
 
   /** A handle for one request over an opened libgit2 repository (GitStore keeps those). */
-  static over(path: string, repo: NativeRepository, letGo: () => void): Repository {
-    return new Repository(path, repo, letGo);
+  static over(path: string, repo: NativeRepository, letGo: () => void, blobReadSlot: () => Promise<() => void>): Repository {
+    return new Repository(path, repo, letGo, blobReadSlot);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -345,15 +349,31 @@ export class Repository {
     return content;
   }
 
-  /** `git cat-file blob <oid>` as a stream: big blobs never sit in memory. */
-  streamBlob(oid: string): Readable {
+  /**
+   * `git cat-file blob <oid>` as a stream: big blobs never sit in memory. Each holds one of the
+   * process's blob read slots until it closes (TooManyRequestsError when none is free in time).
+   */
+  async streamBlob(oid: string): Promise<Readable> {
     if (!FULL_SHA.test(oid)) throw new Error(`not an object id: ${oid}`);
-    return streamGit(this.path, ['cat-file', 'blob', oid]);
+    const release = await this.blobReadSlot();
+    try {
+      const stream = streamGit(this.path, ['cat-file', 'blob', oid]);
+      stream.once('close', release);
+      return stream;
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   /** Records size and SHA-256 of content already in memory, so `blobInfo` need not read it again. */
   static rememberBlob(oid: string, content: Buffer): BlobInfo {
     return blobInfos.set(oid, { size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+  }
+
+  /** A blob's size without reading it (git reads the object header only). */
+  async blobSize(oid: string): Promise<number> {
+    return blobInfos.get(oid)?.size ?? Number((await runGit(this.path, ['cat-file', '-s', oid])).trim());
   }
 
   /**
@@ -363,11 +383,38 @@ export class Repository {
   async blobInfo(oid: string): Promise<BlobInfo> {
     const cached = blobInfos.get(oid);
     if (cached) return cached;
-    const size = Number((await runGit(this.path, ['cat-file', '-s', oid])).trim());
+    const size = await this.blobSize(oid);
     if (size <= SMALL_BLOB_BYTES) return Repository.rememberBlob(oid, this.blobContent(oid));
+    let pass = hashing.get(oid);
+    if (!pass) {
+      pass = this.hashBlob(oid, size).finally(() => hashing.delete(oid));
+      hashing.set(oid, pass);
+    }
+    return pass;
+  }
+
+  private async hashBlob(oid: string, size: number): Promise<BlobInfo> {
     const hash = createHash('sha256');
-    for await (const chunk of this.streamBlob(oid)) hash.update(chunk as Buffer);
+    for await (const chunk of await this.streamBlob(oid)) hash.update(chunk as Buffer);
     return blobInfos.set(oid, { size, sha256: hash.digest('hex') });
+  }
+
+  /**
+   * The first `limit` bytes of a blob (all of it when smaller), and whether that is all of it:
+   * small blobs through libgit2, big ones from git's stream, which stops once `limit` bytes came.
+   */
+  async blobHead(oid: string, limit: number): Promise<{ bytes: Buffer; whole: boolean }> {
+    const size = await this.blobSize(oid);
+    if (size <= SMALL_BLOB_BYTES && size <= limit) return { bytes: this.blobContent(oid), whole: true };
+    const chunks: Buffer[] = [];
+    let read = 0;
+    for await (const chunk of await this.streamBlob(oid)) {
+      chunks.push(chunk as Buffer);
+      read += (chunk as Buffer).length;
+      if (read >= limit) break;
+    }
+    const bytes = Buffer.concat(chunks).subarray(0, limit);
+    return { bytes, whole: bytes.length === size };
   }
 
   /** The LFS object id a blob points to, or null when the blob is not a Git LFS pointer. */

@@ -147,12 +147,12 @@ export function advertisementPrefix(service: GitService, protocol?: string): Buf
 /** The ref advertisement (`GET info/refs?service=git-…`). */
 export async function advertiseRefs(store: GitStore, projectId: number, service: GitService, protocol?: string): Promise<GitRpc> {
   const config = service === 'upload-pack' ? UPLOAD_PACK_CONFIG : {};
-  return start(store.pathFor(projectId), service, config, ['--advertise-refs'], { protocol });
+  return start(await store.heldPath(projectId), service, config, ['--advertise-refs'], { protocol });
 }
 
 /** A fetch negotiation round (`POST git-upload-pack`); `gzip` when the body is gzip-encoded. */
 export async function uploadPack(store: GitStore, projectId: number, opts: { input: Readable; gzip: boolean; protocol?: string }): Promise<GitRpc> {
-  return start(store.pathFor(projectId), 'upload-pack', UPLOAD_PACK_CONFIG, [], opts);
+  return start(await store.heldPath(projectId), 'upload-pack', UPLOAD_PACK_CONFIG, [], opts);
 }
 
 /**
@@ -167,7 +167,7 @@ export async function receivePack(
   opts: { input: Readable; gzip: boolean; protocol?: string; review: PushReview },
 ): Promise<GitRpc> {
   const config = receivePackConfig(await hooksPath(store));
-  return start(store.pathFor(projectId), 'receive-pack', config, [], opts);
+  return start(await store.heldPath(projectId), 'receive-pack', config, [], opts);
 }
 
 function start(

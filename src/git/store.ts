@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BoundedCache } from '../core/bounded-cache.ts';
+import { RepositoryUnavailableError, TooManyRequestsError } from '../core/errors.ts';
 import { ArchiveStore } from './archive.ts';
+import { RepositoryBusyError, RepositoryLimiter } from './limiter.ts';
 import { native, type NativeRepository } from './native.ts';
 import { Repository } from './repository.ts';
 import { runGit } from './run.ts';
@@ -22,6 +24,12 @@ const OPEN_HANDLES = 16;
 export const HANDLE_USES = 32;
 
 type KeptHandle = { repo: Promise<NativeRepository>; uses: number };
+
+/** How long a large blob read may wait for a slot before it is refused (429). */
+const BLOB_READ_WAIT_MS = 10_000;
+/** The limiter's key for the one bound every repository of this process shares. */
+const EVERY_REPOSITORY = 0;
+const BLOB_READ_RETRY_AFTER_SECONDS = 10;
 
 /**
  * What `git init --bare --shared=0600` writes, except that force pushes stay allowed
@@ -46,12 +54,19 @@ export class GitBundleError extends Error {
 export class GitStore {
   /** Built archives, cached per commit under DATA_DIR/archives, with capped concurrent builds. */
   readonly archives: ArchiveStore;
+  /**
+   * Streamed reads of large blobs, bounded for the whole process: each is a git process and a
+   * full pass over the blob (raw bodies, file contents, their SHA-256).
+   */
+  readonly blobReads: RepositoryLimiter;
 
   constructor(
     readonly root: string,
     archives: { dir?: string; maxConcurrent: number; maxQueued: number } = { maxConcurrent: 4, maxQueued: 16 },
+    blobReads: { maxConcurrent: number; maxQueued: number } = { maxConcurrent: 4, maxQueued: 16 },
   ) {
     this.archives = new ArchiveStore(archives.dir ?? path.join(path.dirname(root), 'archives'), archives);
+    this.blobReads = new RepositoryLimiter(blobReads.maxConcurrent, blobReads.maxQueued, BLOB_READ_WAIT_MS);
   }
 
   pathFor(projectId: number) {
@@ -79,7 +94,40 @@ export class GitStore {
     }
     const handle = kept;
     if (++handle.uses >= HANDLE_USES) this.letGo(projectId, handle);
-    return Repository.over(this.pathFor(projectId), await handle.repo, () => this.letGo(projectId, handle));
+    const repo = await handle.repo.catch(async (error: unknown) => {
+      throw (await this.holds(projectId)) ? error : new RepositoryUnavailableError();
+    });
+    return Repository.over(this.pathFor(projectId), repo, () => this.letGo(projectId, handle), () => this.blobReadSlot());
+  }
+
+  /** A slot for one streamed blob read; 429 when the bound and its queue are full. */
+  private async blobReadSlot(): Promise<() => void> {
+    try {
+      return await this.blobReads.acquire(EVERY_REPOSITORY);
+    } catch (error) {
+      if (error instanceof RepositoryBusyError) throw new TooManyRequestsError(BLOB_READ_RETRY_AFTER_SECONDS);
+      throw error;
+    }
+  }
+
+  /** The project's repository directory, for a git process to run in; RepositoryUnavailableError when the storage lacks it. */
+  async heldPath(projectId: number): Promise<string> {
+    if (!(await this.holds(projectId))) throw new RepositoryUnavailableError();
+    return this.pathFor(projectId);
+  }
+
+  /**
+   * Whether the storage holds the project's repository: its HEAD and object database are there
+   * (two stats; nothing is read).
+   */
+  async holds(projectId: number): Promise<boolean> {
+    const dir = this.pathFor(projectId);
+    try {
+      const [head, objects] = await Promise.all([fs.stat(path.join(dir, 'HEAD')), fs.stat(path.join(dir, 'objects'))]);
+      return head.isFile() && objects.isDirectory();
+    } catch {
+      return false;
+    }
   }
 
   /** Stops keeping a handle (requests holding it finish with it), unless a newer one replaced it. */

@@ -101,7 +101,7 @@ export function restErrorHandler(deps: AppDeps) {
   return (error: unknown, req: ContextRequest, res: Response, _next: NextFunction) => {
     const known = knownError(error);
     if (known) {
-      if (known.status === 503) deps.log.warn({ err: error, requestId: req.requestId }, 'database unavailable');
+      if (known.status === 503) deps.log.warn({ err: error, requestId: req.requestId }, known instanceof ServiceUnavailableError ? 'database unavailable' : known.message);
       writeJson(res.set(known.headers), known.status, known.body);
       return;
     }

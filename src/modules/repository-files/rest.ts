@@ -1,10 +1,12 @@
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Context } from '../../core/context.ts';
 import type { CommitAction, RepositoryFileMetaFragment } from '../../generated/operations.ts';
 import { param, type Rule, type Values } from '../../rest/declare.ts';
-import { defineRoutes, route } from '../../rest/route.ts';
+import { defineRoutes, route, type OperationData } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf } from '../../rest/shape.ts';
+import { API_CACHE_CONTROL, JSON_TYPE } from '../../rest/json.ts';
 import { projectInput } from '../../rest/sources.ts';
 import { pageVariables, readPage, setPaginationHeaders, withoutCredentials, type PageRequest } from '../../rest/pagination.ts';
 import qs from 'qs';
@@ -71,7 +73,59 @@ async function sendRaw(res: Response, { meta, source, lfs }: RawRequest, ctx: Co
   setRawHeaders(res, meta, raw.size);
   res.setHeader('Content-Type', raw.contentType);
   if (Buffer.isBuffer(raw.body)) res.end(raw.body);
-  else await pipeline(raw.body, res);
+  else await sendStream(res, raw.body, ctx);
+}
+
+/** A body streamed after the headers: a client that leaves, or a read that fails, ends it there (logged). */
+function sendStream(res: Response, body: Readable, ctx: Context) {
+  return pipeline(body, res).catch((error: Error) => ctx.deps.log.warn({ err: error, requestId: ctx.requestId }, 'file download ended early'));
+}
+
+/** The one file a read operation found, with what reading its bytes takes. */
+function foundSource(data: OperationData<'RepositoryFileRaw'> | OperationData<'RepositoryFile'>) {
+  const meta: FileMeta = foundFile(data);
+  const source: RawSource = {
+    projectId: expected(data.project?.id, 'project id'),
+    oid: expected(meta.blob_id, 'blob id'),
+    size: expected(meta.size, 'blob size'),
+    lfsOid: meta.lfs_oid ?? null,
+  };
+  return { meta, source };
+}
+
+/** Base64 of a byte stream, chunk by chunk: each chunk's last bytes that are no whole triple wait for the next. */
+async function* base64Of(chunks: AsyncIterable<Buffer>) {
+  let rest: Buffer = Buffer.alloc(0);
+  for await (const chunk of chunks) {
+    const bytes = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    const whole = bytes.length - (bytes.length % 3);
+    rest = bytes.subarray(whole);
+    yield bytes.subarray(0, whole).toString('base64');
+  }
+  yield rest.toString('base64');
+}
+
+/**
+ * GitLab's file JSON, `content` last, written as the blob's bytes arrive: a big file is base64-encoded
+ * on the fly from git's stream, as raw serves it, and never held whole (with its encoding and the
+ * JSON text around it) in memory. The length is known before the first byte: JSON text before
+ * and after the content, and base64's four characters per three bytes.
+ */
+async function sendFileJson(res: Response, { meta, source }: ReturnType<typeof foundSource>, ctx: Context) {
+  const { body } = await rawFile(ctx, source, { lfs: false });
+  const before = `${JSON.stringify(fileEntity(meta)).slice(0, -1)},"content":"`;
+  const after = '"}';
+  setFileHeaders(res, meta);
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Cache-Control', API_CACHE_CONTROL);
+  res.setHeader('Content-Length', String(Buffer.byteLength(before) + 4 * Math.ceil(source.size / 3) + after.length));
+  const content = Buffer.isBuffer(body) ? [body.toString('base64')] : base64Of(body);
+  async function* json() {
+    yield before;
+    yield* content;
+    yield after;
+  }
+  await sendStream(res, Readable.from(json()), ctx);
 }
 
 const READ = { id: param.ref(), file_path: param.string({ required: true }), ref: param.string({ required: true, allowBlank: false }) };
@@ -224,16 +278,7 @@ export const routes = defineRoutes([
     jobToken: true,
     params: RAW,
     variables: rawVariables,
-    result: (data, v): RawRequest => {
-      const meta = foundFile(data);
-      const source = {
-        projectId: expected(data.project?.id, 'project id'),
-        oid: expected(meta.blob_id, 'blob id'),
-        size: expected(meta.size, 'blob size'),
-        lfsOid: meta.lfs_oid ?? null,
-      };
-      return { meta, source, lfs: v.lfs };
-    },
+    result: (data, v): RawRequest => ({ ...foundSource(data), lfs: v.lfs }),
     respond: sendRaw,
   }),
   route({
@@ -252,7 +297,8 @@ export const routes = defineRoutes([
     jobToken: true,
     params: READ,
     variables: readVariables,
-    result: (data) => fileEntity(foundFile(data)),
+    result: foundSource,
+    respond: sendFileJson,
   }),
   route({
     method: 'POST',

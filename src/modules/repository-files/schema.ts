@@ -56,9 +56,9 @@ export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').imp
     size: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
     rawSize: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
     contentSha256: t.string({ resolve: async (b) => (await blobInfo(b)).sha256 }),
-    rawBlob: t.string({ resolve: (b) => blobBytes(b).toString('utf8') }),
-    rawTextBlob: t.string({ nullable: true, description: 'Content, or null for binary files.', resolve: (b) => blobText(b) }),
-    base64EncodedBlob: t.string({ resolve: (b) => blobBytes(b).toString('base64') }),
+    rawBlob: t.string({ description: 'Content: its first 10 MiB for bigger files (read those raw).', resolve: async (b) => (await blobBytes(b)).toString('utf8') }),
+    rawTextBlob: t.string({ nullable: true, description: 'Content, or null for binary files: its first 10 MiB for bigger ones.', resolve: (b) => blobText(b) }),
+    base64EncodedBlob: t.string({ description: 'Content, base64-encoded: its first 10 MiB for bigger files.', resolve: async (b) => (await blobBytes(b)).toString('base64') }),
     lfsOid: t.string({ nullable: true, description: 'Object id when the file is a Git LFS pointer.', resolve: (b) => lfsOidOf(b) }),
     storedExternally: t.boolean({ resolve: async (b) => (await lfsOidOf(b)) !== null }),
     lastCommit: t.field({ type: CommitRef, nullable: true, resolve: (b) => withProject(b.project, lastCommitOf(b)) }),
@@ -67,7 +67,7 @@ export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').imp
     blame: t.field({
       type: BlameRef,
       args: { fromLine: t.arg.int(), toLine: t.arg.int() },
-      resolve: (b, range) => ({ project: b.project, groups: blameBlob(b, range) }),
+      resolve: async (b, range) => ({ project: b.project, groups: await blameBlob(b, range) }),
     }),
   }),
 });

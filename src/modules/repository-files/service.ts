@@ -81,16 +81,25 @@ export function entriesAfter(entries: TreeEntryInfo[], pageToken: string | null 
   return entries.slice(index + 1);
 }
 
-/** The whole content of a file; its size and SHA-256 are recorded from the same read. */
-export function blobBytes(blob: BlobAt): Buffer {
-  const bytes = blob.repository.blobContent(blob.entry.oid);
-  Repository.rememberBlob(blob.entry.oid, bytes);
+/**
+ * GitLab's `Gitlab::Git::Blob::MAX_DATA_DISPLAY_SIZE`: the most of a blob that is loaded for
+ * display (GraphQL's content fields, blame). Bigger files are read through raw, which streams.
+ */
+export const BLOB_DISPLAY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The content of a file as GraphQL returns it: all of it, or its first BLOB_DISPLAY_BYTES as
+ * GitLab loads a blob for display; a whole read records its size and SHA-256.
+ */
+export async function blobBytes(blob: BlobAt): Promise<Buffer> {
+  const { bytes, whole } = await blob.repository.blobHead(blob.entry.oid, BLOB_DISPLAY_BYTES);
+  if (whole) Repository.rememberBlob(blob.entry.oid, bytes);
   return bytes;
 }
 
 /** The content as text, or null for binary files (git's own test, as raw reads type them). */
-export function blobText(blob: BlobAt): string | null {
-  const bytes = blobBytes(blob);
+export async function blobText(blob: BlobAt): Promise<string | null> {
+  const bytes = await blobBytes(blob);
   return isBinary(bytes) ? null : bytes.toString('utf8');
 }
 
@@ -108,14 +117,20 @@ export type LineRange = { fromLine?: number | null; toLine?: number | null };
 /** REST's `range[start]`/`range[end]`, GraphQL's `fromLine`/`toLine`. */
 const RANGE_NAMES = { fromLine: 'range[start]', toLine: 'range[end]' };
 
-/** Blame of lines `fromLine`..`toLine` (1-based, inclusive, both or neither, clipped to the file). */
-export function blameBlob(blob: BlobAt, range: LineRange): BlameRange[] {
+/**
+ * Blame of lines `fromLine`..`toLine` (1-based, inclusive, both or neither, clipped to the file).
+ * Blame holds the whole file and its lines at once: a file past BLOB_DISPLAY_BYTES is refused.
+ */
+export async function blameBlob(blob: BlobAt, range: LineRange): Promise<BlameRange[]> {
   checkInput(rules.allOrNoneOf(range, RANGE_NAMES), rules.values(range, RANGE_NAMES, (line: number) => line > 0));
   const { fromLine, toLine } = range;
   if (fromLine != null && toLine != null && fromLine > toLine) {
     throw new BadRequestError('fromLine must be less than or equal to toLine', 'BAD_REQUEST', { message: 'range[start] must be less than or equal to range[end]' });
   }
-  return blob.repository.blame(blob.commitSha, blob.path, blobBytes(blob), fromLine ?? undefined, toLine ?? undefined);
+  if ((await blob.repository.blobSize(blob.entry.oid)) > BLOB_DISPLAY_BYTES) {
+    throw badRequestBecause(`The file is over the blame size limit of ${BLOB_DISPLAY_BYTES} bytes; read it through the raw file endpoint`);
+  }
+  return blob.repository.blame(blob.commitSha, blob.path, await blobBytes(blob), fromLine ?? undefined, toLine ?? undefined);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,7 +144,10 @@ export type RawFile = { size: number; contentType: string; body: Buffer | Readab
 
 const contentTypeOf = (head: Buffer) => (isBinary(head) ? 'application/octet-stream' : 'text/plain; charset=utf-8');
 
-/** A stream typed by its first chunk, as workhorse decides; the chunk is served again. */
+/**
+ * A stream typed by its first chunk, as workhorse decides; the chunk is served again. A body
+ * given up before its end (the client left) ends its source too: git exits and frees its slot.
+ */
 async function typedStream(stream: Readable): Promise<{ contentType: string; body: Readable }> {
   const chunks = stream[Symbol.asyncIterator]();
   const first = await chunks.next();
@@ -138,7 +156,9 @@ async function typedStream(stream: Readable): Promise<{ contentType: string; bod
     yield head;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value as Buffer;
   }
-  return { contentType: contentTypeOf(head), body: Readable.from(replay(), { objectMode: false }) };
+  const body = Readable.from(replay(), { objectMode: false });
+  body.once('close', () => stream.destroy());
+  return { contentType: contentTypeOf(head), body };
 }
 
 /**
@@ -156,7 +176,7 @@ export async function rawFile(ctx: Context, source: RawSource, opts: { lfs: bool
     return { size: object.size, ...(await typedStream(createReadStream(object.path))) };
   }
   const repository = await ctx.loaders.repository.load(project.id);
-  if (source.size > SMALL_BLOB_BYTES) return { size: source.size, ...(await typedStream(repository.streamBlob(source.oid))) };
+  if (source.size > SMALL_BLOB_BYTES) return { size: source.size, ...(await typedStream(await repository.streamBlob(source.oid))) };
   const body = repository.blobContent(source.oid);
   return { size: body.length, contentType: contentTypeOf(body), body };
 }

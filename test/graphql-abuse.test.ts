@@ -130,6 +130,31 @@ describe('variables', () => {
     // A hundred levels are read as ever (the variable is not used, so it is not coerced).
     await post(`{"query":"{ __typename }","variables":{"x":${nested(99)}}}`).expect(200);
   });
+
+  it('refuses a deep JSON body from its bytes, before parsing it; other request shapes after', async () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const deep = `{"query":"{ __typename }","variables":{"x":${nested(5000)}}}`;
+      const res = await post(deep);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Variables are nested deeper than 100 levels', extensions: expect.objectContaining({ code: 'VARIABLES_TOO_DEEP' }) })]);
+      expect(parse.mock.calls.filter(([text]) => text === deep)).toEqual([]);
+      // Positive control: a body within the limit is parsed by the same spy.
+      const fine = `{"query":"{ __typename }","variables":{"x":${nested(99)}}}`;
+      await post(fine).expect(200);
+      expect(parse.mock.calls.filter(([text]) => text === fine)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
+    // GET reads variables from the query string: Yoga parses them, the operation checks refuse them.
+    const viaGet = await request(t.base)
+      .get('/api/graphql')
+      .query({ query: '{ __typename }', variables: nested(150) })
+      .set('Authorization', `Bearer ${t.root.token}`)
+      .set('accept', 'application/json');
+    expect(viaGet.status).toBe(400);
+    expect(viaGet.body.errors).toEqual([expect.objectContaining({ message: 'Variables are nested deeper than 100 levels' })]);
+  });
 });
 
 describe('unexpected errors', () => {

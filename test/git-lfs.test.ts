@@ -139,6 +139,8 @@ describe('Git LFS batch API and basic transfer', () => {
     expect((await batch('delete', [objectOf(Buffer.from('x'))], auth)).status).toBe(422);
     const notJson = await fetch(`${t.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': LFS }, body: '{' });
     expect([notJson.status, (await notJson.json()).message]).toEqual([422, 'The request body is not valid JSON']);
+    const deep = await fetch(`${t.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': LFS }, body: '['.repeat(5000) + ']'.repeat(5000) });
+    expect([deep.status, (await deep.json()).message]).toEqual([422, 'Parameters nested too deeply']);
     const empty = await batch('download', [], auth);
     expect([empty.status, empty.body.message]).toEqual([404, 'Not found.']);
   });

@@ -17,6 +17,7 @@ import {
 } from '../../git/smart-http.ts';
 import { createContext, type Context } from '../../core/context.ts';
 import { DomainError, UnauthorizedError } from '../../core/errors.ts';
+import { nestedTooDeeply, refuseDeepJson, TOO_DEEP_TYPE } from '../../rest/edge.ts';
 import type { ContextRequest } from '../../rest/router.ts';
 import {
   announcePush,
@@ -73,7 +74,7 @@ type Handler = (ctx: Context, req: Request, res: Response, target: Target) => Pr
 
 export function gitHttpRouter(deps: AppDeps) {
   const limiter = new RepositoryLimiter(deps.config.gitHttp.maxProcessesPerRepository, deps.config.gitHttp.maxQueuedPerRepository, QUEUE_WAIT_MS);
-  const batchBody = express.json({ type: () => true, limit: BATCH_BODY_LIMIT });
+  const batchBody = express.json({ type: () => true, limit: BATCH_BODY_LIMIT, verify: refuseDeepJson });
 
   /** Streams a git process's output with the headers of its service; null when no slot was free. */
   async function streamGit(res: Response, projectId: number, start: () => Promise<GitRpc>, contentType: string, prefix: Buffer = Buffer.alloc(0)): Promise<RpcResult | null> {
@@ -169,7 +170,8 @@ export function gitHttpRouter(deps: AppDeps) {
   function readBatchBody(ctx: Context, req: Request, res: Response): Promise<unknown> {
     return new Promise((resolve, reject) => {
       batchBody(req, res, (error?: unknown) => {
-        if (error) reject(new LfsError(ctx, 422, 'The request body is not valid JSON'));
+        const tooDeep = (error as { type?: string } | undefined)?.type === TOO_DEEP_TYPE;
+        if (error) reject(new LfsError(ctx, 422, tooDeep ? nestedTooDeeply().message : 'The request body is not valid JSON'));
         else resolve(req.body);
       });
     });

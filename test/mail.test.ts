@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { Mailer } from '../src/mail/mailer.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
+import { captureSmtp } from './helpers/smtp.ts';
 
 describe('outgoing e-mail', () => {
   let t: TestApp;
@@ -33,22 +32,9 @@ describe('outgoing e-mail', () => {
   });
 
   it('hands mail to the SMTP server of SMTP_URL and records the delivery', async () => {
-    const received: { from: string; to: string[]; data: string }[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (c) => (data += c));
-        stream.on('end', () => {
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    const port = (smtp.server.address() as AddressInfo).port;
-    const config = loadConfig({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'forgegate@gitlab.test' });
+    const smtp = await captureSmtp();
+    const { received, port } = smtp;
+    const config = loadConfig({ SMTP_URL: smtp.url, MAIL_FROM: 'forgegate@gitlab.test' });
     const mailer = new Mailer(t.db, config.mail);
     try {
       const row = await mailer.send({ to: ['carol@example.com'], subject: 'Hello', text: 'Body text' });
@@ -60,7 +46,7 @@ describe('outgoing e-mail', () => {
       expect(received[0].data).toContain('Body text');
     } finally {
       mailer.close();
-      await new Promise<void>((r) => smtp.close(() => r()));
+      await smtp.close();
     }
     // A server that is gone: the failure is recorded and thrown (a job sending it is retried).
     const gone = new Mailer(t.db, loadConfig({ SMTP_URL: `smtp://127.0.0.1:${port}` }).mail);

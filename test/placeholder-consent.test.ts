@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASSIGN_QUEUE } from '../src/modules/import-source-users/service.ts';
 import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
+import { captureSmtp } from './helpers/smtp.ts';
 
 type User = Awaited<ReturnType<TestApp['user']>>;
 
@@ -13,14 +12,9 @@ const CSV_HEADER = 'Source host,Import type,Source user identifier,Source user n
 const HOST = 'https://other.test';
 const SHEET = 'The following errors are preventing the sheet from being processed: ';
 
-/** Mail as the SMTP server received it, quoted-printable undone (nodemailer wraps long lines so). */
-type Received = { to: string[]; subject: string; text: string };
-const decodeQuotedPrintable = (body: string) =>
-  Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
-
 let t: TestApp;
-let smtp: SMTPServer;
-const received: Received[] = [];
+let smtp: Awaited<ReturnType<typeof captureSmtp>>;
+let received: Awaited<ReturnType<typeof captureSmtp>>['received'];
 let owner: User;
 let alice: User;
 let mallory: User;
@@ -32,21 +26,9 @@ let project: { id: number; path_with_namespace: string };
 const CONTRIBUTORS = ['zed', 'yan', 'xi', 'wu', 'vic', 'uma'];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (c) => (data += c));
-      stream.on('end', () => {
-        const [head, ...body] = data.split(/\r?\n\r?\n/);
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), subject: /^Subject: (.*)$/m.exec(head)?.[1] ?? '', text: decodeQuotedPrintable(body.join('\n\n')) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}` } });
+  smtp = await captureSmtp();
+  received = smtp.received;
+  t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   await t.api('put', '/application/settings').send({ bulk_import_enabled: true }).expect(200);
   [owner, alice, mallory, maintainer] = [await t.user('owner'), await t.user('alice'), await t.user('mallory'), await t.user('maint')];
   group = (await t.api('post', '/groups').send({ name: 'Consent', path: 'consent' }).expect(201)).body;
@@ -62,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
 });
 
 const authorOf = async (tag: string) => (await t.db.release.findFirstOrThrow({ where: { projectId: project.id, tag }, include: { author: true } })).author!.username;

@@ -14,7 +14,7 @@ function isJsonBody(contentType: string | undefined): boolean {
 }
 
 /** An answer in Yoga's shape for a request refused before Yoga sees it. */
-const refuse = (res: Response, status: number, message: string, code: string) => res.status(status).json({ errors: [{ message, extensions: { code } }] });
+const refuse = (res: Response, status: number, message: string, extensions: Record<string, unknown>) => res.status(status).json({ errors: [{ message, extensions }] });
 
 const isQueryObject = (value: unknown): value is object =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
@@ -45,7 +45,7 @@ export function graphqlJsonBody(limit = GRAPHQL_BODY_LIMIT) {
       if (size <= limit) return void chunks.push(chunk);
       // A chunked body past the limit: Yoga's answer, and the rest is discarded by Node.
       stop();
-      refuse(res, 413, 'Request body too large', 'REQUEST_ENTITY_TOO_LARGE');
+      refuse(res, 413, 'Request body too large', { code: 'REQUEST_ENTITY_TOO_LARGE' });
     };
     const onEnd = () => {
       const bytes = Buffer.concat(chunks, size);
@@ -53,7 +53,8 @@ export function graphqlJsonBody(limit = GRAPHQL_BODY_LIMIT) {
       // of brackets costs seconds of CPU before any check of the parsed value could run.
       if (jsonNestedDeeperThan(bytes, MAX_VARIABLES_DEPTH + 1)) {
         const error = new VariablesTooDeepError();
-        return void refuse(res, 400, error.message, error.code);
+        // The extensions Yoga answers for the same error once the body is parsed (code and status).
+        return void refuse(res, 400, error.message, { code: error.code, status: error.status });
       }
       const text = bytes.toString('utf8');
       req.body = parsedQuery(text) ?? text;
@@ -62,7 +63,7 @@ export function graphqlJsonBody(limit = GRAPHQL_BODY_LIMIT) {
     // The client went away mid-body (or the connection broke): its fault, not a server error to log.
     const onError = () => {
       stop();
-      refuse(res, 400, 'POST body could not be read.', 'BAD_REQUEST');
+      refuse(res, 400, 'POST body could not be read.', { code: 'BAD_REQUEST' });
     };
     req.on('data', onData).on('end', onEnd).on('error', onError);
   };

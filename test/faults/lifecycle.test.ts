@@ -134,7 +134,8 @@ describe('fault injection on a real server process', () => {
       const started = Date.now();
       const answers = await Promise.all([
         call(server.port, 'GET', '/api/v4/projects', { timeoutMs: 20_000 }),
-        call(server.port, 'GET', `/api/v4/projects/${projectId}/milestones`, { token: null, timeoutMs: 20_000 }),
+        // Anonymous, on a route that looks the project up (milestones authenticate first: 401 without the database).
+        call(server.port, 'GET', `/api/v4/projects/${projectId}/releases`, { token: null, timeoutMs: 20_000 }),
         call(server.port, 'POST', '/api/graphql', { body: { query: '{ projects { count } }' }, timeoutMs: 20_000 }),
       ]);
       const stalledMs = Date.now() - started;

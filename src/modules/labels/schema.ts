@@ -3,7 +3,7 @@ import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../namespaces/parent.ts';
 import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
-import { hasLevel, ProjectPermissionsRef } from '../projects/schema.ts';
+import { ProjectPermissionsRef } from '../projects/schema.ts';
 import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_LEVEL, listLabels, textColor, updateLabel } from './service.ts';
 
 export const LabelRef = builder.prismaObject('Label', {
@@ -81,7 +81,7 @@ builder.mutationFields((t) => ({
 }));
 
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  createLabel: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_label` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, LABEL_WRITE_LEVEL) }),
+  createLabel: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_label` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, LABEL_WRITE_LEVEL) }),
 }));
 
 const LabelCreateInput = mutationInput('LabelCreateInput', (t) => ({

@@ -12,7 +12,7 @@ import { GroupRef } from '../groups/schema.ts';
 import { MilestoneRef } from '../milestones/schema.ts';
 import { resolveProject } from '../namespaces/parent.ts';
 import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { hasLevel, ProjectPermissionsRef, ProjectRef } from '../projects/schema.ts';
+import { ProjectPermissionsRef, ProjectRef } from '../projects/schema.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/schema.ts';
 import { UserRef } from '../users/schema.ts';
@@ -437,7 +437,7 @@ builder.mutationFields((t) => ({
 
 // The release abilities of GitLab's `ProjectPermissions`, from the level the service requires.
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  createRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
-  updateRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `update_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
-  destroyRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `destroy_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+  createRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
+  updateRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `update_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
+  destroyRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `destroy_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
 }));

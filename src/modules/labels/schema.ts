@@ -1,8 +1,8 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
+import { parentOf, resolveParent } from '../parents/parent.ts';
+import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
 import { ProjectPermissionsRef } from '../projects/schema.ts';
 import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_LEVEL, listLabels, textColor, updateLabel } from './service.ts';
 

@@ -24,4 +24,4 @@ export function parentFields(define: (t: ParentFieldBuilder, kind: ParentKind) =
   builder.objectFields(GroupRef, (t) => define(t as unknown as ParentFieldBuilder, 'group'));
 }
 
-export { parentInputFields, projectInputFields } from './input-fields.ts';
+export { parentInputFields, projectInputFields } from '../namespaces/input-fields.ts';

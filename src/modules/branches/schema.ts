@@ -1,10 +1,10 @@
 import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { CommitRef, RepositoryRef } from '../commits/schema.ts';
+import { CommitRef, RepositoryRef } from '../commits/index.ts';
 import { resolveProject } from '../parents/parent.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
-import { ProjectPermissionsRef } from '../projects/schema.ts';
+import { ProjectPermissionsRef } from '../projects/index.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, PUSH_CODE_LEVEL, type Branch } from './service.ts';
 

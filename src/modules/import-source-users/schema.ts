@@ -2,8 +2,8 @@ import type { ImportSourceUser, ImportSourceUserStatus, Namespace } from '../../
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { UserRef } from '../users/schema.ts';
+import { GroupRef } from '../groups/index.ts';
+import { UserRef } from '../users/index.ts';
 import {
   answerReassignmentRequest,
   cancelReassignment,

@@ -3,7 +3,7 @@ import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../parents/parent.ts';
 import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
-import { ProjectPermissionsRef } from '../projects/schema.ts';
+import { ProjectPermissionsRef } from '../projects/index.ts';
 import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_LEVEL, listLabels, textColor, updateLabel } from './service.ts';
 
 export const LabelRef = builder.prismaObject('Label', {

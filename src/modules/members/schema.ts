@@ -4,7 +4,7 @@ import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../parents/parent.ts';
 import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
-import { UserRef } from '../users/schema.ts';
+import { UserRef } from '../users/index.ts';
 import { addMember, findMember, listMembers, removeMember, updateMember, type MemberRelation } from './service.ts';
 
 const AccessLevelEnum = builder.enumType('AccessLevelEnum', {

@@ -3,7 +3,7 @@ import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { ProjectRef } from '../projects/index.ts';
 import {
   createRule,
   deleteRule,

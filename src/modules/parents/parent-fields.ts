@@ -2,8 +2,8 @@ import type { FieldMap } from '@pothos/core';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Namespace } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { GroupRef } from '../groups/index.ts';
+import { ProjectRef } from '../projects/index.ts';
 import type { ParentKind } from './parent.ts';
 
 type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

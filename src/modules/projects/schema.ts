@@ -5,10 +5,10 @@ import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
 import { projectInputFields } from '../namespaces/input-fields.ts';
-import { GroupRef } from '../groups/schema.ts';
+import { GroupRef } from '../groups/index.ts';
 import { fullName } from '../groups/service.ts';
-import { NamespaceRef, VisibilityEnum } from '../namespaces/schema.ts';
-import { UserRef } from '../users/schema.ts';
+import { NamespaceRef, VisibilityEnum } from '../namespaces/index.ts';
+import { UserRef } from '../users/index.ts';
 import {
   createProject,
   deleteProject,

@@ -2,7 +2,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { ProjectRef } from '../projects/index.ts';
 import { importRelation, type RelationImportResult } from './import.ts';
 import { exportFile, exportStatuses, startExport, type ExportFile, type ExportWithBatches } from './service.ts';
 

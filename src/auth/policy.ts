@@ -109,6 +109,11 @@ export class Policy {
     return this.belowMembership.load(namespace.id);
   }
 
+  /** The viewer has at least `level` in the project (what `requireProjectAccess` checks): a permission field's answer. */
+  async hasProjectLevel(project: ProjectWithNamespace, level: number): Promise<boolean> {
+    return (await this.projectAccessLevel(project)) >= level;
+  }
+
   /** 404 when invisible, 403 when visible but the role is too low. */
   async requireProjectAccess(project: ProjectWithNamespace, level: number): Promise<void> {
     if (!(await this.canReadProject(project))) throw new NotFoundError('Project');

@@ -2,7 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import { DateResolver, DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { GLOBAL_ID_CLASSES, globalIdScalar, gid, isoTimestamps, parseGlobalId, storableDates, type GlobalIdScalarName } from './scalars.ts';
+import { GLOBAL_ID_CLASSES, globalIdScalar, gid, isoTimestamps, parseGlobalId, storableDates, uploadScalar, type GlobalIdScalarName } from './scalars.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Scope } from '../auth/scopes.ts';
@@ -16,7 +16,7 @@ export const builder = new SchemaBuilder<{
     Time: { Input: Date; Output: Date };
     Date: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
-    /** A multipart file (see `core/upload.ts`); its scalar is declared by the area that takes uploads. */
+    /** A multipart file (see `core/upload.ts`). */
     Upload: { Input: Upload; Output: never };
   } & { [K in GlobalIdScalarName]: { Input: number; Output: number | string } };
   /** A promise where the count is read only when asked for (graphql/connections.ts). */
@@ -45,6 +45,8 @@ export const builder = new SchemaBuilder<{
 builder.addScalarType('Time', isoTimestamps(storableDates(DateTimeResolver)), { description: 'Time represented in ISO 8601. For example: "2021-03-09T14:58:50+00:00".' });
 builder.addScalarType('Date', storableDates(DateResolver));
 builder.addScalarType('JSON', JSONResolver);
+// Files of multipart requests, taken by the areas that import relations and reassignment CSVs.
+builder.addScalarType('Upload', uploadScalar);
 // GitLab's typed global ids (`UserID`, `ProjectID`, …): arguments take them, the input is the database id.
 for (const name of Object.keys(GLOBAL_ID_CLASSES) as GlobalIdScalarName[]) builder.addScalarType(name, globalIdScalar(name));
 

@@ -2,6 +2,7 @@ import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { ParamError } from '../core/errors.ts';
 import { isStorableDate, MAX_YEAR, MIN_YEAR } from '../core/input.ts';
 import { isoTimestamp } from '../core/time.ts';
+import { asUpload, type Upload } from '../core/upload.ts';
 
 /**
  * A date scalar that refuses instants PostgreSQL cannot store (`0000-01-01`, year 10000+) as a
@@ -109,3 +110,20 @@ export function globalIdScalar(name: GlobalIdScalarName): GraphQLScalarType<numb
     },
   });
 }
+
+/**
+ * GitLab's `Upload` scalar: a file of a GraphQL multipart request (Yoga hands over a `File`), or the
+ * file part the REST facade passes when it runs the same operation in-process. Input only.
+ */
+export const uploadScalar = new GraphQLScalarType<Upload, never>({
+  name: 'Upload',
+  description: 'A file sent with a multipart request (GraphQL multipart request specification).',
+  serialize: () => {
+    throw new ParamError('Upload is an input-only scalar');
+  },
+  parseValue: (value): Upload => {
+    const upload = asUpload(value);
+    if (!upload) throw new ParamError('Upload must be a file of a multipart request');
+    return upload;
+  },
+});

@@ -3,7 +3,7 @@ import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, omit, page } from '../../rest/shape.ts';
 import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
-import { memberEntity } from '../members/rest.ts';
+import { memberEntity } from '../members/entity.ts';
 
 /** GitLab's AccessRequester: the user's basic attributes, then when they asked. */
 const requesterEntity = (request: AccessRequesterEntityFragment) => omit(request, ['user'], { ...request.user });

@@ -1,10 +1,10 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { MemberRef } from '../members/schema.ts';
-import { parentOf } from '../namespaces/parent.ts';
-import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
-import { UserRef } from '../users/schema.ts';
+import { MemberRef } from '../members/index.ts';
+import { parentOf } from '../parents/parent.ts';
+import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
+import { UserRef } from '../users/index.ts';
 import { approveAccessRequest, denyAccessRequest, listAccessRequests, requestAccess } from './service.ts';
 
 export const AccessRequestRef = builder.prismaObject('AccessRequest', {

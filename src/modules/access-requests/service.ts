@@ -5,7 +5,7 @@ import { ConflictError, ForbiddenError, RecordNotFoundError, UnauthorizedError, 
 import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { assertCanGrant, manageLevel, parentIds, type MemberWithUser } from '../members/service.ts';
-import { parentAccessLevel, requireParentAccess, resolveParent, type Parent, type ParentInput } from '../namespaces/parent.ts';
+import { parentAccessLevel, requireParentAccess, resolveParent, type Parent, type ParentInput } from '../parents/parent.ts';
 
 export type AccessRequestWithUser = AccessRequest & { user: User };
 

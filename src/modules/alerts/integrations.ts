@@ -9,7 +9,7 @@ import type { Context } from '../../core/context.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
+import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { MAPPABLE_FIELDS, valueAt, type AttributeMapping, type Json } from './payload.ts';
 

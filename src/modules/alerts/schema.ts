@@ -3,9 +3,9 @@ import { ParamError } from '../../core/errors.ts';
 import { builder, databaseIdOf, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
-import { UserRef } from '../users/schema.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectRef } from '../projects/index.ts';
+import { UserRef } from '../users/index.ts';
 import {
   createIntegration,
   destroyIntegration,

@@ -10,7 +10,7 @@ import { nextIid } from '../../core/iids.ts';
 import type { Listing } from '../../core/listing.ts';
 import type { AppDeps } from '../../deps.ts';
 import { featureEnabled, flagActor } from '../../flags/index.ts';
-import { projectParent, resolveProject, type ParentInput } from '../namespaces/parent.ts';
+import { projectParent, resolveProject, type ParentInput } from '../parents/parent.ts';
 import { projectByFullPath, projectFullPath } from '../projects/service.ts';
 import { listMembers } from '../members/service.ts';
 import { createContext } from '../../core/context.ts';

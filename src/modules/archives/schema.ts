@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
-import { RepositoryRef } from '../commits/schema.ts';
+import { RepositoryRef } from '../commits/index.ts';
 import { describeArchive, type ArchiveInfo } from './service.ts';
 
 export const ArchiveFormatEnum = builder.enumType('ArchiveFormat', {

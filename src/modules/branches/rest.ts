@@ -3,7 +3,7 @@ import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, omit, page } from '../../rest/shape.ts';
 import { projectInput } from '../../rest/sources.ts';
-import { commitEntity } from '../commits/rest.ts';
+import { commitEntity } from '../commits/entity.ts';
 
 const BRANCHES = '/projects/:id/repository/branches';
 

@@ -1,10 +1,10 @@
 import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { CommitRef, RepositoryRef } from '../commits/schema.ts';
-import { resolveProject } from '../namespaces/parent.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { hasLevel, ProjectPermissionsRef } from '../projects/schema.ts';
+import { CommitRef, RepositoryRef } from '../commits/index.ts';
+import { resolveProject } from '../parents/parent.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectPermissionsRef } from '../projects/index.ts';
 import { projectFullPath } from '../projects/service.ts';
 import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBranch, isDefaultBranch, PUSH_CODE_LEVEL, type Branch } from './service.ts';
 
@@ -49,7 +49,7 @@ builder.objectFields(RepositoryRef, (t) => ({
 }));
 
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  pushCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `push_code` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PUSH_CODE_LEVEL) }),
+  pushCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `push_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PUSH_CODE_LEVEL) }),
 }));
 
 const CreateBranchInput = mutationInput('CreateBranchInput', (t) => ({

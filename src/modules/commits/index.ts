@@ -1,7 +1,8 @@
 import { defineModule } from '../module.ts';
 import { createCommitLoaders } from './loaders.ts';
 import { routes } from './rest.ts';
-import './schema.ts';
+// The GraphQL types other areas reference or extend (importing them registers this area's schema).
+export { CommitRef, RepositoryRef } from './schema.ts';
 
 export const commits = defineModule({
   name: 'commits',

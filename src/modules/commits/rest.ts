@@ -5,9 +5,7 @@ import { pageOf, sendPage } from '../../rest/pagination.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, found, omit, page } from '../../rest/shape.ts';
 import { projectInput } from '../../rest/sources.ts';
-
-/** GitLab's commit entity, in its key order; `trailers` are not parsed yet. */
-export const commitEntity = (commit: CommitEntityFragment) => ({ ...omit(commit, ['web_url']), trailers: {}, extended_trailers: {}, web_url: commit.web_url });
+import { commitEntity } from './entity.ts';
 
 type WithStats = CommitEntityFragment & { stats?: CommitStatsEntityFragment | null };
 

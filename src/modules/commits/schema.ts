@@ -5,11 +5,11 @@ import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { resolveProject } from '../namespaces/parent.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { resolveProject } from '../parents/parent.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectRef } from '../projects/index.ts';
 import { projectFullPath, requireCodeOfProject } from '../projects/service.ts';
-import { UserRef } from '../users/schema.ts';
+import { UserRef } from '../users/index.ts';
 import { commitDiffs, commitStatsOf, compareRefs, createCommit, findCommit, listCommits, readableRepository, type Comparison } from './service.ts';
 
 type CommitParent = CommitInfo & { project: ProjectWithNamespace };

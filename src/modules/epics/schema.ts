@@ -4,11 +4,11 @@ import type { Context } from '../../core/context.ts';
 import { ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { LabelRef } from '../labels/schema.ts';
+import { GroupRef } from '../groups/index.ts';
+import { LabelRef } from '../labels/index.ts';
 import { textColor } from '../labels/service.ts';
 import { renderMarkdown } from '../releases/markdown.ts';
-import { UserRef } from '../users/schema.ts';
+import { UserRef } from '../users/index.ts';
 import { addAward, emojiNamed, removeAward } from './award-emoji.ts';
 import {
   abilities,

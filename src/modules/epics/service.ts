@@ -8,7 +8,7 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import { lockKey } from '../../db/locks.ts';
 import { requireGroup, type GroupRef } from '../groups/service.ts';
 import { findOrCreateLabels, normalizeColor } from '../labels/service.ts';
-import { groupParent } from '../namespaces/parent.ts';
+import { groupParent } from '../parents/parent.ts';
 import type { EpicAbilities } from './loaders.ts';
 import { loadExisting } from '../../core/loaders.ts';
 

@@ -1,6 +1,6 @@
 import { builder, scopes } from '../../graphql/builder.ts';
 import type { FlagStatus } from '../../flags/index.ts';
-import { FeatureFlagDefinitionRef, FeatureFlagGateRef, FeatureFlagStateEnum } from '../features/schema.ts';
+import { FeatureFlagDefinitionRef, FeatureFlagGateRef, FeatureFlagStateEnum } from '../features/index.ts';
 import { listExperiments, type Experiment } from './service.ts';
 
 const ExperimentStatusRef = builder.objectRef<FlagStatus>('ExperimentStatus').implement({

@@ -1,6 +1,7 @@
 import { defineModule } from '../module.ts';
 import { routes } from './rest.ts';
-import './schema.ts';
+// The GraphQL types other areas reference or extend (importing them registers this area's schema).
+export { GroupRef } from './schema.ts';
 
 export const groups = defineModule({
   name: 'groups',

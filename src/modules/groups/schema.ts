@@ -1,7 +1,7 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { VisibilityEnum } from '../namespaces/schema.ts';
+import { VisibilityEnum } from '../namespaces/index.ts';
 import { createGroup, deleteGroup, findGroup, fullName, listGroups, updateGroup } from './service.ts';
 
 export const GroupRef = builder.prismaObject('Namespace', {

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectRef } from '../projects/index.ts';
 import { startHousekeeping } from './service.ts';
 
 const HousekeepingTaskEnum = builder.enumType('HousekeepingTask', {

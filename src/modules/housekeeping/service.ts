@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { ConflictError } from '../../core/errors.ts';
 import { housekeep, type HousekeepingTask } from '../../git/housekeeping.ts';
 import type { JobContext } from '../../jobs/index.ts';
-import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
+import { resolveProject, type ParentInput } from '../parents/parent.ts';
 
 export const HOUSEKEEPING_QUEUE = 'repository-housekeeping';
 

@@ -2,9 +2,8 @@ import type { ImportSourceUser, ImportSourceUserStatus, Namespace } from '../../
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { UploadScalar } from '../relation-exports/schema.ts';
-import { UserRef } from '../users/schema.ts';
+import { GroupRef } from '../groups/index.ts';
+import { UserRef } from '../users/index.ts';
 import {
   answerReassignmentRequest,
   cancelReassignment,
@@ -94,7 +93,7 @@ const AnswerInput = (name: string) =>
 const CsvInput = mutationInput('ImportSourceUsersReassignFromCsvInput', (t) => ({
   groupPath: t.id({ description: 'Full path of the group.' }),
   groupId: t.int({ description: 'Id of the group (alternative to groupPath).' }),
-  file: t.field({ type: UploadScalar, required: true, description: 'The completed CSV.' }),
+  file: t.field({ type: 'Upload', required: true, description: 'The completed CSV.' }),
 }));
 
 type MessagePayload = { message: string | null; errors: string[]; clientMutationId?: string | null };

@@ -13,7 +13,7 @@ import { lockKey } from '../../db/locks.ts';
 import { featureEnabled, flagActor } from '../../flags/index.ts';
 import { databaseIdOf } from '../../graphql/builder.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
-import { resolveParent, type ParentInput } from '../namespaces/parent.ts';
+import { resolveParent, type ParentInput } from '../parents/parent.ts';
 import { findNulByte, parseCsv, tooManyDelimiters, toCsv } from './csv.ts';
 
 /** GitLab's import type for direct transfer, the only importer here. */

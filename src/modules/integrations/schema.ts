@@ -2,7 +2,7 @@ import { builder, gid } from '../../graphql/builder.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import type { Context } from '../../core/context.ts';
 import { ParamError } from '../../core/errors.ts';
-import { GroupRef } from '../groups/schema.ts';
+import { GroupRef } from '../groups/index.ts';
 import { testIntegration, type TestResult } from './delivery.ts';
 import { camel, EVENT_FLAGS, KINDS, pascal, type EventFlag, type ParamDef } from './registry.ts';
 import { disableIntegration, eventsOf, findIntegration, listIntegrations, propertiesOf, setUpIntegration, updateIntegration, type IntegrationView, type Settings } from './service.ts';

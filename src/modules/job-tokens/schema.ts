@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { resolveProject } from '../namespaces/parent.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
+import { resolveProject } from '../parents/parent.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
 import { createJobToken, type JobTokenGrant } from './service.ts';
 
 const JobTokenRef = builder.objectRef<JobTokenGrant>('JobToken').implement({

@@ -1,9 +1,9 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
-import { hasLevel, ProjectPermissionsRef } from '../projects/schema.ts';
+import { parentOf, resolveParent } from '../parents/parent.ts';
+import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
+import { ProjectPermissionsRef } from '../projects/index.ts';
 import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_LEVEL, listLabels, textColor, updateLabel } from './service.ts';
 
 export const LabelRef = builder.prismaObject('Label', {
@@ -81,7 +81,7 @@ builder.mutationFields((t) => ({
 }));
 
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  createLabel: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_label` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, LABEL_WRITE_LEVEL) }),
+  createLabel: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_label` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, LABEL_WRITE_LEVEL) }),
 }));
 
 const LabelCreateInput = mutationInput('LabelCreateInput', (t) => ({

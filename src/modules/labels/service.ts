@@ -6,7 +6,7 @@ import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
-import { ancestorGroupIds, parentColumn, requireParentAccess, type Parent } from '../namespaces/parent.ts';
+import { ancestorGroupIds, parentColumn, requireParentAccess, type Parent } from '../parents/parent.ts';
 
 const NAMED_COLORS: Record<string, string> = {
   black: '#000000', white: '#FFFFFF', red: '#FF0000', green: '#008000', blue: '#0000FF', yellow: '#FFFF00',

@@ -1,13 +1,9 @@
 import { MEMBER_ACCESS_LEVELS } from '../../auth/access-levels.ts';
-import type { MemberEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
-import { expected, found, omit, page } from '../../rest/shape.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 import { globalId, REST_SOURCES, sourceInput } from '../../rest/sources.ts';
-
-/** GitLab's member entity: the user's attributes with the membership's beside them. */
-export const memberEntity = (member: MemberEntityFragment) =>
-  omit(member, ['user', 'access_level'], { ...member.user, access_level: member.access_level?.integerValue ?? null });
+import { memberEntity } from './entity.ts';
 
 const MEMBERSHIP = {
   id: param.ref(),

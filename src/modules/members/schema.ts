@@ -2,9 +2,9 @@ import { accessLevelName } from '../../auth/access-levels.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
-import { UserRef } from '../users/schema.ts';
+import { parentOf, resolveParent } from '../parents/parent.ts';
+import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
+import { UserRef } from '../users/index.ts';
 import { addMember, findMember, listMembers, removeMember, updateMember, type MemberRelation } from './service.ts';
 
 const AccessLevelEnum = builder.enumType('AccessLevelEnum', {

@@ -7,7 +7,7 @@ import type { DomainEvents } from '../../core/events.ts';
 import type { Listing } from '../../core/listing.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
-import { ancestorGroupIds, parentAccessLevel, requireParentAccess, type Parent } from '../namespaces/parent.ts';
+import { ancestorGroupIds, parentAccessLevel, requireParentAccess, type Parent } from '../parents/parent.ts';
 
 export type MemberWithUser = Member & { user: User };
 export type MemberRelation = 'direct' | 'inherited';

@@ -1,19 +1,12 @@
-import type { MilestoneEntityFragment } from '../../generated/operations.ts';
 import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
-import { expected, found, omit, page } from '../../rest/shape.ts';
+import { expected, found, page } from '../../rest/shape.ts';
 import { globalId, REST_SOURCES, sourceInput } from '../../rest/sources.ts';
+import { milestoneEntity } from './entity.ts';
 
 const ATTRIBUTES = { description: param.string(), due_date: param.date(), start_date: param.date() };
 
 const attributes = (v: Values<typeof ATTRIBUTES>) => ({ description: v.description, dueDate: v.due_date, startDate: v.start_date });
-
-/** GitLab leaves project_id out of group milestones and group_id out of project milestones. */
-export const milestoneEntity = (milestone: MilestoneEntityFragment) => ({
-  ...omit(milestone, ['project_id', 'group_id'], milestone.project_id != null ? { project_id: milestone.project_id } : { group_id: milestone.group_id }),
-  // GraphQL types iid as GitLab does (ID, a string); REST answers a number in the same place.
-  iid: Number(milestone.iid),
-});
 
 export const routes = defineRoutes(
   REST_SOURCES.flatMap(({ prefix, kind, resource }) => [

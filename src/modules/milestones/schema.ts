@@ -3,8 +3,8 @@ import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, resolveParent } from '../namespaces/parent.ts';
-import { parentFields, parentInputFields } from '../namespaces/parent-fields.ts';
+import { parentOf, resolveParent } from '../parents/parent.ts';
+import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
 import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
 import { createMilestone, findMilestone, isExpired, isUpcoming, listMilestones, MILESTONE_SORTS, updateMilestone } from './service.ts';
 

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { ancestorGroupIds, parentColumn, parentId, requireParentAccess, type Parent } from '../namespaces/parent.ts';
+import { ancestorGroupIds, parentColumn, parentId, requireParentAccess, type Parent } from '../parents/parent.ts';
 import { withNextIid } from '../../core/iids.ts';
 
 /** GitLab's `MilestoneSort` values; without one, newest first (what the REST list answers). */

@@ -1,6 +1,6 @@
 import type { InputFields } from '../../graphql/payloads.ts';
 
-// Kept apart from parent-fields.ts (which needs the Project and Group types), so the projects
+// Kept apart from parents/parent-fields.ts (which needs the Project and Group types), so the projects
 // and groups schemas can use them without an import cycle.
 
 /** The input fields naming a project (see `ParentInput`): spread them into a mutation's input. */

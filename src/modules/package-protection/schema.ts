@@ -2,8 +2,8 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectRef } from '../projects/index.ts';
 import {
   createRule,
   deleteRule,

@@ -8,7 +8,7 @@ import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { featureEnabled, flagActor } from '../../flags/index.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
-import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
+import { resolveProject, type ParentInput } from '../parents/parent.ts';
 
 export const PACKAGE_TYPES = ['cargo', 'conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi', 'terraform_module'] as const satisfies readonly PackageType[];
 

@@ -2,7 +2,7 @@ import { builder, databaseIdOf, gid, scopes, scopesWithSelection } from '../../g
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { ParamError } from '../../core/errors.ts';
-import { UserRef } from '../users/schema.ts';
+import { UserRef } from '../users/index.ts';
 import {
   createImpersonationToken,
   createPersonalAccessToken,

@@ -5,11 +5,10 @@ import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
 import { projectInputFields } from '../namespaces/input-fields.ts';
-import { GroupRef } from '../groups/schema.ts';
+import { GroupRef } from '../groups/index.ts';
 import { fullName } from '../groups/service.ts';
-import { NamespaceRef, VisibilityEnum } from '../namespaces/schema.ts';
-import { UserRef } from '../users/schema.ts';
-import type { Context } from '../../core/context.ts';
+import { NamespaceRef, VisibilityEnum } from '../namespaces/index.ts';
+import { UserRef } from '../users/index.ts';
 import {
   createProject,
   deleteProject,
@@ -80,19 +79,16 @@ export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('Pr
     downloadCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `download_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
     readCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `read_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
     forkProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `fork_project` on this resource (forgegate has no forks: always false)', resolve: () => false }),
-    adminProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `admin_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_ADMIN_LEVEL) }),
-    renameProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `rename_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_ADMIN_LEVEL) }),
+    adminProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `admin_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_ADMIN_LEVEL) }),
+    renameProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `rename_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_ADMIN_LEVEL) }),
     changeVisibilityLevel: t.boolean({
       nullable: false,
       description: 'If `true`, the user can perform `change_visibility_level` on this resource',
-      resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_OWNER_LEVEL),
+      resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_OWNER_LEVEL),
     }),
-    removeProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `remove_project` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, PROJECT_OWNER_LEVEL) }),
+    removeProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `remove_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_OWNER_LEVEL) }),
   }),
 });
-
-/** The viewer has at least `level` in the project (what `requireProjectAccess` checks). */
-export const hasLevel = async (ctx: Context, project: ProjectWithNamespace, level: number) => (await ctx.policy.projectAccessLevel(project)) >= level;
 
 builder.objectField(ProjectRef, 'userPermissions', (t) =>
   t.field({ type: ProjectPermissionsRef, description: 'Permissions for the current user on the resource.', resolve: (p) => withNamespace(p) }),

@@ -15,9 +15,9 @@ import { SpooledUpload, type Upload } from '../../core/upload.ts';
 import { isValidTagName } from '../../git/tags.ts';
 import { GitBundleError } from '../../git/store.ts';
 import { normalizeColor } from '../labels/service.ts';
-import { linkProblems, normalizeFilepath, type LinkRow } from '../release-links/validation.ts';
+import { linkProblems, normalizeFilepath, type LinkRow } from '../releases/links.ts';
 import { ContributorMapper, type SourceContributor } from '../import-source-users/service.ts';
-import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
+import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { isRelation, type Relation } from './service.ts';
 

@@ -1,28 +1,10 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { ParamError } from '../../core/errors.ts';
-import { asUpload, type Upload } from '../../core/upload.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectRef } from '../projects/index.ts';
 import { importRelation, type RelationImportResult } from './import.ts';
 import { exportFile, exportStatuses, startExport, type ExportFile, type ExportWithBatches } from './service.ts';
-
-/**
- * GitLab's `Upload` scalar: a file of a GraphQL multipart request (Yoga hands over a `File`), or the
- * file part the REST facade passes when it runs the same operation in-process.
- */
-export const UploadScalar = builder.scalarType('Upload', {
-  description: 'A file sent with a multipart request (GraphQL multipart request specification).',
-  serialize: () => {
-    throw new ParamError('Upload is an input-only scalar');
-  },
-  parseValue: (value): Upload => {
-    const upload = asUpload(value);
-    if (!upload) throw new ParamError('Upload must be a file of a multipart request');
-    return upload;
-  },
-});
 
 const ExportBatchRef = builder.objectRef<ExportWithBatches['batches'][number]>('RelationExportBatch').implement({
   description: 'One batch of a batched relation export.',
@@ -107,7 +89,7 @@ const RelationImportRef = builder.objectRef<RelationImportResult>('RelationImpor
 const ImportInput = mutationInput('ProjectImportRelationInput', (t) => ({
   ...projectInputFields(t),
   relation: t.string({ required: true, description: 'self, labels, milestones, releases or repository_bundle.' }),
-  file: t.field({ type: UploadScalar, required: true, description: 'The relation file an export wrote.' }),
+  file: t.field({ type: 'Upload', required: true, description: 'The relation file an export wrote.' }),
 }));
 
 builder.mutationFields((t) => ({

@@ -10,7 +10,7 @@ import { BadRequestError, MissingError, NotFoundError, ParamError, UnauthorizedE
 import { readSettings } from '../../core/settings.ts';
 import type { Db } from '../../db/client.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
-import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
+import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { exportDir, exportFilePath, NdjsonGzipWriter } from './files.ts';
 
 /**

@@ -3,7 +3,7 @@ import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page } from '../../rest/shape.ts';
 import { globalId, projectInput } from '../../rest/sources.ts';
-import { LINK_TYPE, linkEntity, linkType } from '../releases/rest.ts';
+import { LINK_TYPE, linkEntity, linkType } from '../releases/entity.ts';
 
 const PATH = '/projects/:id/releases/:tag_name/assets/links';
 

@@ -2,11 +2,11 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { resolveProject, type ParentInput } from '../namespaces/parent.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { resolveProject, type ParentInput } from '../parents/parent.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectRef } from '../projects/index.ts';
 import { findRelease } from '../releases/service.ts';
-import { linkParent, ReleaseAssetLinkRef, ReleaseAssetLinkTypeEnum, ReleaseAssetsRef } from '../releases/schema.ts';
+import { linkParent, ReleaseAssetLinkRef, ReleaseAssetLinkTypeEnum, ReleaseAssetsRef } from '../releases/index.ts';
 import { createLink, deleteLink, findLink, updateLink, type LinkTarget, type LinkWithRelease } from './service.ts';
 
 builder.objectField(ReleaseAssetsRef, 'link', (t) =>

@@ -7,7 +7,7 @@ import { FullMessagesError, NotFoundError, RecordNotFoundError } from '../../cor
 import { checkInput, rules } from '../../core/input-rules.ts';
 import type { LinkRow } from '../releases/loaders.ts';
 import { findRelease } from '../releases/service.ts';
-import { linkProblems, normalizeFilepath, type LinkInput } from './validation.ts';
+import { linkProblems, normalizeFilepath, type LinkInput } from '../releases/links.ts';
 
 export type LinkWithRelease = { link: LinkRow; release: Release };
 

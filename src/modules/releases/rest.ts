@@ -1,15 +1,12 @@
 import { NotFoundError, RecordNotFoundError } from '../../core/errors.ts';
-import type { ReleaseBasicFragment, ReleaseDetailsFragment, ReleaseLinkEntityFragment } from '../../generated/operations.ts';
+import type { ReleaseBasicFragment, ReleaseDetailsFragment } from '../../generated/operations.ts';
 import { param, type Values } from '../../rest/declare.ts';
 import { defineRoutes, redirect, route } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf, page, withoutNull } from '../../rest/shape.ts';
-import { commitEntity } from '../commits/rest.ts';
-import { milestoneEntity } from '../milestones/rest.ts';
 import { projectInput } from '../../rest/sources.ts';
-import { LINK_TYPES } from '../release-links/validation.ts';
-
-/** GitLab's link entity: enum values in lower case. */
-export const linkEntity = (link: ReleaseLinkEntityFragment) => ({ ...link, link_type: link.link_type && link.link_type.toLowerCase() });
+import { commitEntity } from '../commits/entity.ts';
+import { milestoneEntity } from '../milestones/entity.ts';
+import { LINK_TYPE, linkEntity, linkType } from './entity.ts';
 
 /** Sources only for those who may read the code (written out: a spread here would be V8's slow path). */
 const assetsEntity = ({ count, sources, links }: NonNullable<ReleaseDetailsFragment['assets']>) => {
@@ -45,10 +42,6 @@ const ORDER = { order_by: param.oneOf(['released_at', 'created_at'], { default: 
 const sortOf = (v: Values<typeof ORDER>) => `${v.order_by === 'created_at' ? 'CREATED' : 'RELEASED_AT'}_${enumValue(v.sort)}` as const;
 
 const TAG_NAME = param.string({ required: true, allowBlank: false });
-
-/** `link_type` of a link, and its GraphQL enum value. */
-export const LINK_TYPE = param.oneOf(LINK_TYPES);
-export const linkType = (value: (typeof LINK_TYPES)[number] | undefined) => value && enumValue(value);
 
 /** `milestones` (titles) or `milestone_ids`; the service refuses both together. */
 const MILESTONES = { milestones: param.stringArray(), milestone_ids: param.intArray() };

@@ -7,15 +7,15 @@ import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { Lookahead } from '../../graphql/lookahead.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
-import { CommitRef } from '../commits/schema.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { MilestoneRef } from '../milestones/schema.ts';
-import { resolveProject } from '../namespaces/parent.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { hasLevel, ProjectPermissionsRef, ProjectRef } from '../projects/schema.ts';
+import { CommitRef } from '../commits/index.ts';
+import { GroupRef } from '../groups/index.ts';
+import { MilestoneRef } from '../milestones/index.ts';
+import { resolveProject } from '../parents/parent.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { ProjectPermissionsRef, ProjectRef } from '../projects/index.ts';
 import { projectFullPath } from '../projects/service.ts';
-import { TagRef } from '../tags/schema.ts';
-import { UserRef } from '../users/schema.ts';
+import { TagRef } from '../tags/index.ts';
+import { UserRef } from '../users/index.ts';
 import { renderMarkdown } from './markdown.ts';
 import { preloadReleases, type LinkRow, type ProjectFacts } from './loaders.ts';
 import {
@@ -437,7 +437,7 @@ builder.mutationFields((t) => ({
 
 // The release abilities of GitLab's `ProjectPermissions`, from the level the service requires.
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  createRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
-  updateRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `update_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
-  destroyRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `destroy_release` on this resource', resolve: (p, _a, ctx) => hasLevel(ctx, p, RELEASE_WRITE_LEVEL) }),
+  createRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
+  updateRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `update_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
+  destroyRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `destroy_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
 }));

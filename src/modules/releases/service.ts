@@ -11,7 +11,7 @@ import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, ConflictError, ForbiddenError, MissingError, NotFoundError, ParamError, UnprocessableError } from '../../core/errors.ts';
 import { checkFilePath } from '../../git/paths.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
-import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from '../release-links/validation.ts';
+import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from './links.ts';
 import { ensureTag, removeTag, tagExists } from '../tags/service.ts';
 import { projectConditions } from '../projects/service.ts';
 

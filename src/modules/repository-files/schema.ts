@@ -3,7 +3,7 @@ import type { BlameRange, TreeEntryInfo } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
-import { CommitRef, RepositoryRef } from '../commits/schema.ts';
+import { CommitRef, RepositoryRef } from '../commits/index.ts';
 import { projectFullPath } from '../projects/service.ts';
 import {
   blameBlob,

@@ -2,7 +2,7 @@ import type { TagEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, omit, page } from '../../rest/shape.ts';
-import { commitEntity } from '../commits/rest.ts';
+import { commitEntity } from '../commits/entity.ts';
 import { projectInput } from '../../rest/sources.ts';
 
 const TAGS = '/projects/:id/repository/tags';

@@ -3,10 +3,10 @@ import type { TagInfo } from '../../git/tags.ts';
 import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { CommitRef, RepositoryRef } from '../commits/schema.ts';
-import { resolveProject } from '../namespaces/parent.ts';
-import { projectInputFields } from '../namespaces/parent-fields.ts';
-import { SortDirectionEnum } from '../projects/schema.ts';
+import { CommitRef, RepositoryRef } from '../commits/index.ts';
+import { resolveProject } from '../parents/parent.ts';
+import { projectInputFields } from '../parents/parent-fields.ts';
+import { SortDirectionEnum } from '../projects/index.ts';
 import { createTag, deleteTag, findTag, listTags } from './service.ts';
 
 export type TagParent = TagInfo & { project: ProjectWithNamespace };

@@ -1,5 +1,8 @@
 import type { ReleaseLinkType } from '../../generated/prisma/client.ts';
 
+// The rules of a release's asset links, owned by releases: a release is created with its links,
+// and the release-links routes and relation imports check each link with the same rules.
+
 export const LINK_TYPES = ['other', 'runbook', 'image', 'package'] as const satisfies readonly ReleaseLinkType[];
 
 export type LinkInput = { name?: string | null; url?: string | null; directAssetPath?: string | null; linkType?: ReleaseLinkType | null };

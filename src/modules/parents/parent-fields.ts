@@ -2,8 +2,8 @@ import type { FieldMap } from '@pothos/core';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Namespace } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
-import { GroupRef } from '../groups/schema.ts';
-import { ProjectRef } from '../projects/schema.ts';
+import { GroupRef } from '../groups/index.ts';
+import { ProjectRef } from '../projects/index.ts';
 import type { ParentKind } from './parent.ts';
 
 type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -24,4 +24,4 @@ export function parentFields(define: (t: ParentFieldBuilder, kind: ParentKind) =
   builder.objectFields(GroupRef, (t) => define(t as unknown as ParentFieldBuilder, 'group'));
 }
 
-export { parentInputFields, projectInputFields } from './input-fields.ts';
+export { parentInputFields, projectInputFields } from '../namespaces/input-fields.ts';

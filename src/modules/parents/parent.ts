@@ -1,3 +1,6 @@
+// The parent (a project or a group) that members, milestones, labels, … belong to. It resolves
+// through both the groups and the projects modules, so it sits above them, apart from namespaces
+// (paths, visibility), which both build on.
 import type { Namespace } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';

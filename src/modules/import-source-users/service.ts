@@ -533,9 +533,12 @@ const CONTRIBUTIONS: ((tx: Prisma.TransactionClient, from: number, to: number) =
  */
 export async function runReassignments(data: ReassignJob, job: JobContext): Promise<void> {
   const { db } = job.deps;
-  for (const id of data.sourceUserIds) {
-    const sourceUser = await db.importSourceUser.findUnique({ where: { id } });
-    if (!sourceUser || sourceUser.status !== 'reassignment_in_progress' || !sourceUser.reassignToUserId) continue;
+  const accepted = await db.importSourceUser.findMany({
+    where: { id: { in: data.sourceUserIds }, status: 'reassignment_in_progress', reassignToUserId: { not: null } },
+    orderBy: { id: 'asc' },
+  });
+  for (const sourceUser of accepted) {
+    const { id } = sourceUser;
     try {
       await db.$transaction(async (tx) => {
         // Claimed under the transaction: a second run of the same job finds it completed and moves nothing.

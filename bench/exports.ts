@@ -85,8 +85,8 @@ try {
   for (const model of ['label', 'milestone'] as const) {
     let after = 0;
     for (;;) {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const rows: { id: number }[] = await (db[model] as any).findMany({ where: { projectId: project.id, id: { gt: after } }, orderBy: { id: 'asc' }, take: 500 });
+      const page = { where: { projectId: project.id, id: { gt: after } }, orderBy: { id: 'asc' as const }, take: 500 };
+      const rows = model === 'label' ? await db.label.findMany(page) : await db.milestone.findMany(page);
       if (!rows.length) break;
       after = rows[rows.length - 1].id;
     }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { RELEASES_QUERY } from './documents.ts';
+import type { Ready } from './server.ts';
 import { measureStarts, startCommand, underLoad } from './starts.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
@@ -18,7 +19,7 @@ const only = process.argv[3];
 const WARM_UP_SECONDS = 6;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-function start(name: string, args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: Record<string, any> }> {
+function start<R>(name: string, args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; ready: R }> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -40,17 +41,17 @@ const started = performance.now();
 const starts = await measureStarts();
 // The node flags and allocator settings of `npm start` (package.json).
 const { env: startEnv, nodeFlags } = startCommand();
-const app = await start('forgegate', [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { ...startEnv, BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' });
+const app = await start<Ready>('forgegate', [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { ...startEnv, BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' });
 const seeded = app.ready;
-const floor = await start('floor', ['--import', 'tsx', 'bench/floor/server.ts'], {
+const floor = await start<{ base: string }>('floor', ['--import', 'tsx', 'bench/floor/server.ts'], {
   DATABASE_URL: seeded.databaseUrl,
   REPOSITORIES: seeded.repositories,
   DIGEST_KEY: seeded.digestKey,
   EXTERNAL_URL: 'http://bench.test',
 });
 const servers = {
-  forgegate: { base: seeded.base as string, stats: `${seeded.stats}/` },
-  floor: { base: floor.ready.base as string, stats: `${floor.ready.base}/__stats` },
+  forgegate: { base: seeded.base, stats: `${seeded.stats}/` },
+  floor: { base: floor.ready.base, stats: `${floor.ready.base}/__stats` },
 };
 
 type Scenario = { name: string; method: 'GET' | 'POST'; path: string; token: string; body?: () => string; mask?: (s: string) => string };

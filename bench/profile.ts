@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { RELEASES_QUERY } from './documents.ts';
+import type { Ready } from './server.ts';
 import { startCommand } from './starts.ts';
 
 const scenario = process.argv[2] ?? 'releases';
@@ -20,7 +21,7 @@ const profileFile = path.join(dir, 'serving.cpuprofile');
 const { env: startEnv, nodeFlags } = startCommand();
 const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...startEnv, BENCH_PROFILE: profileFile } });
 let output = '';
-const ready = await new Promise<Record<string, any>>((resolve) =>
+const ready = await new Promise<Ready>((resolve) =>
   child.stdout!.on('data', (c: Buffer) => {
     output += c.toString();
     const line = output.split('\n').find((l) => l.startsWith('READY '));
@@ -60,7 +61,7 @@ type Node = { id: number; callFrame: { functionName: string; url: string }; chil
 const profile = JSON.parse(fs.readFileSync(profileFile, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 /**
  * V8 samples the main thread on a wall clock: a sample inside a system call counts whether the
  * thread runs or waits. A write to a socket wakes its reader (PostgreSQL's backend for a query, the

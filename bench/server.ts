@@ -88,8 +88,7 @@ if (profiler) {
   await inspect('Profiler.start');
 }
 
-console.log(
-  `READY ${JSON.stringify({
+const ready = {
     base,
     stats: `http://127.0.0.1:${(stats.address() as AddressInfo).port}`,
     databaseUrl: runtime.database.url,
@@ -103,8 +102,10 @@ console.log(
     projectId: project.id,
     projectPath: `${group.full_path}/${project.path}`,
     startupMs,
-  })}`,
-);
+};
+/** What the READY line tells the scripts that start this server. */
+export type Ready = typeof ready;
+console.log(`READY ${JSON.stringify(ready)}`);
 
 const stop = async () => {
   if (profiler) fs.writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify((await inspect<{ profile: object }>('Profiler.stop')).profile));

@@ -34,7 +34,8 @@ export const loaderFactories: LoaderFactories = Object.assign({}, ...modules.map
 export const subscribers: Subscribers = {};
 for (const m of modules) {
   for (const [event, list] of Object.entries(m.subscribers ?? {}) as [keyof Subscribers, NonNullable<Subscribers[keyof Subscribers]>][]) {
-    (subscribers[event] ??= []).push(...(list as never[]));
+    subscribers[event] ??= [];
+    subscribers[event].push(...(list as never[]));
   }
 }
 

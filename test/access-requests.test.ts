@@ -3,6 +3,11 @@ import { createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts
 import { gitbeaker } from './helpers/gitbeaker.ts';
 
 type User = { id: number; token: string; username: string };
+type AccessRequestNode = {
+  user: { databaseId: number; username: string; name: string; state: string; locked: boolean; avatarUrl: string | null; webUrl: string };
+  createdAt: string;
+  requestedAt: string;
+};
 
 let t: TestApp;
 let owner: User;
@@ -192,7 +197,7 @@ describe('access requests beyond the routes', () => {
         {},
         viewer,
       );
-      const nodes = gql.body.data.group.accessRequests.nodes.map((n: any) => ({
+      const nodes = gql.body.data.group.accessRequests.nodes.map((n: AccessRequestNode) => ({
         id: n.user.databaseId, username: n.user.username, name: n.user.name, state: n.user.state, locked: n.user.locked,
         avatar_url: n.user.avatarUrl, web_url: n.user.webUrl, created_at: n.createdAt, requested_at: n.requestedAt,
       }));

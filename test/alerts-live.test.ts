@@ -37,13 +37,12 @@ function subscribe(baseUrl: string, token: string, query = SUBSCRIPTION, variabl
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
           if (data) events.push(JSON.parse(data) as Event);
-          waiters.splice(0).forEach((w) => w());
+          for (const wake of waiters.splice(0)) wake();
         }
       });
       res.on('error', () => {});

@@ -103,7 +103,7 @@ describe('CLI', () => {
     try {
       expect(await runCli(['create-token', '--username', 'nobody'], { env })).toBe(1);
       expect(await runCli(['migrate'], { env: { ...env, TOKEN_DIGEST_KEY: 'short' } })).toBe(1);
-      expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual(['error: no user nobody', expect.stringMatching(/^Invalid configuration:\n  TOKEN_DIGEST_KEY: /)]);
+      expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual(['error: no user nobody', expect.stringMatching(/^Invalid configuration:\n {2}TOKEN_DIGEST_KEY: /)]);
     } finally {
       stderr.mockRestore();
     }

@@ -12,6 +12,7 @@ import { BUNDLE_EXTERNAL, build, ensureBuilt, isStale } from '../scripts/build.m
 function miniCheckout() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-build-'));
   fs.mkdirSync(path.join(root, 'src/modules/tags'), { recursive: true });
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a module, template literal included
   fs.writeFileSync(path.join(root, 'src/main.ts'), "import { name, operations } from './modules/tags/index.ts';\nexport const greeting: string = `hello ${name}`;\nexport { operations };\n");
   fs.writeFileSync(path.join(root, 'src/modules/tags/index.ts'), "export const name = 'tags';\nexport const operations = new URL('./operations.graphql', import.meta.url);\n");
   fs.writeFileSync(path.join(root, 'src/modules/tags/operations.graphql'), 'query tags { __typename }\n');

@@ -72,7 +72,7 @@ describe('labels by id or name', () => {
         rest: `/groups/${group.id}/labels/group-wide`,
         graphql: `query($p: ID!) { group(fullPath: $p) { label(title: "group-wide") { databaseId title color description textColor } } }`,
         variables: { p: group.full_path },
-        at: (d) => d.group?.label,
+        at: 'group.label',
         fields: { id: 'databaseId', name: 'title', color: 'color', description: 'description', text_color: 'textColor' },
       },
       'visible',

@@ -263,13 +263,13 @@ describe('GraphQL twins', () => {
         rest: `${COMMITS()}/${sha}`,
         graphql: `query($p: ID!, $ref: String!) { project(fullPath: $p) { repository { commit(ref: $ref) { sha shortId title parentIds authorEmail stats { additions deletions total } } } } }`,
         variables: { p: 'acme/app', ref: sha },
-        at: (d) => d.project?.repository?.commit,
+        at: 'project.repository.commit',
         fields: { id: 'sha', short_id: 'shortId', title: 'title', parent_ids: 'parentIds', author_email: 'authorEmail', stats: 'stats' },
       },
       'visible',
     );
     const outsider = await t.user();
-    await expectTwins(t, outsider.token, { rest: `${COMMITS()}/${sha}`, graphql: `{ project(fullPath: "acme/app") { repository { commit(ref: "main") { sha } } } }`, at: (d) => d.project?.repository?.commit, fields: {} }, 'not-found');
+    await expectTwins(t, outsider.token, { rest: `${COMMITS()}/${sha}`, graphql: `{ project(fullPath: "acme/app") { repository { commit(ref: "main") { sha } } } }`, at: 'project.repository.commit', fields: {} }, 'not-found');
     const list = await t.graphql(`{ project(fullPath: "acme/app") { repository { commits(path: "bin/run.sh", first: 5) { count nodes { sha } } } } }`);
     const rest = (await t.api('get', `${COMMITS()}?path=bin/run.sh`).expect(200)).body;
     expect(list.body.data.project.repository.commits).toEqual({ count: rest.length, nodes: rest.map((c: { id: string }) => ({ sha: c.id })) });

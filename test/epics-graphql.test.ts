@@ -3,6 +3,32 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 type Group = { id: number; full_path: string };
+type EpicNode = {
+  databaseId: number;
+  iid: string;
+  title: string;
+  confidential: boolean;
+  parent: { databaseId: number } | null;
+  labels: { nodes: { title: string }[] };
+  startDate: string | null;
+  dueDate: string | null;
+  startDateFixed: string | null;
+  upvotes: number;
+  references: { relative: string };
+};
+type RestEpic = {
+  id: number;
+  iid: number;
+  title: string;
+  confidential: boolean;
+  parent_id: number | null;
+  labels: string[];
+  start_date: string | null;
+  due_date: string | null;
+  start_date_fixed?: string | null;
+  upvotes: number;
+  references: { relative: string };
+};
 let acme: Group;
 let guest: Awaited<ReturnType<TestApp['user']>>;
 let reporter: Awaited<ReturnType<TestApp['user']>>;
@@ -188,7 +214,7 @@ describe('twins: the same viewer gets the same epics over REST and GraphQL', () 
           { ...args, args: args.not },
           token,
         );
-        const graph = data.group.epics.nodes.map((e: any) => ({
+        const graph = data.group.epics.nodes.map((e: EpicNode) => ({
           id: e.databaseId,
           iid: Number(e.iid),
           title: e.title,
@@ -201,7 +227,7 @@ describe('twins: the same viewer gets the same epics over REST and GraphQL', () 
           upvotes: e.upvotes,
           relative: e.references.relative,
         }));
-        const shaped = rest.map((e: any) => ({
+        const shaped = rest.map((e: RestEpic) => ({
           id: e.id,
           iid: e.iid,
           title: e.title,

@@ -4,6 +4,13 @@ import { featureEnabled } from '../src/flags/index.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 import { FLAG_DIRS_WITH_FIXTURES } from './helpers/flags.ts';
 
+type FeatureNode = {
+  name: string;
+  state: string;
+  gates: { key: string; value: unknown }[];
+  definition: { name: string; introducedByUrl: string | null; rolloutIssueUrl: string | null; milestone: string | null; type: string; group: string | null; defaultEnabled: boolean };
+};
+
 const definitionOf = (name: string) => ({
   name,
   introduced_by_url: null,
@@ -110,7 +117,7 @@ describe('features API (admin)', () => {
       )
     ).body.data.featureFlags;
     expect(
-      gql.map((f: any) => ({
+      gql.map((f: FeatureNode) => ({
         ...f,
         state: f.state.toLowerCase(),
         definition: {

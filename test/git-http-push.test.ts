@@ -265,7 +265,10 @@ describe('git processes per repository', () => {
     for (let attempt = 0; attempt < 20 && !holder; attempt++) {
       const stalled = http.request(`${repo}/git-receive-pack`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/x-git-receive-pack-request' } });
       stalled.on('error', () => {});
-      const lost = new Promise<'lost'>((resolve) => stalled.on('response', (r) => (r.resume(), resolve('lost'))));
+      const lost = new Promise<'lost'>((resolve) => stalled.on('response', (r) => {
+        r.resume();
+        resolve('lost');
+      }));
       stalled.flushHeaders();
       for (let probe = 0; probe < 200; probe++) {
         const outcome = await Promise.race([lost, advertise()]);

@@ -13,8 +13,14 @@ describe('RepositoryLimiter', () => {
     const other = await limiter.acquire(2); // another repository has its own slots
     expect([limiter.running(1), limiter.running(2)]).toEqual([2, 1]);
     const granted: string[] = [];
-    const third = limiter.acquire(1).then((release) => (granted.push('third'), release));
-    const fourth = limiter.acquire(1).then((release) => (granted.push('fourth'), release));
+    const third = limiter.acquire(1).then((release) => {
+      granted.push('third');
+      return release;
+    });
+    const fourth = limiter.acquire(1).then((release) => {
+      granted.push('fourth');
+      return release;
+    });
     await expect(limiter.acquire(1)).rejects.toBeInstanceOf(RepositoryBusyError); // queue full
     first();
     first(); // releasing twice frees one slot only

@@ -32,9 +32,12 @@ function rawPost(base: string, path: string, chunks: Buffer[], headers: Record<s
     });
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
     const write = (i: number): void => {
-      if (i === chunks.length || req.destroyed) return void req.end();
-      if (req.write(chunks[i]!)) return write(i + 1);
-      req.once('drain', () => write(i + 1));
+      if (i === chunks.length || req.destroyed) {
+        req.end();
+        return;
+      }
+      if (req.write(chunks[i]!)) write(i + 1);
+      else req.once('drain', () => write(i + 1));
     };
     write(0);
   });

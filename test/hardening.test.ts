@@ -425,7 +425,10 @@ describe('failed-authentication ban and throttles', () => {
 
   it('keeps the counters in Redis when REDIS_URL is set', async (ctx) => {
     const reachable = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(6379, '127.0.0.1', () => (socket.end(), resolve(true)));
+      const socket = net.connect(6379, '127.0.0.1', () => {
+      socket.end();
+      resolve(true);
+    });
       socket.on('error', () => resolve(false));
     });
     if (!reachable) return ctx.skip();

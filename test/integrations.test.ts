@@ -17,7 +17,7 @@ const validParams = (kind: KindDef) => Object.fromEntries(kind.params.map((p) =>
 
 /** A receiver on 127.0.0.1 that answers the statuses given, then 200; records each body. */
 async function receiver(statuses: number[] = []) {
-  const bodies: unknown[] = [];
+  const bodies: { url: string | undefined; body: Record<string, unknown> }[] = [];
   const hits: number[] = [];
   const server = http.createServer((req, res) => {
     let data = '';
@@ -294,7 +294,7 @@ describe('integration delivery', () => {
       await t.api('post', `/projects/${project.id}/repository/files/a.txt`).send({ branch: 'feature', content: 'a', commit_message: 'a' }).expect(201);
       await t.api('post', `/projects/${project.id}/repository/files/b.txt`).send({ branch: 'main', content: 'b', commit_message: 'b' }).expect(201);
       await t.deps.jobs.drain();
-      const pushes = (url: string) => hook.bodies.filter((b: any) => b.url === url && b.body.object_kind === 'push').map((b: any) => b.body.text);
+      const pushes = (url: string) => hook.bodies.filter((b) => b.url === url && b.body.object_kind === 'push').map((b) => b.body.text);
       expect(pushes('/default')).toEqual([expect.stringMatching(/^filters\/svc: pushed \w{8}\.\.\w{8} to branch main$/)]);
       expect(pushes('/all')).toEqual([
         'filters/svc: created branch feature',
@@ -316,7 +316,7 @@ describe('integration delivery', () => {
       await t.api('post', `/groups/${group.id}/access_requests`, bob.token).expect(201);
       await t.api('put', `/groups/${group.id}/access_requests/${bob.id}/approve`).send({ access_level: 20 }).expect(201);
       await t.deps.jobs.drain();
-      const about = (kind: string) => hook.bodies.filter((b: any) => b.url === '/default' && b.body.object_kind === kind).map((b: any) => b.body);
+      const about = (kind: string) => hook.bodies.filter((b) => b.url === '/default' && b.body.object_kind === kind).map((b) => b.body);
       expect(about('member')).toEqual([
         expect.objectContaining({ text: 'filters/svc: member alice added (access level 30) by root', project: { id: project.id, path_with_namespace: 'filters/svc' } }),
       ]);
@@ -452,14 +452,14 @@ describe('secrets follow their destination (issue #37)', () => {
       expect((await t.api('post', `${base}/test`, maintainer.token).expect(200)).body).toMatchObject({ success: true, status: 'sent' });
       const gqlTest = await t.graphql('mutation { integrationTest(input: { groupPath: "tele", slug: "telegram" }) { errors result { success status } } }', {}, maintainer.token);
       expect(gqlTest.body.data.integrationTest).toEqual({ errors: [], result: { success: true, status: 'sent' } });
-      expect(owner.bodies.map((b: any) => b.url)).toEqual(['/botOWNER-TOKEN/sendMessage', '/botOWNER-TOKEN/sendMessage']);
+      expect(owner.bodies.map((b) => b.url)).toEqual(['/botOWNER-TOKEN/sendMessage', '/botOWNER-TOKEN/sendMessage']);
 
       // With a token of their own the Maintainer may move it: that token, not the owner's, goes there.
       expect(await update('tele', telegram, { hostname: attacker.url, token: 'THEIR-TOKEN' })).toEqual([]);
       await t.api('post', `${base}/test`, maintainer.token).expect(200);
       await t.api('put', base, maintainer.token).send({ hostname: attacker.url, token: 'THEIR-OTHER-TOKEN', room: '@ops', ...flags }).expect(200);
       await t.api('post', `${base}/test`, maintainer.token).expect(200);
-      expect(attacker.bodies.map((b: any) => b.url)).toEqual(['/botTHEIR-TOKEN/sendMessage', '/botTHEIR-OTHER-TOKEN/sendMessage']);
+      expect(attacker.bodies.map((b) => b.url)).toEqual(['/botTHEIR-TOKEN/sendMessage', '/botTHEIR-OTHER-TOKEN/sendMessage']);
       expect(owner.hits).toHaveLength(2);
     } finally {
       await owner.close();
@@ -496,7 +496,7 @@ describe('secrets follow their destination (issue #37)', () => {
       // Positive control: back at the host it was saved with, the same row sends again.
       await moveTo(owner.url);
       expect((await t.api('post', `${base}/test`).expect(200)).body).toMatchObject({ success: true, status: 'sent' });
-      expect(owner.bodies.map((b: any) => b.url)).toEqual(['/botOWNER-TOKEN/sendMessage']);
+      expect(owner.bodies.map((b) => b.url)).toEqual(['/botOWNER-TOKEN/sendMessage']);
       expect(attacker.hits).toEqual([]);
     } finally {
       await owner.close();

@@ -4,13 +4,13 @@ import { jobStats, processMetrics, queueMetrics, UnknownQueueError } from '../sr
 import { startRuntime } from '../src/server.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
-type Seen = { data: any; attempt: number; id: string };
+type Seen = { data: unknown; attempt: number; id: string };
 
 /** Test queues whose handlers record what they ran; `flaky` fails until its data's `succeedOn` attempt. */
 function testQueues() {
   const seen: Record<string, Seen[]> = { echo: [], flaky: [], slow: [], slowEnded: [] };
   const gates: (() => void)[] = [];
-  const record = (queue: string) => (data: any, job: JobContext) => {
+  const record = (queue: string) => (data: unknown, job: JobContext) => {
     seen[queue]!.push({ data, attempt: job.attempt, id: job.id });
   };
   const definitions: JobDefinitions = {
@@ -165,7 +165,7 @@ describe('job queue', () => {
     // The handed-back run ends after all: it no longer owns the job, so it changes and counts nothing.
     const before = await jobStats(t.db);
     q.seen.slowEnded.length = 0;
-    q.gates.splice(0).forEach((release) => release());
+    for (const release of q.gates.splice(0)) release();
     await waitFor(() => q.seen.slowEnded.length === 1, 'the handed-back run to end');
     await new Promise((r) => setTimeout(r, 100));
     expect(await jobRow(t, id)).toEqual({ state: 'retry', retry_count: 0 });
@@ -173,7 +173,7 @@ describe('job queue', () => {
     // Someone else (here: drain) runs it again as the same attempt.
     const drained = t.deps.jobs.drain({ queues: ['test-slow'] });
     await waitFor(() => q.seen.slow.length === 2, 'the handed-back job to run again');
-    q.gates.splice(0).forEach((release) => release());
+    for (const release of q.gates.splice(0)) release();
     expect(await drained).toEqual({ completed: 1, failed: 0 });
     expect(q.seen.slow.map((s) => s.attempt)).toEqual([1, 1]);
     expect((await jobStats(t.db)).processed).toBe(before.processed + 1);
@@ -185,7 +185,9 @@ describe('job queue', () => {
     const id = await t.deps.jobs.send('test-slow', { n: 2 });
     await waitFor(() => q.seen.slow.length === 1, 'the slow job to start');
     const stopping = worker.stop(10_000);
-    setTimeout(() => q.gates.splice(0).forEach((release) => release()), 100);
+    setTimeout(() => {
+      for (const release of q.gates.splice(0)) release();
+    }, 100);
     expect(await stopping).toEqual({ finished: 1, handedBack: 0 });
     expect(await jobRow(t, id)).toEqual({ state: 'completed', retry_count: 0 });
   });

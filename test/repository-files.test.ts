@@ -116,7 +116,7 @@ describe('repository files: raw', () => {
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`inline; filename="notes.txt"; filename*=UTF-8''notes.txt`);
     expect(res.headers['cache-control']).toBe('max-age=0, private, must-revalidate, no-store, no-cache');
-    expect(res.headers['expires']).toBe('Fri, 01 Jan 1990 00:00:00 GMT');
+    expect(res.headers.expires).toBe('Fri, 01 Jan 1990 00:00:00 GMT');
     expect(res.headers['x-gitlab-blob-id']).toBe(git(p.id, 'rev-parse', 'main:docs/notes.txt'));
     expect(res.headers['x-service-ref']).toBe('HEAD');
     const head = await t.api('head', `${p.base}/docs%2Fnotes.txt/raw?ref=main`).expect(200);

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { GraphQLScalarType, parse, printSchema } from 'graphql';
+import { type GraphQLScalarType, parse, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { operationDocuments, restRoutes, schema, webRoutes } from '../src/kernel.ts';
 import { OperationRegistry } from '../src/rest/operations.ts';

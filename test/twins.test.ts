@@ -2,7 +2,7 @@
 // value for every field both interfaces expose. One seeded app for the whole file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { expectTwins, type Outcome, type Twin } from './helpers/twins.ts';
+import { at, expectTwins, listAt, type Outcome, type Twin } from './helpers/twins.ts';
 
 type Viewer = 'owner' | 'developer' | 'guest' | 'outsider';
 const VIEWERS: Viewer[] = ['owner', 'developer', 'guest', 'outsider'];
@@ -58,7 +58,6 @@ const commitFields = (prefix = '', rest = '') => ({
 const COMMIT = 'sha shortId title message parentIds authorName authorEmail authoredDate committerName committerEmail committedDate webUrl';
 
 const inProject = (selection: string) => `query($id: Int!) { project(id: $id) { ${selection} } }`;
-const repository = (data: Record<string, any>) => data.project?.repository;
 
 /** Each area: the twin to read, and what each viewer gets (both outcomes where GitLab's interfaces differ). */
 const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome | { rest: Outcome; graphql: Outcome }> }> = {
@@ -67,7 +66,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/users/${ids.developer}`,
       graphql: `query($id: UserID!) { user(id: $id) { ${USER} } }`,
       variables: { id: `gid://gitlab/User/${ids.developer}` },
-      at: (data) => data.user,
+      at: 'user',
       fields: userFields,
     }),
     outcomes: { owner: 'visible', developer: 'visible', guest: 'visible', outsider: 'visible' },
@@ -77,7 +76,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/groups/${group.id}`,
       graphql: `query($id: Int!) { group(id: $id) { databaseId webUrl name path description visibility avatarUrl requestAccessEnabled fullName fullPath createdAt parentId } }`,
       variables: { id: group.id },
-      at: (data) => data.group,
+      at: 'group',
       fields: {
         id: 'databaseId', web_url: 'webUrl', name: 'name', path: 'path', description: 'description', visibility: 'visibility', avatar_url: 'avatarUrl',
         request_access_enabled: 'requestAccessEnabled', full_name: 'fullName', full_path: 'fullPath', created_at: 'createdAt', parent_id: 'parentId',
@@ -91,7 +90,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       graphql: inProject(`databaseId description name nameWithNamespace path fullPath createdAt updatedAt defaultBranch topics sshUrlToRepo httpUrlToRepo
         webUrl avatarUrl forksCount starCount lastActivityAt visibility archived creatorId namespace { databaseId name path kind fullPath parentId webUrl }`),
       variables: { id: project.id },
-      at: (data) => data.project,
+      at: 'project',
       fields: {
         id: 'databaseId', description: 'description', name: 'name', name_with_namespace: 'nameWithNamespace', path: 'path', path_with_namespace: 'fullPath',
         created_at: 'createdAt', updated_at: 'updatedAt', default_branch: 'defaultBranch', topics: 'topics', tag_list: 'topics',
@@ -109,7 +108,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       graphql: inProject(`member(userId: ${ids.developer}, inherited: true) {
         accessLevel { integerValue } createdAt expiresAt membershipState user { databaseId username name state webUrl } createdBy { username } }`),
       variables: { id: project.id },
-      at: (data) => data.project?.member,
+      at: 'project.member',
       fields: {
         id: 'user.databaseId', username: 'user.username', name: 'user.name', state: 'user.state', web_url: 'user.webUrl',
         access_level: 'accessLevel.integerValue', created_at: 'createdAt', expires_at: 'expiresAt', membership_state: 'membershipState',
@@ -123,7 +122,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/projects/${project.id}/milestones/${milestone.id}`,
       graphql: inProject(`milestone(id: ${milestone.id}) { databaseId iid projectId title description state createdAt updatedAt dueDate startDate expired webUrl }`),
       variables: { id: project.id },
-      at: (data) => data.project?.milestone,
+      at: 'project.milestone',
       fields: {
         // GraphQL types iid as GitLab does (ID, a string); REST answers the number.
         id: 'databaseId', iid: (m) => Number(m.iid), project_id: 'projectId', title: 'title', description: 'description', state: 'state', created_at: 'createdAt',
@@ -138,7 +137,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       restPick: (body) => (body as { name: string }[]).find((l) => l.name === 'bug'),
       graphql: inProject('labels { nodes { databaseId title color textColor description priority isProjectLabel } }'),
       variables: { id: project.id },
-      at: (data) => data.project?.labels.nodes.find((l: { title: string }) => l.title === 'bug'),
+      at: (data) => listAt(data, 'project.labels.nodes')?.find((l) => l.title === 'bug'),
       fields: {
         id: 'databaseId', name: 'title', color: 'color', text_color: 'textColor', description: 'description', priority: 'priority',
         is_project_label: 'isProjectLabel',
@@ -153,15 +152,15 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
         commit { sha title } commitPath tagPath milestones { nodes { title } } assets { count links { nodes { name } } sources { nodes { format url } } }
         evidences { nodes { sha } } links { selfUrl editUrl openedIssuesUrl } }`),
       variables: { id: project.id },
-      at: (data) => data.project?.release,
+      at: 'project.release',
       fields: {
         name: 'name', tag_name: 'tagName', description: 'description', created_at: 'createdAt', released_at: 'releasedAt',
         upcoming_release: 'upcomingRelease', 'author.username': 'author.username', 'commit.id': 'commit.sha', 'commit.title': 'commit.title',
         commit_path: 'commitPath', tag_path: 'tagPath', 'assets.count': 'assets.count',
-        milestones: (r: any) => r.milestones.nodes.map((m: { title: string }) => expect.objectContaining({ title: m.title })),
-        'assets.links': (r: any) => r.assets.links.nodes.map((l: { name: string }) => expect.objectContaining({ name: l.name })),
-        'assets.sources': (r: any) => r.assets.sources?.nodes,
-        evidences: (r: any) => r.evidences?.nodes.map((e: { sha: string }) => expect.objectContaining({ sha: e.sha })),
+        milestones: (r) => listAt(r, 'milestones.nodes')?.map((m) => expect.objectContaining({ title: m.title })),
+        'assets.links': (r) => listAt(r, 'assets.links.nodes')?.map((l) => expect.objectContaining({ name: l.name })),
+        'assets.sources': (r) => at(r, 'assets.sources.nodes'),
+        evidences: (r) => listAt(r, 'evidences.nodes')?.map((e) => expect.objectContaining({ sha: e.sha })),
         '_links.self': 'links.selfUrl', '_links.edit_url': 'links.editUrl', '_links.opened_issues_url': 'links.openedIssuesUrl',
       },
     }),
@@ -179,18 +178,18 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
         milestones { nodes { title webUrl } } assets { count links { nodes { name url directAssetUrl external } } sources { nodes { format url } } }
         evidences { nodes { sha } } links { selfUrl editUrl closedMergeRequestsUrl } } }`),
       variables: { id: project.id },
-      at: (data) => data.project?.releases.nodes.find((r: { tagName: string }) => r.tagName === 'v1'),
+      at: (data) => listAt(data, 'project.releases.nodes')?.find((r) => r.tagName === 'v1'),
       fields: {
         name: 'name', tag_name: 'tagName', released_at: 'releasedAt', 'author.username': 'author.username',
         // Null for a Guest, who may not read the code (REST leaves the commit out).
-        'commit.id': (r: any) => r.commit?.sha ?? null, 'commit.title': (r: any) => r.commit?.title ?? null,
+        'commit.id': (r) => at(r, 'commit.sha') ?? null, 'commit.title': (r) => at(r, 'commit.title') ?? null,
         commit_path: 'commitPath', tag_path: 'tagPath', 'assets.count': 'assets.count',
-        milestones: (r: any) => r.milestones.nodes.map((m: { title: string; webUrl: string }) => expect.objectContaining({ title: m.title, web_url: m.webUrl })),
-        'assets.links': (r: any) =>
-          r.assets.links.nodes.map((l: any) => expect.objectContaining({ name: l.name, url: l.url, direct_asset_url: l.directAssetUrl, external: l.external })),
+        milestones: (r) => listAt(r, 'milestones.nodes')?.map((m) => expect.objectContaining({ title: m.title, web_url: m.webUrl })),
+        'assets.links': (r) =>
+          listAt(r, 'assets.links.nodes')?.map((l) => expect.objectContaining({ name: l.name, url: l.url, direct_asset_url: l.directAssetUrl, external: l.external })),
         // Null for a Guest too (REST leaves them out, or lists none).
-        'assets.sources': (r: any) => r.assets.sources?.nodes ?? null,
-        evidences: (r: any) => r.evidences?.nodes.map((e: { sha: string }) => expect.objectContaining({ sha: e.sha })) ?? null,
+        'assets.sources': (r) => at(r, 'assets.sources.nodes') ?? null,
+        evidences: (r) => listAt(r, 'evidences.nodes')?.map((e) => expect.objectContaining({ sha: e.sha })) ?? null,
         '_links.self': 'links.selfUrl', '_links.edit_url': 'links.editUrl', '_links.closed_merge_requests_url': 'links.closedMergeRequestsUrl',
       },
     }),
@@ -201,7 +200,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/projects/${project.id}/releases/v1/assets/links/${link.id}`,
       graphql: inProject(`release(tagName: "v1") { assets { link(id: ${link.id}) { databaseId name url directAssetUrl linkType external } } }`),
       variables: { id: project.id },
-      at: (data) => data.project?.release?.assets.link,
+      at: 'project.release.assets.link',
       fields: {
         id: 'databaseId', name: 'name', url: 'url', direct_asset_url: 'directAssetUrl', external: 'external',
         link_type: (l) => String(l.linkType).toLowerCase(),
@@ -214,7 +213,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/projects/${project.id}/repository/tags/v1`,
       graphql: inProject(`repository { tag(name: "v1") { name message target protected createdAt commit { ${COMMIT} } release { tagName description } } }`),
       variables: { id: project.id },
-      at: (data) => repository(data)?.tag,
+      at: 'project.repository.tag',
       fields: {
         name: 'name', message: 'message', target: 'target', protected: 'protected', created_at: 'createdAt',
         'release.tag_name': 'release.tagName', 'release.description': 'release.description', ...commitFields('commit.', 'commit.'),
@@ -228,7 +227,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       graphql: inProject(`repository { blobs(paths: ["README.md"], ref: "main") { nodes {
         name path size contentSha256 ref oid commitSha lastCommit { sha } executeFilemode base64EncodedBlob } } }`),
       variables: { id: project.id },
-      at: (data) => repository(data)?.blobs.nodes[0],
+      at: 'project.repository.blobs.nodes.0',
       fields: {
         file_name: 'name', file_path: 'path', size: 'size', content_sha256: 'contentSha256', ref: 'ref', blob_id: 'oid', commit_id: 'commitSha',
         last_commit_id: 'lastCommit.sha', execute_filemode: 'executeFilemode', content: 'base64EncodedBlob',
@@ -241,7 +240,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/projects/${project.id}/repository/branches/feature`,
       graphql: inProject(`repository { branch(name: "feature") { name merged protected developersCanPush developersCanMerge canPush default webUrl commit { ${COMMIT} } } }`),
       variables: { id: project.id },
-      at: (data) => repository(data)?.branch,
+      at: 'project.repository.branch',
       fields: {
         name: 'name', merged: 'merged', protected: 'protected', developers_can_push: 'developersCanPush', developers_can_merge: 'developersCanMerge',
         can_push: 'canPush', default: 'default', web_url: 'webUrl', ...commitFields('commit.', 'commit.'),
@@ -254,7 +253,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/projects/${project.id}/repository/commits/main`,
       graphql: inProject(`repository { commit(ref: "main") { ${COMMIT} } }`),
       variables: { id: project.id },
-      at: (data) => repository(data)?.commit,
+      at: 'project.repository.commit',
       fields: commitFields(),
     }),
     outcomes: { owner: 'visible', developer: 'visible', guest: 'forbidden', outsider: 'not-found' },
@@ -265,7 +264,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       restPick: (body) => (body as { username: string }[]).find((r) => r.username === 'twin-requester'),
       graphql: inProject('accessRequests { nodes { user { databaseId username name state webUrl } createdAt requestedAt } }'),
       variables: { id: project.id },
-      at: (data) => data.project?.accessRequests.nodes.find((r: { user: { username: string } }) => r.user.username === 'twin-requester'),
+      at: (data) => listAt(data, 'project.accessRequests.nodes')?.find((r) => at(r, 'user.username') === 'twin-requester'),
       fields: { id: 'user.databaseId', username: 'user.username', name: 'user.name', state: 'user.state', web_url: 'user.webUrl', created_at: 'createdAt', requested_at: 'requestedAt' },
     }),
     // Maintainers and owners answer requests; the group's Developer and Guest may not list them.
@@ -277,7 +276,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       restPick: (body) => (body as { package_name_pattern: string }[]).find((r) => r.package_name_pattern === '@twins/*'),
       graphql: inProject('packagesProtectionRules { nodes { databaseId projectId packageNamePattern packageType minimumAccessLevelForPush minimumAccessLevelForDelete } }'),
       variables: { id: project.id },
-      at: (data) => data.project?.packagesProtectionRules.nodes.find((r: { packageNamePattern: string }) => r.packageNamePattern === '@twins/*'),
+      at: (data) => listAt(data, 'project.packagesProtectionRules.nodes')?.find((r) => r.packageNamePattern === '@twins/*'),
       fields: {
         id: 'databaseId', project_id: 'projectId', package_name_pattern: 'packageNamePattern',
         package_type: (r) => String(r.packageType).toLowerCase(),

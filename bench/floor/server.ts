@@ -16,7 +16,7 @@ pg.types.setTypeParser(1114, (s) => new Date(`${s.replace(' ', 'T')}Z`));
 pg.types.setTypeParser(1082, (s) => s);
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
 let sql = 0;
-const q = async <R extends pg.QueryResultRow = Record<string, any>>(text: string, values: unknown[] = []) => {
+const q = async <R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []) => {
   sql += 1;
   return (await pool.query<R>(text, values)).rows;
 };
@@ -51,7 +51,7 @@ const PROJECT_COLUMNS = `p.id, p.name, p.path, p.description, p.visibility::text
   n.id AS ns_id, n.name AS ns_name, n.path AS ns_path, n.kind::text AS ns_kind, n.full_path AS ns_full_path, n.parent_id AS ns_parent_id,
   (SELECT string_agg(a.name, ' / ' ORDER BY array_position(n.traversal_ids, a.id)) FROM namespaces a WHERE a.id = ANY (n.traversal_ids)) AS ns_full_name`;
 
-type ProjectRow = Record<string, any>;
+type ProjectRow = pg.QueryResultRow;
 const projectPath = (p: ProjectRow) => `${p.ns_full_path}/${p.path}`;
 const projectEntity = (p: ProjectRow) => ({
   id: p.id,
@@ -142,7 +142,7 @@ async function releaseRows(p: ProjectRow) {
     q('SELECT id, username, name, state::text FROM users WHERE id = ANY ($1)', [[...new Set(releases.map((r) => r.author_id))]]),
   ]);
   await q('SELECT id, release_id, sha, created_at FROM release_evidences WHERE release_id = ANY ($1) ORDER BY id DESC', [ids]);
-  const group = <T extends Record<string, any>>(rows: T[]) => {
+  const group = <T extends pg.QueryResultRow>(rows: T[]) => {
     const by = new Map<number, T[]>();
     for (const row of rows) by.set(row.release_id, [...(by.get(row.release_id) ?? []), row]);
     return by;
@@ -153,7 +153,7 @@ async function releaseRows(p: ProjectRow) {
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** GitLab's milestone entity after its parent id, as the release list and milestone create show it. */
-const milestoneJson = (m: Record<string, any>, webUrl: string) => ({
+const milestoneJson = (m: pg.QueryResultRow, webUrl: string) => ({
   id: m.id,
   iid: m.iid,
   title: m.title,
@@ -177,7 +177,10 @@ async function releaseList(v: Viewer, projectId: number) {
   return releases.map((r) => {
     const author = authors.get(r.author_id);
     let commit = commits.get(r.sha);
-    if (!commit) commits.set(r.sha, (commit = readCommit(repo, r.sha, web)));
+    if (!commit) {
+      commit = readCommit(repo, r.sha, web);
+      commits.set(r.sha, commit);
+    }
     const ls = links.get(r.id) ?? [];
     return {
       name: r.name ?? r.tag,
@@ -225,7 +228,8 @@ async function releaseListGraphql(v: Viewer, fullPath: string) {
     let title = titles.get(r.sha);
     if (title === undefined) {
       const c = repo.getCommit(r.sha);
-      titles.set(r.sha, (title = c.summary() ?? c.message().split('\n')[0]));
+      title = c.summary() ?? c.message().split('\n')[0];
+      titles.set(r.sha, title);
     }
     const ls = links.get(r.id) ?? [];
     return {
@@ -311,21 +315,26 @@ const server = http.createServer(async (req, res) => {
       return;
     }
     const v = await viewer(req);
-    let m: RegExpMatchArray | null;
-    let body: unknown;
-    let status = 200;
-    if (req.method === 'GET' && url.pathname === '/api/v4/projects') body = await projectList(v, Number(url.searchParams.get('per_page') ?? 20));
-    else if (req.method === 'GET' && (m = url.pathname.match(/^\/api\/v4\/projects\/(\d+)$/))) body = projectEntity(await project(v, 'p.id = $3', Number(m[1])));
-    else if (req.method === 'GET' && (m = url.pathname.match(/^\/api\/v4\/projects\/(\d+)\/releases$/))) body = await releaseList(v, Number(m[1]));
-    else if (req.method === 'GET' && (m = url.pathname.match(/^\/api\/v4\/projects\/(\d+)\/repository\/files\/(.+)\/raw$/))) {
-      const bytes = await rawFile(v, Number(m[1]), decodeURIComponent(m[2]));
+    const route = (method: string, pattern: RegExp) => (req.method === method ? url.pathname.match(pattern) : null);
+    const raw = route('GET', /^\/api\/v4\/projects\/(\d+)\/repository\/files\/(.+)\/raw$/);
+    if (raw) {
+      const bytes = await rawFile(v, Number(raw[1]), decodeURIComponent(raw[2]));
       res.setHeader('content-type', 'text/plain; charset=utf-8');
       res.end(bytes);
       return;
-    } else if (req.method === 'POST' && (m = url.pathname.match(/^\/api\/v4\/projects\/(\d+)\/milestones$/))) {
-      body = await createMilestone(v, Number(m[1]), JSON.parse(await readBody(req)));
+    }
+    const one = route('GET', /^\/api\/v4\/projects\/(\d+)$/);
+    const releases = route('GET', /^\/api\/v4\/projects\/(\d+)\/releases$/);
+    const milestones = route('POST', /^\/api\/v4\/projects\/(\d+)\/milestones$/);
+    let body: unknown;
+    let status = 200;
+    if (route('GET', /^\/api\/v4\/projects$/)) body = await projectList(v, Number(url.searchParams.get('per_page') ?? 20));
+    else if (one) body = projectEntity(await project(v, 'p.id = $3', Number(one[1])));
+    else if (releases) body = await releaseList(v, Number(releases[1]));
+    else if (milestones) {
+      body = await createMilestone(v, Number(milestones[1]), JSON.parse(await readBody(req)));
       status = 201;
-    } else if (req.method === 'POST' && url.pathname === '/api/graphql') {
+    } else if (route('POST', /^\/api\/graphql$/)) {
       const { variables } = JSON.parse(await readBody(req));
       body = await releaseListGraphql(v, variables.fullPath);
     } else throw new HttpError(404, { message: '404 Not Found' });

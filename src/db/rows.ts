@@ -106,7 +106,7 @@ function rowBuilder(fields: readonly pg.FieldDef[]): RowBuilder {
       fits,
       build: (values) => {
         const row: pg.QueryResultRow = { ...template };
-        names.forEach((name, i) => (row[name] = values[i]));
+        for (const [i, name] of names.entries()) row[name] = values[i];
         return row;
       },
     };

@@ -6,6 +6,7 @@ export function isValidRefName(name: string): boolean {
   if (name.length === 0 || name.length > 255) return false;
   if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
   if (name.endsWith('.lock') || name.includes('..') || name.includes('//') || name.includes('@{') || name === '@') return false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control bytes in ref names (git-check-ref-format)
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   return name.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
 }

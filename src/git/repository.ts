@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { commitStats, countCommits, diffCommits, logCommits, mergeBase, type DiffEntry, type DiffStats, type LogQuery } from './history.ts';
 import { lfsPointerOid } from './lfs.ts';
-import { type NativeCommit, type NativeRepository, type NativeTree } from './native.ts';
+import type { NativeCommit, NativeRepository, NativeTree } from './native.ts';
 import { isValidBranchName, isValidRefName } from './refs.ts';
 import { runGit, streamGit } from './run.ts';
 import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';

@@ -217,6 +217,7 @@ function collectStderr(child: ChildProcess) {
 }
 
 /** One line of the verdict the pre-receive hook prints after `GitLab: `. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control bytes would break the pkt-line the hook prints
 const verdictLine = (message: string | null) => (message === null ? 'ok\n' : `deny ${message.replace(/[\x00-\x1f\x7f]+/g, ' ')}\n`);
 
 /** Answers the pre-receive hook's review requests and collects what post-receive reports. */

@@ -244,6 +244,7 @@ function withoutCrud(value: string): string {
 
 /** A path as a C-style quoted string, the one form fast-import reads for any byte a path may hold. */
 function quotePath(p: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control bytes are what must be escaped for fast-import
   const escaped = p.replace(/[\\"\x00-\x1f\x7f]/g, (c) => {
     if (c === '\\' || c === '"') return `\\${c}`;
     return `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`;

@@ -20,7 +20,8 @@ export class Mailer {
   private smtp(): Promise<Transporter> | undefined {
     const url = this.config.smtpUrl;
     if (!url) return undefined;
-    return (this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)));
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+    return this.transport;
   }
 
   /**

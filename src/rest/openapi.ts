@@ -145,7 +145,8 @@ export function openApiDocument(areas: readonly { name: string; routes?: readonl
     for (const route of area.routes ?? []) {
       for (const path of openApiPaths(route.path)) {
         const method = route.method.toLowerCase() as Lowercase<Method>;
-        const item = (paths[path] ??= {});
+        paths[path] ??= {};
+        const item = paths[path];
         if (item[method]) throw new Error(`OpenAPI: two routes for ${route.method} ${path}`);
         item[method] = operation(route, path, area.name);
       }

@@ -132,8 +132,8 @@ describe('streamed archives', () => {
     expect(answer.headers['content-disposition']).toMatch(/big-b1-[0-9a-f]{40}-big\.tar/);
     const missing = await download(`/api/v4/projects/${projectId}/repository/archive.tar?sha=b1&path=nope`).done;
     expect(missing.status).toBe(404);
-    const escape = await download(`/api/v4/projects/${projectId}/repository/archive.tar?sha=b1&path=..%2F..`).done;
-    expect(escape.status).toBe(400);
+    const outside = await download(`/api/v4/projects/${projectId}/repository/archive.tar?sha=b1&path=..%2F..`).done;
+    expect(outside.status).toBe(400);
   });
 
   it('caps concurrent builds: past the slots and the queue, 429 with Retry-After; a slot frees when a download ends', async () => {

@@ -63,7 +63,7 @@ async function verifyAcknowledged(port: number) {
   for (let page = 1; ; page++) {
     const res = await call(port, 'GET', `/api/v4/projects/${projectId}/milestones?per_page=100&page=${page}`);
     const rows = JSON.parse(res.body) as { title: string }[];
-    rows.forEach((m) => listed.add(m.title));
+    for (const m of rows) listed.add(m.title);
     if (rows.length < 100) break;
   }
   for (const title of acknowledged.milestones) if (!listed.has(title)) missing.push(`milestone ${title}`);

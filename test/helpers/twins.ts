@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** Where a GraphQL value is: a dot path in the object, or a function for values GitLab words differently per interface. */
 export type GraphqlField = string | ((node: Json) => unknown);
@@ -12,11 +12,10 @@ export type Twin = {
   rest: string;
   /** The object in the REST body (default: the body itself), e.g. one element of a list. */
   restPick?: (body: unknown) => unknown;
-  /** A GraphQL query; `at` finds the object in its `data`. */
+  /** A GraphQL query; `at` finds the object in its `data` (a dot path, or a function of `data`). */
   graphql: string;
   variables?: Record<string, unknown>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GraphQL data as the query selected it
-  at: (data: Record<string, any>) => unknown;
+  at: string | ((data: Json) => unknown);
   /** REST field (dot path) → GraphQL field. A field REST leaves out counts as null. */
   fields: Record<string, GraphqlField>;
 };
@@ -24,8 +23,15 @@ export type Twin = {
 /** What a viewer got: the object, GitLab's 404 (null over GraphQL) or 403 (FORBIDDEN over GraphQL). */
 export type Outcome = 'visible' | 'not-found' | 'forbidden';
 
-const at = (value: unknown, path: string): unknown =>
+/** The value at a dot path of a JSON answer; undefined where the path leaves it. */
+export const at = (value: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Json)[key] : undefined), value);
+
+/** The objects of the list at a dot path (a connection's `nodes`, a REST list); undefined where there is none. */
+export const listAt = (value: unknown, path: string): Json[] | undefined => {
+  const list = at(value, path);
+  return Array.isArray(list) ? (list as Json[]) : undefined;
+};
 
 const orNull = (value: unknown) => (value === undefined ? null : value);
 
@@ -42,7 +48,7 @@ export async function readTwins(t: TestApp, token: string | null, twin: Twin) {
   const graphql = await t.graphql(twin.graphql, twin.variables, token);
   const code = graphql.body.errors?.[0]?.extensions?.code as string | undefined;
   if (graphql.body.errors && code !== 'FORBIDDEN' && code !== 'NOT_FOUND') throw new Error(`GraphQL failed: ${JSON.stringify(graphql.body.errors)}`);
-  const node = code ? null : twin.at(graphql.body.data);
+  const node = code ? null : typeof twin.at === 'string' ? at(graphql.body.data, twin.at) : twin.at(graphql.body.data);
   const restNode = rest.status === 200 ? (twin.restPick ?? ((b) => b))(rest.body) : undefined;
   return {
     outcomes: {

@@ -158,7 +158,7 @@ function notifiesBranch(view: IntegrationView, branch: string, defaultBranch: st
 /** The project's group (with ancestry) and its message header; null for projects in a user's namespace. */
 async function projectScope(deps: AppDeps, projectId: number) {
   const project = await deps.db.project.findUnique({ where: { id: projectId }, include: { namespace: true } });
-  if (!project || project.namespace.kind !== 'group') return null;
+  if (project?.namespace.kind !== 'group') return null;
   return {
     group: project.namespace,
     defaultBranch: project.defaultBranch,
@@ -173,7 +173,7 @@ async function projectScope(deps: AppDeps, projectId: number) {
 async function parentScope(deps: AppDeps, ids: { projectId: number | null; groupId: number | null }) {
   if (ids.projectId !== null) return projectScope(deps, ids.projectId);
   const group = ids.groupId === null ? null : await deps.db.namespace.findUnique({ where: { id: ids.groupId } });
-  if (!group || group.kind !== 'group') return null;
+  if (group?.kind !== 'group') return null;
   return { group, header: { group: { id: group.id, full_path: group.fullPath }, project: null } };
 }
 

@@ -11,7 +11,7 @@ import { createUserRecord } from './service.ts';
  */
 export async function ensureRootUser(deps: Pick<AppDeps, 'db' | 'config' | 'secrets' | 'log'>): Promise<void> {
   if ((await deps.db.user.count()) > 0) return;
-  let root;
+  let root: Awaited<ReturnType<typeof createUserRecord>>;
   try {
     root = await createUserRecord(deps.db, { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true });
   } catch (error) {

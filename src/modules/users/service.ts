@@ -56,7 +56,10 @@ export function listUsers(ctx: Context, filter: { usernames?: string[] | null; s
 
 async function validateUser(db: Db, input: UserInput, existing?: User) {
   const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const add = (field: string, message: string) => {
+    errors[field] ??= [];
+    errors[field].push(message);
+  };
   if (input.username != null) for (const m of pathProblems(input.username, { topLevel: true })) add('username', m);
   if (input.email != null && !EMAIL_PATTERN.test(input.email)) add('email', 'is invalid');
   if (input.name != null && input.name.trim() === '') add('name', "can't be blank");

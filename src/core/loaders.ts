@@ -104,25 +104,13 @@ export async function loadExisting<K, V>(loader: DataLoader<K, V | null>, keys: 
   return values.filter((value): value is V => value != null && !(value instanceof Error));
 }
 
-/** The Project model's fields and the columns of `projects` they read (see `selectList`). */
-const PROJECT_FIELDS = {
-  id: 'id', name: 'name', path: 'path', namespaceId: 'namespace_id', description: 'description', visibility: 'visibility::text',
-  defaultBranch: 'default_branch', creatorId: 'creator_id', archived: 'archived', createdAt: 'created_at', updatedAt: 'updated_at',
-  lastActivityAt: 'last_activity_at', topics: 'topics',
-} satisfies Record<keyof Project, string>;
-const NAMESPACE_FIELDS = {
-  id: 'id', kind: 'kind::text', name: 'name', path: 'path', fullPath: 'full_path', traversalIds: 'traversal_ids', parentId: 'parent_id',
-  ownerId: 'owner_id', visibility: 'visibility::text', description: 'description', requestAccessEnabled: 'request_access_enabled',
-  createdAt: 'created_at', updatedAt: 'updated_at',
-} satisfies Record<keyof Namespace, string>;
-
 /** Projects with their namespaces, aliased `p` and `n` (the aliases project conditions are written for). */
 export const PROJECTS_JOIN = 'projects p JOIN namespaces n ON n.id = p.namespace_id';
 /**
  * A project's columns with its namespace's, as `readProjects` reads them; under `prefix`, an object
  * of its own in the row (`project.`: the row's `project`).
  */
-export const projectWithNamespaceColumns = (prefix = '') => `${selectList(PROJECT_FIELDS, 'p', prefix)}, ${selectList(NAMESPACE_FIELDS, 'n', `${prefix}namespace.`)}`;
+export const projectWithNamespaceColumns = (prefix = '') => `${selectList('Project', 'p', { prefix })}, ${selectList('Namespace', 'n', { prefix: `${prefix}namespace.` })}`;
 
 /**
  * A project with its namespace in one statement, the read every project-scoped request starts with
@@ -138,15 +126,8 @@ export const readProjects = (sql: SqlReader, statement: string, values: unknown[
 /** Projects with their namespace, by id. */
 export const projectsWithNamespace = (sql: SqlReader, ids: readonly number[]) => readProjects(sql, PROJECTS_BY_ID, [ids]);
 
-/** The User model's fields and the columns of `users` they read. */
-const USER_FIELDS = {
-  id: 'id', username: 'username', name: 'name', email: 'email', passwordDigest: 'password_digest', isAdmin: 'is_admin',
-  state: 'state::text', bio: 'bio', createdAt: 'created_at', updatedAt: 'updated_at', confirmedAt: 'confirmed_at',
-  canCreateGroup: 'can_create_group', projectsLimit: 'projects_limit',
-} satisfies Record<keyof User, string>;
-
 /** The select list of a User as Prisma reads it (see `selectList`). */
-export const userColumns = (alias: string, prefix = '') => selectList(USER_FIELDS, alias, prefix);
+export const userColumns = (alias: string, prefix = '') => selectList('User', alias, { prefix });
 
 const USERS_BY_ID = `SELECT ${userColumns('u')} FROM users u WHERE u.id = ANY($1)`;
 

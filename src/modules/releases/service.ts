@@ -40,13 +40,7 @@ export type ReleaseFilter = { sort?: ReleaseSort | null; updatedBefore?: Date | 
 const PROJECT_RELEASES = `FROM releases r WHERE r.project_id = $1
   AND ($2::timestamptz IS NULL OR r.updated_at < ($2::timestamptz AT TIME ZONE 'UTC'))
   AND ($3::timestamptz IS NULL OR r.updated_at > ($3::timestamptz AT TIME ZONE 'UTC'))`;
-const RELEASE_COLUMNS = selectList(
-  {
-    id: 'id', projectId: 'project_id', tag: 'tag', name: 'name', description: 'description', authorId: 'author_id', sha: 'sha',
-    releasedAt: 'released_at', createdAt: 'created_at', updatedAt: 'updated_at',
-  } satisfies Record<keyof Release, string>,
-  'r',
-);
+const RELEASE_COLUMNS = selectList('Release', 'r');
 
 /**
  * Releases read a page at a time over the pool (SqlReader), 100 rows without Prisma's per-row

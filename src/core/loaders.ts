@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
-import { selectList, type SqlReader } from '../db/rows.ts';
 import type { Repository } from '../git/repository.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
 import type { Context } from './context.ts';
+import { projectsWithNamespace, usersById } from './store.ts';
 
 /**
  * A DataLoader that also hands out what it has already read without a promise: `use(key, fn)`
@@ -104,37 +104,10 @@ export async function loadExisting<K, V>(loader: DataLoader<K, V | null>, keys: 
   return values.filter((value): value is V => value != null && !(value instanceof Error));
 }
 
-/** Projects with their namespaces, aliased `p` and `n` (the aliases project conditions are written for). */
-export const PROJECTS_JOIN = 'projects p JOIN namespaces n ON n.id = p.namespace_id';
-/**
- * A project's columns with its namespace's, as `readProjects` reads them; under `prefix`, an object
- * of its own in the row (`project.`: the row's `project`).
- */
-export const projectWithNamespaceColumns = (prefix = '') => `${selectList('Project', 'p', { prefix })}, ${selectList('Namespace', 'n', { prefix: `${prefix}namespace.` })}`;
-
-/**
- * A project with its namespace in one statement, the read every project-scoped request starts with
- * (Prisma's `include` takes two, ~0.3-0.4 ms of CPU per statement here).
- */
-const PROJECTS_WITH_NAMESPACE = `SELECT ${projectWithNamespaceColumns()} FROM ${PROJECTS_JOIN}`;
-
-const PROJECTS_BY_ID = `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)`;
-
-/** Projects with their namespace, from a statement selecting `projectWithNamespaceColumns()`. */
-export const readProjects = (sql: SqlReader, statement: string, values: unknown[]) => sql.rows<Project & { namespace: Namespace }>(statement, values);
-
-/** Projects with their namespace, by id. */
-export const projectsWithNamespace = (sql: SqlReader, ids: readonly number[]) => readProjects(sql, PROJECTS_BY_ID, [ids]);
-
-/** The select list of a User as Prisma reads it (see `selectList`). */
-export const userColumns = (alias: string, prefix = '') => selectList('User', alias, { prefix });
-
-const USERS_BY_ID = `SELECT ${userColumns('u')} FROM users u WHERE u.id = ANY($1)`;
-
 /** The loaders every area shares (users, namespaces, projects, repository handles), as factories. */
 const CORE_LOADERS = {
   /** Authors, assignees, members: over the pool (SqlReader), the row Prisma would read. */
-  user: (ctx: Context) => batchBy<number, User>((ids) => ctx.deps.sql.rows<User>(USERS_BY_ID, [ids]), (u) => u.id),
+  user: (ctx: Context) => batchBy<number, User>((ids) => usersById(ctx.deps.sql, ids), (u) => u.id),
   /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
   userByEmail: (ctx: Context) =>
     batchBy<string, User>(

@@ -1,10 +1,10 @@
-import { selectList } from '../../db/rows.ts';
 import type { Milestone, Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { projectFullPath } from '../projects/service.ts';
 import type { Context } from '../../core/context.ts';
 import { batchBy, batchGroupBy, SettledLoader } from '../../core/loaders.ts';
+import { evidencesOfReleases, linksOfReleases, milestonesOfReleases } from './store.ts';
 
 const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
 
@@ -27,16 +27,6 @@ async function projectFacts(ctx: Context, projectId: number): Promise<ProjectFac
  */
 export type LinkRow = Omit<ReleaseLink, 'createdAt' | 'updatedAt'>;
 
-/**
- * A list of 100 releases reads ~500 links, ~200 milestones and 100 evidences: through Prisma's
- * findMany the links alone took 6.9 ms of CPU, over the pool 3.1 ms (SqlReader). The columns are
- * read as the models' fields (selectList); test/release-loaders.test.ts compares the rows with Prisma's.
- */
-const LINKS = `SELECT ${selectList('ReleaseLink', 'l', { omit: ['createdAt', 'updatedAt'] })} FROM release_links l WHERE l.release_id = ANY($1) ORDER BY l.created_at DESC, l.id DESC`;
-const MILESTONES = `SELECT ${selectList('Milestone', 'm')}, rm.release_id AS "releaseId"
-  FROM release_milestones rm JOIN milestones m ON m.id = rm.milestone_id WHERE rm.release_id = ANY($1) ORDER BY rm.milestone_id, rm.release_id`;
-const EVIDENCES = `SELECT ${selectList('ReleaseEvidence', 'e')} FROM release_evidences e WHERE e.release_id = ANY($1) ORDER BY e.id DESC`;
-
 /** Per-request DataLoaders of the releases area: one query per tick for links, milestones, evidences. */
 export function createReleaseLoaders(ctx: Context) {
   const { db } = ctx;
@@ -57,9 +47,9 @@ export function createReleaseLoaders(ctx: Context) {
     facts: new SettledLoader<number, ProjectFacts>((ids) => Promise.all(ids.map((id) => projectFacts(ctx, id)))),
     byTag: { load: (projectId: number, tag: string) => byTag.load(tagKey(projectId, tag)), clear: (projectId: number, tag: string) => byTag.clear(tagKey(projectId, tag)) },
     /** Newest first, as GitLab lists a release's links. */
-    links: batchGroupBy<number, LinkRow>((ids) => ctx.deps.sql.rows(LINKS, [ids]), (l) => l.releaseId),
-    milestones: batchGroupBy<number, Milestone & { releaseId: number }>((ids) => ctx.deps.sql.rows(MILESTONES, [ids]), (m) => m.releaseId),
-    evidences: batchGroupBy<number, ReleaseEvidence>((ids) => ctx.deps.sql.rows(EVIDENCES, [ids]), (e) => e.releaseId),
+    links: batchGroupBy<number, LinkRow>((ids) => linksOfReleases(ctx.deps.sql, ids), (l) => l.releaseId),
+    milestones: batchGroupBy<number, Milestone & { releaseId: number }>((ids) => milestonesOfReleases(ctx.deps.sql, ids), (m) => m.releaseId),
+    evidences: batchGroupBy<number, ReleaseEvidence>((ids) => evidencesOfReleases(ctx.deps.sql, ids), (e) => e.releaseId),
   };
 }
 

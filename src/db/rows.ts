@@ -144,17 +144,20 @@ const literalOf = (shape: Shape): string =>
 export type FieldOf<M extends ModelName> = keyof (typeof COLUMNS)[M] & string;
 
 /**
- * A select list reading a model's fields (all but `omit`) from the table aliased `alias`, each
- * named `<prefix><field>` (with a `user.` prefix, SqlReader reads them as an object `user`). The
- * columns come from the maps generated from the Prisma schema (src/generated/columns.ts), so a
- * row reads as Prisma's would.
+ * A select list reading a model's fields (those in `pick`, else all but `omit`) from the table
+ * aliased `alias`, each named `<prefix><field>` (with a `user.` prefix, SqlReader reads them as an
+ * object `user`). The columns come from the maps generated from the Prisma schema
+ * (src/generated/columns.ts), so a row reads as Prisma's would.
  */
-export function selectList<M extends ModelName>(model: M, alias: string, { prefix = '', omit = [] }: { prefix?: string; omit?: readonly FieldOf<M>[] } = {}): string {
+export function selectList<M extends ModelName>(
+  model: M,
+  alias: string,
+  { prefix = '', omit = [], pick }: { prefix?: string; omit?: readonly FieldOf<M>[]; pick?: readonly FieldOf<M>[] } = {},
+): string {
   const columns: Record<string, string> = COLUMNS[model];
-  return Object.entries(columns)
-    .filter(([field]) => !omit.includes(field as FieldOf<M>))
-    .map(([field, column]) => `${alias}.${column} AS "${prefix}${field}"`)
-    .join(', ');
+  const omitted = new Set<string>(omit);
+  const fields = (pick ?? Object.keys(columns)).filter((field) => !omitted.has(field));
+  return fields.map((field) => `${alias}.${columns[field]} AS "${prefix}${field}"`).join(', ');
 }
 
 /**

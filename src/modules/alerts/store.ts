@@ -1,9 +1,11 @@
 import type { Db } from '../../db/client.ts';
-import type { Prisma } from '../../generated/prisma/client.ts';
+import { selectList } from '../../db/rows.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { ParsedAlert } from './payload.ts';
 
 /** An alert a payload made, grouped or resolved: what the intake answers and announces. */
 export type Touched = { id: number; iid: number; title: string; issueId: number | null; created: boolean };
+const TOUCHED = Prisma.raw(selectList('Alert', 'alerts', { pick: ['id', 'iid', 'title', 'issueId'] }));
 
 /** Counts one payload in the endpoint's window of the current minute (earlier windows cleared); returns the count. */
 export async function countIntakeThisMinute(db: Db, integrationId: number): Promise<number> {
@@ -22,7 +24,7 @@ export async function addEventToOpenAlert(db: Db, projectId: number, fingerprint
   const [grouped] = await db.$queryRaw<Touched[]>`
     UPDATE alerts SET events = events + 1, updated_at = now()
     WHERE project_id = ${projectId} AND fingerprint = ${fingerprint} AND status <> 'resolved'
-    RETURNING id, iid, title, issue_id AS "issueId", false AS created`;
+    RETURNING ${TOUCHED}, false AS created`;
   return grouped;
 }
 
@@ -42,7 +44,7 @@ export async function insertOrGroupAlert(
             ${alert.startedAt}, ${JSON.stringify(payload)}::jsonb, now())
     ON CONFLICT (project_id, fingerprint) WHERE status <> 'resolved' AND fingerprint IS NOT NULL
     DO UPDATE SET events = alerts.events + 1, updated_at = now()
-    RETURNING id, iid, title, issue_id AS "issueId", (xmax = 0) AS created`;
+    RETURNING ${TOUCHED}, (xmax = 0) AS created`;
   return row;
 }
 
@@ -51,7 +53,7 @@ export async function resolveOpenAlert(db: Db, projectId: number, fingerprint: s
   const [row] = await db.$queryRaw<Touched[]>`
     UPDATE alerts SET status = 'resolved', ended_at = ${endedAt}, updated_at = now()
     WHERE project_id = ${projectId} AND fingerprint = ${fingerprint} AND status <> 'resolved'
-    RETURNING id, iid, title, issue_id AS "issueId", false AS created`;
+    RETURNING ${TOUCHED}, false AS created`;
   return row;
 }
 

@@ -29,7 +29,7 @@ import {
   listReleases,
   RELEASE_SORTS,
   RELEASE_WRITE_LEVEL,
-  releaseByTag,
+  releaseRequiringReadCode,
   updateRelease,
   type ReleaseCreateInput as CreateInput,
   type ReleaseUpdateInput as UpdateInput,
@@ -336,7 +336,16 @@ builder.objectFields(ProjectRef, (t) => ({
     type: ReleaseRef,
     nullable: true,
     args: { tagName: t.arg.string({ required: true }) },
-    resolve: (p, { tagName }, ctx) => releaseByTag(ctx, p as ProjectWithNamespace, tagName),
+    resolve: (p, { tagName }, ctx) => findRelease(ctx, p as ProjectWithNamespace, tagName),
+  }),
+  releaseRequiringReadCode: t.field({
+    type: ReleaseRef,
+    nullable: true,
+    description:
+      "A release by tag as GitLab's REST API addresses one (by tag, its downloads, its evidence): refused unless the viewer may read the code, " +
+      'before the release is looked up; `release` answers those who may not with the code fields null.',
+    args: { tagName: t.arg.string({ required: true }) },
+    resolve: (p, { tagName }, ctx) => releaseRequiringReadCode(ctx, p as ProjectWithNamespace, tagName),
   }),
   latestReleasePath: t.string({
     nullable: true,

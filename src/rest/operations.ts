@@ -14,6 +14,7 @@ import {
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError } from '../core/errors.ts';
+import { WHOLE_LISTS } from '../graphql/connections.ts';
 import { compileOperation, jitLoaded, loadJit, type ExecutionEngine } from '../graphql/jit.ts';
 import { checkDocumentSize, checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
@@ -151,12 +152,13 @@ export class OperationRegistry {
   /** Runs an operation and returns its data, or throws the domain error it failed with. */
   async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
     const document = this.document(name);
-    checkOperation(this.schema, document, name, variables, ctx.viewer);
+    checkOperation(this.schema, document, name, variables, ctx.viewer, { wholeLists: true });
     if (this.engine === 'jit' && !jitLoaded()) await loadJit();
     const compiled = this.compiledFor(name, document);
+    // GitLab's REST answers carry nested lists whole: a connection read without `first` is all of it.
     const execution = compiled
-      ? compiled.query(undefined, ctx, withoutUndefined(variables) as Record<string, unknown>)
-      : execute({ schema: this.schema, document, variableValues: variables, contextValue: ctx, operationName: name });
+      ? compiled.query(WHOLE_LISTS, ctx, withoutUndefined(variables) as Record<string, unknown>)
+      : execute({ schema: this.schema, document, rootValue: WHOLE_LISTS, variableValues: variables, contextValue: ctx, operationName: name });
     const result = (await withDeadline(Promise.resolve(execution), this.timeoutMs)) as ExecutionResult;
     if (result.errors?.length) throw toDomainError(result.errors[0]);
     if (ctx.payloadErrors.length) throw ctx.payloadErrors[0];

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Policy } from '../auth/policy.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { AppDeps } from '../deps.ts';
-import type { DomainError } from './errors.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
 
 /** Everything a use case needs for one request: who asks, what they may do, per-request caches. */
@@ -12,8 +11,6 @@ export type Context = {
   viewer: Viewer;
   policy: Policy;
   loaders: Loaders;
-  /** Failures that mutations report in their payload `errors`, kept with their codes for REST. */
-  payloadErrors: DomainError[];
   requestId: string;
 };
 
@@ -23,7 +20,6 @@ export function createContext(deps: AppDeps, viewer: Viewer, requestId: string =
     db: deps.db,
     viewer,
     policy: new Policy(deps.sql, viewer),
-    payloadErrors: [],
     requestId,
   } as Omit<Context, 'loaders'> as Context;
   ctx.loaders = createLoaders(ctx, deps.loaderFactories);

@@ -3,20 +3,12 @@ import { getNamedType, isObjectType, type GraphQLFieldResolver, type GraphQLName
 import { ParamError } from '../core/errors.ts';
 import { MAX_ID } from '../core/input.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Listing } from '../core/listing.ts';
+import { executionRoot } from './execution-root.ts';
 
-/** Set on the arguments of a connection that answers its whole list (see `WHOLE_LISTS`). */
+/** Set on the arguments of a connection that answers its whole list (see `withWholeLists`). */
 const WHOLE = Symbol('whole list');
 
 type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null; [WHOLE]?: true };
-
-/**
- * The root value of an operation that reads nested lists whole, as GitLab's REST answers them
- * (every link, milestone and evidence of each release, every label of an epic, every rule of a
- * project) where its GraphQL pages them, 100 at most. In such an operation a connection selected
- * without `first` or `last` is its whole list; one with them is the page they ask for. The REST
- * facade runs its operations with it (rest/operations.ts); clients of /api/graphql cannot.
- */
-export const WHOLE_LISTS: unknown = Object.freeze({ wholeLists: true });
 
 /** A list's size bound where it is read whole: the largest LIMIT or `take` a statement accepts. */
 const WHOLE_SIZE = MAX_ID - 1;
@@ -29,8 +21,12 @@ const sizesFor = (args: ConnectionArgs) =>
 export const isConnectionType = (type: GraphQLNamedType) => isObjectType(type) && type.name.endsWith('Connection') && 'pageInfo' in type.getFields();
 
 /**
- * Every connection field of the schema, run in an operation whose root is `WHOLE_LISTS` without
- * `first` or `last`, answers its whole list (the arguments carry the mark, which no client can send).
+ * GitLab's REST answers carry nested lists whole (every link, milestone and evidence of each
+ * release, every label of an epic, every rule of a project) where its GraphQL pages them, 100 at
+ * most. So in an operation whose root reads whole lists (`ExecutionRoot.wholeLists`: the REST
+ * facade's, never /api/graphql's) every connection selected without `first` or `last` answers
+ * its whole list; one with them answers the page they ask for. The arguments carry the mark,
+ * which no client can send.
  */
 export function withWholeLists(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -45,7 +41,7 @@ export function withWholeLists(schema: GraphQLSchema): GraphQLSchema {
 
 function wholeWhenAsked(resolve: GraphQLFieldResolver<unknown, unknown, ConnectionArgs>): GraphQLFieldResolver<unknown, unknown, ConnectionArgs> {
   return (source, args, ctx, info) => {
-    const whole = info.rootValue === WHOLE_LISTS && args.first == null && args.last == null;
+    const whole = executionRoot(info)?.wholeLists === true && args.first == null && args.last == null;
     return resolve(source, whole ? { ...args, [WHOLE]: true } : args, ctx, info);
   };
 }
@@ -135,7 +131,7 @@ function offsetConnection<T>(nodes: readonly T[], window: Window, totalCount: ()
 
 /**
  * Offset-cursor Relay connection with `totalCount`; page sizes are clamped to 100 like GitLab's
- * (a whole list is read whole: `WHOLE_LISTS`).
+ * (a whole list is read whole: `withWholeLists`).
  * The page depends on the count only when it is counted back from the end (`last`); otherwise
  * the count is a statement only where `totalCount` (or `count`) is selected, read once, and a page
  * ends where the rows do (one row more than the page is read, for `hasNextPage`).

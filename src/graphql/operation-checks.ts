@@ -26,6 +26,7 @@ import { findUnstorableText } from '../core/input.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { MAX_PAGE_SIZE } from '../core/listing.ts';
 import { isConnectionType } from './connections.ts';
+import { ExecutionRoot } from './execution-root.ts';
 import { collectFields, measureOperations, recurringFields, type Shape } from './selections.ts';
 
 /** GitLab's complexity ceilings (`GitlabSchema`): anonymous, signed-in, administrator. */
@@ -130,7 +131,7 @@ type Walk = {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
-  /** The operation reads connections without `first`/`last` whole (`WHOLE_LISTS`, graphql/connections.ts). */
+  /** The operation reads connections without `first`/`last` whole (`withWholeLists`, graphql/connections.ts). */
   wholeLists?: boolean;
 };
 
@@ -441,6 +442,7 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
     },
     onExecute({ args, setResultAndStopExecution, executeFn, setExecuteFn }) {
       const ctx = args.contextValue as Context;
+      const root = new ExecutionRoot(false);
       try {
         checkOperation(schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, ctx.viewer);
       } catch (error) {
@@ -450,7 +452,7 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
         return;
       }
       setExecuteFn((executeArgs) =>
-        withDeadline(Promise.resolve(executeFn(executeArgs)), timeoutMs).catch((error: unknown) => {
+        withDeadline(Promise.resolve(executeFn({ ...executeArgs, rootValue: root })), timeoutMs).catch((error: unknown) => {
           if (error instanceof QueryTimeoutError) return { errors: [error] };
           throw error;
         }) as never,
@@ -469,8 +471,8 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
               ctx.deps.log.error({ err: error.originalError, requestId: ctx.requestId, path: error.path }, 'unhandled GraphQL error');
             }
           }
-          if (!ctx.payloadErrors.length || !('data' in result)) return;
-          setResult({ ...result, extensions: { ...result.extensions, payloadErrors: describePayloadErrors(ctx.payloadErrors) } });
+          if (!root.payloadFailures.length || !('data' in result)) return;
+          setResult({ ...result, extensions: { ...result.extensions, payloadErrors: describePayloadErrors(root.payloadFailures) } });
         },
       };
     },

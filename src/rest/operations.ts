@@ -14,7 +14,7 @@ import {
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError } from '../core/errors.ts';
-import { WHOLE_LISTS } from '../graphql/connections.ts';
+import { ExecutionRoot } from '../graphql/execution-root.ts';
 import { compileOperation, jitLoaded, loadJit, type ExecutionEngine } from '../graphql/jit.ts';
 import { checkDocumentSize, checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
@@ -156,12 +156,14 @@ export class OperationRegistry {
     if (this.engine === 'jit' && !jitLoaded()) await loadJit();
     const compiled = this.compiledFor(name, document);
     // GitLab's REST answers carry nested lists whole: a connection read without `first` is all of it.
+    const root = new ExecutionRoot(true);
     const execution = compiled
-      ? compiled.query(WHOLE_LISTS, ctx, withoutUndefined(variables) as Record<string, unknown>)
-      : execute({ schema: this.schema, document, rootValue: WHOLE_LISTS, variableValues: variables, contextValue: ctx, operationName: name });
+      ? compiled.query(root, ctx, withoutUndefined(variables) as Record<string, unknown>)
+      : execute({ schema: this.schema, document, rootValue: root, variableValues: variables, contextValue: ctx, operationName: name });
     const result = (await withDeadline(Promise.resolve(execution), this.timeoutMs)) as ExecutionResult;
     if (result.errors?.length) throw toDomainError(result.errors[0]);
-    if (ctx.payloadErrors.length) throw ctx.payloadErrors[0];
+    // A mutation's validation or conflict failure is GitLab's 400/409/422 with its body over REST.
+    if (root.payloadFailures.length) throw root.payloadFailures[0];
     return result.data;
   }
 }

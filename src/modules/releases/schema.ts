@@ -29,7 +29,6 @@ import {
   listReleases,
   RELEASE_SORTS,
   RELEASE_WRITE_LEVEL,
-  releaseRequiringReadCode,
   updateRelease,
   type ReleaseCreateInput as CreateInput,
   type ReleaseUpdateInput as UpdateInput,
@@ -338,15 +337,6 @@ builder.objectFields(ProjectRef, (t) => ({
     args: { tagName: t.arg.string({ required: true }) },
     resolve: (p, { tagName }, ctx) => findRelease(ctx, p as ProjectWithNamespace, tagName),
   }),
-  releaseRequiringReadCode: t.field({
-    type: ReleaseRef,
-    nullable: true,
-    description:
-      "A release by tag as GitLab's REST API addresses one (by tag, its downloads, its evidence): refused unless the viewer may read the code, " +
-      'before the release is looked up; `release` answers those who may not with the code fields null.',
-    args: { tagName: t.arg.string({ required: true }) },
-    resolve: (p, { tagName }, ctx) => releaseRequiringReadCode(ctx, p as ProjectWithNamespace, tagName),
-  }),
   latestReleasePath: t.string({
     nullable: true,
     description:
@@ -412,7 +402,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
+      return asPayload('release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
     },
   }),
   releaseUpdate: t.field({
@@ -420,7 +410,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
+      return asPayload('release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
     },
   }),
   releaseDelete: t.field({
@@ -428,7 +418,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseTagInput('ReleaseDeleteInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => deleteRelease(ctx, p, input.tagName));
+      return asPayload('release', () => deleteRelease(ctx, p, input.tagName));
     },
   }),
   collectReleaseEvidence: t.field({
@@ -436,7 +426,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseTagInput('CollectReleaseEvidenceInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'evidence', async () => {
+      return asPayload('evidence', async () => {
         const evidence = await collectEvidence(ctx, p, input.tagName);
         return { ...evidence, release: (await findRelease(ctx, p, input.tagName))! };
       });

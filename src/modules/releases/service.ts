@@ -80,18 +80,6 @@ export function listGroupReleases(ctx: Context, group: Namespace, sort?: Release
 export const findRelease = (ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> =>
   ctx.loaders.releases.byTag.load(project.id, tag);
 
-/**
- * One release by its tag as GitLab's REST endpoints that address one release (by tag, its asset
- * downloads, its evidence files) look for it: they authorize reading code first, so a Guest of a
- * private project gets 403 there, whether the release exists or not. Its GraphQL
- * `project.release` gives the same Guest the release with the code fields null (`findRelease`),
- * as do its REST release lists and release-links API. Both answers are GitLab's.
- */
-export async function releaseRequiringReadCode(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> {
-  await ctx.policy.requireReadCode(project);
-  return findRelease(ctx, project, tag);
-}
-
 /** Query parameters a permalink does not carry on: GitLab's `order_by`, and credentials, never echoed into a Location. */
 const NOT_CARRIED = ['order_by', 'private_token', 'access_token', 'job_token'];
 
@@ -105,8 +93,6 @@ export async function latestReleasePath(
   project: ProjectWithNamespace,
   opts: { suffixPath?: string | null; query?: Record<string, unknown> | null } = {},
 ): Promise<string | null> {
-  // A permalink leads to a release by tag (`releaseRequiringReadCode`): GitLab authorizes the same first.
-  await ctx.policy.requireReadCode(project);
   if (opts.suffixPath && checkFilePath(opts.suffixPath) === null) {
     throw new ParamError('suffix_path should be a valid file path', 'suffixPath should be a valid file path');
   }

@@ -150,7 +150,7 @@ export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<
 
 /** A list loaded whole (children loaded in one batch) as a Relay connection with totalCount. */
 export function listConnection<T>(args: ConnectionArgs, list: readonly T[]) {
-  // Pothos's defaults for arrays (20 by default, 100 at most) are GitLab's, as resolveArrayConnection pages them.
+  // Pothos's defaults for arrays (20 by default, 100 at most), as resolveArrayConnection pages them.
   const window = offsetForArgs({ args, ...sizesFor(args), totalCount: list.length });
   return offsetConnection(list.slice(window.offset, window.offset + window.limit), window, () => list.length);
 }

@@ -444,7 +444,7 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
       const ctx = args.contextValue as Context;
       const root = new ExecutionRoot(false);
       try {
-        checkOperation(schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, ctx.viewer);
+        checkOperation(schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, ctx.viewer, root);
       } catch (error) {
         const failure = error as DomainError;
         // An expired or revoked token is a 401 over GraphQL too, like an unknown one.

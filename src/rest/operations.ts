@@ -152,11 +152,11 @@ export class OperationRegistry {
   /** Runs an operation and returns its data, or throws the domain error it failed with. */
   async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
     const document = this.document(name);
-    checkOperation(this.schema, document, name, variables, ctx.viewer, { wholeLists: true });
-    if (this.engine === 'jit' && !jitLoaded()) await loadJit();
-    const compiled = this.compiledFor(name, document);
     // GitLab's REST answers carry nested lists whole: a connection read without `first` is all of it.
     const root = new ExecutionRoot(true);
+    checkOperation(this.schema, document, name, variables, ctx.viewer, root);
+    if (this.engine === 'jit' && !jitLoaded()) await loadJit();
+    const compiled = this.compiledFor(name, document);
     const execution = compiled
       ? compiled.query(root, ctx, withoutUndefined(variables) as Record<string, unknown>)
       : execute({ schema: this.schema, document, rootValue: root, variableValues: variables, contextValue: ctx, operationName: name });

@@ -74,7 +74,7 @@ function authentication(deps: AppDeps, graphql: boolean) {
       await deps.throttle.throttle({ userId: viewer.userId, ip });
       // Job tokens are for the REST routes that declare them, not for GraphQL.
       if (graphql && viewer.job) throw new UnauthorizedError();
-      req.forgegate = createContext(deps, viewer, req.requestId, graphql ? 'graphql' : 'rest');
+      req.forgegate = createContext(deps, viewer, req.requestId);
       next();
     } catch (error) {
       const known = knownError(error);

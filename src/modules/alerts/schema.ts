@@ -234,38 +234,38 @@ builder.mutationFields((t) => ({
       type: IntegrationPayload('HttpIntegrationCreatePayload'),
       args: { input: t.arg({ type: HttpCreateInput, required: true }) },
       resolve: (_r, { input }, ctx) =>
-        asPayload(ctx, 'integration', () => createIntegration(ctx, input, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
+        asPayload('integration', () => createIntegration(ctx, input, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
     }),
     httpIntegrationUpdate: t.field({
       type: IntegrationPayload('HttpIntegrationUpdatePayload'),
       args: { input: t.arg({ type: HttpUpdateInput, required: true }) },
       resolve: (_r, { input }, ctx) =>
-        asPayload(ctx, 'integration', () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
+        asPayload('integration', () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
     }),
     httpIntegrationResetToken: t.field({
       type: IntegrationPayload('HttpIntegrationResetTokenPayload'),
       args: { input: t.arg({ type: HttpResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
     }),
     httpIntegrationDestroy: t.field({
       type: IntegrationPayload('HttpIntegrationDestroyPayload'),
       args: { input: t.arg({ type: HttpDestroyInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => destroyIntegration(ctx, input.id, 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => destroyIntegration(ctx, input.id, 'http'), input),
     }),
     prometheusIntegrationCreate: t.field({
       type: IntegrationPayload('PrometheusIntegrationCreatePayload'),
       args: { input: t.arg({ type: PrometheusCreateInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => createIntegration(ctx, input, 'prometheus', { active: input.active }), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => createIntegration(ctx, input, 'prometheus', { active: input.active }), input),
     }),
     prometheusIntegrationUpdate: t.field({
       type: IntegrationPayload('PrometheusIntegrationUpdatePayload'),
       args: { input: t.arg({ type: PrometheusUpdateInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => updateIntegration(ctx, integrationId(input.id), 'prometheus', { active: input.active }), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => updateIntegration(ctx, integrationId(input.id), 'prometheus', { active: input.active }), input),
     }),
     prometheusIntegrationResetToken: t.field({
       type: IntegrationPayload('PrometheusIntegrationResetTokenPayload'),
       args: { input: t.arg({ type: PrometheusResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'prometheus'), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'prometheus'), input),
     }),
 }));
 
@@ -310,19 +310,19 @@ builder.mutationFields((t) => ({
   updateAlertStatus: t.field({
     type: AlertPayload('UpdateAlertStatusPayload'),
     args: { input: t.arg({ type: StatusInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alert', () => setAlertStatus(ctx, input, parseIid(input.iid), input.status), input),
+    resolve: (_r, { input }, ctx) => asPayload('alert', () => setAlertStatus(ctx, input, parseIid(input.iid), input.status), input),
   }),
   alertSetAssignees: t.field({
     type: AlertPayload('AlertSetAssigneesPayload'),
     args: { input: t.arg({ type: AssigneesInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'alert', () => setAlertAssignees(ctx, input, parseIid(input.iid), input.assigneeUsernames, input.operationMode ?? 'replace'), input),
+      asPayload('alert', () => setAlertAssignees(ctx, input, parseIid(input.iid), input.assigneeUsernames, input.operationMode ?? 'replace'), input),
   }),
   createAlertIssue: t.field({
     type: AlertPayload('AlertCreateIssuePayload'),
     args: { input: t.arg({ type: CreateIssueInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const payload = await asPayload(ctx, 'created', () => createAlertIncident(ctx, input, parseIid(input.iid)), input);
+      const payload = await asPayload('created', () => createAlertIncident(ctx, input, parseIid(input.iid)), input);
       return { alert: payload.created?.alert ?? null, issue: payload.created?.issue ?? null, errors: payload.errors, clientMutationId: payload.clientMutationId };
     },
   }),
@@ -336,12 +336,12 @@ builder.mutationFields((t) => ({
     }),
     description: 'Sends a test alert with a JSON payload to an endpoint (Maintainer and above).',
     args: { input: t.arg({ type: TestAlertInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),
+    resolve: (_r, { input }, ctx) => asPayload('alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),
   }),
   alertManagementSettingsUpdate: t.field({
     type: payloadType('AlertManagementSettingsUpdatePayload', 'settings', SettingsRef),
     args: { input: t.arg({ type: SettingsInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'settings', () => updateSettings(ctx, input, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('settings', () => updateSettings(ctx, input, input), input),
   }),
 }));
 

@@ -237,7 +237,6 @@ builder.mutationFields((t) => ({
       const { projectPath, projectId, clientMutationId: _id, ...fields } = input;
       const project = await resolveProject(ctx, { projectId, projectPath });
       return asPayload(
-        ctx,
         'commit',
         async (): Promise<CommitCreateResult> => ({
           ...(await createCommit(ctx, project, fields)),

@@ -429,7 +429,6 @@ builder.mutationFields((t) => ({
       const group = await groupFromInput(ctx, input);
       const colorAllowed = await epicColorEnabled(ctx);
       return asPayload(
-        ctx,
         'epic',
         async () =>
           within(group)(
@@ -451,7 +450,7 @@ builder.mutationFields((t) => ({
         removeLabelIds: labelIds(input.removeLabelIds),
         parentId: input.parentId,
       };
-      return asPayload(ctx, 'epic', async () => within(group)(await updateEpic(ctx, group, iidNumber(input.iid), changes, { colorAllowed })), input);
+      return asPayload('epic', async () => within(group)(await updateEpic(ctx, group, iidNumber(input.iid), changes, { colorAllowed })), input);
     },
   }),
   destroyEpic: t.field({
@@ -459,7 +458,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: DestroyEpicInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const group = await groupFromInput(ctx, input);
-      return asPayload(ctx, 'epic', async () => within(group)(await destroyEpic(ctx, group, iidNumber(input.iid))), input);
+      return asPayload('epic', async () => within(group)(await destroyEpic(ctx, group, iidNumber(input.iid))), input);
     },
   }),
   epicSetSubscription: t.field({
@@ -467,7 +466,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: EpicSetSubscriptionInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const group = await groupFromInput(ctx, input);
-      return asPayload(ctx, 'epic', async () => within(group)(await setSubscription(ctx, group, iidNumber(input.iid), input.subscribedState)), input);
+      return asPayload('epic', async () => within(group)(await setSubscription(ctx, group, iidNumber(input.iid), input.subscribedState)), input);
     },
   }),
   epicAddChild: t.field({
@@ -478,7 +477,6 @@ builder.mutationFields((t) => ({
       const group = await groupFromInput(ctx, input);
       const parent = await findEpic(ctx, group, iidNumber(input.iid));
       return asPayload(
-        ctx,
         'epic',
         async () => {
           if (!parent) throw new ForbiddenError();
@@ -494,7 +492,7 @@ builder.mutationFields((t) => ({
     description: 'Moves an epic to another parent or to the top level; the payload carries the moved epic.',
     args: { input: t.arg({ type: EpicMoveChildInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'epic', async () => within(null)(await moveEpic(ctx, epicId(input.id), parentIdOf(input.newParentId) ?? null)), input),
+      asPayload('epic', async () => within(null)(await moveEpic(ctx, epicId(input.id), parentIdOf(input.newParentId) ?? null)), input),
   }),
   todoCreate: t.field({
     type: payloadType('TodoCreatePayload', 'todo', TodoRef),
@@ -503,7 +501,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       if (!ctx.viewer.user) throw new UnauthorizedError();
       const epic = await epicFromTarget(ctx, input, 'targetId');
-      return asPayload(ctx, 'todo', () => markTodo(ctx, epic), input);
+      return asPayload('todo', () => markTodo(ctx, epic), input);
     },
   }),
   awardEmojiAdd: t.field({
@@ -512,7 +510,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       if (!ctx.viewer.user) throw new UnauthorizedError();
       const epic = await epicFromTarget(ctx, input, 'awardableId');
-      return asPayload(ctx, 'awardEmoji', () => addAward(ctx, epic, input.name), input);
+      return asPayload('awardEmoji', () => addAward(ctx, epic, input.name), input);
     },
   }),
   awardEmojiRemove: t.field({
@@ -521,7 +519,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       if (!ctx.viewer.user) throw new UnauthorizedError();
       const epic = await epicFromTarget(ctx, input, 'awardableId');
-      return asPayload(ctx, 'awardEmoji', () => removeAward(ctx, epic, { name: input.name, awardId: input.awardId }), input);
+      return asPayload('awardEmoji', () => removeAward(ctx, epic, { name: input.name, awardId: input.awardId }), input);
     },
   }),
 }));

@@ -127,7 +127,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MilestoneCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
-      return asPayload(ctx, 'milestone', () => createMilestone(ctx, parent, { ...milestoneInput(input), title: input.title }), input);
+      return asPayload('milestone', () => createMilestone(ctx, parent, { ...milestoneInput(input), title: input.title }), input);
     },
   }),
   milestoneUpdate: t.field({
@@ -137,7 +137,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
       const attributes = { ...milestoneInput(input), stateEvent: input.stateEvent };
-      return asPayload(ctx, 'milestone', () => updateMilestone(ctx, parent, input.id, attributes), input);
+      return asPayload('milestone', () => updateMilestone(ctx, parent, input.id, attributes), input);
     },
   }),
 }));

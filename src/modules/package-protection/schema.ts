@@ -122,18 +122,18 @@ builder.mutationFields((t) => ({
     type: RulePayload('CreatePackagesProtectionRulePayload'),
     description: 'Creates a protection rule to restrict access to project packages.',
     args: { input: t.arg({ type: CreateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => createRule(ctx, input, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('packageProtectionRule', () => createRule(ctx, input, input), input),
   }),
   updatePackagesProtectionRule: t.field({
     type: RulePayload('UpdatePackagesProtectionRulePayload'),
     description: 'Updates a package protection rule; a level given as null is cleared.',
     args: { input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => updateRule(ctx, input.id, input, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('packageProtectionRule', () => updateRule(ctx, input.id, input, input), input),
   }),
   deletePackagesProtectionRule: t.field({
     type: RulePayload('DeletePackagesProtectionRulePayload'),
     description: 'Deletes a package protection rule.',
     args: { input: t.arg({ type: DeleteInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => deleteRule(ctx, input.id, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('packageProtectionRule', () => deleteRule(ctx, input.id, input), input),
   }),
 }));

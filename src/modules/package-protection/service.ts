@@ -7,7 +7,6 @@ import { NotFoundError, RecordNotFoundError, UnauthorizedError, UnprocessableErr
 import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { featureEnabled, flagActor } from '../../flags/index.ts';
-import { checkInput, rules } from '../../core/input-rules.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { strictestForbiddingRule } from './store.ts';
 
@@ -129,20 +128,8 @@ async function withoutDisabledLevels(ctx: Context, projectId: number, input: Rul
 
 export type CreateRuleInput = RuleInput & { packageNamePattern: string; packageType: PackageType };
 
-/**
- * GitLab words "a rule needs a level" per interface. Its REST API declares `at_least_one_of` on
- * the two levels: 400 before anything else when neither is sent (a level sent as null passes on
- * to the model). Its GraphQL mutation has the model's rule only, the 422 below (`ruleProblems`).
- */
-function levelSentOverRest(ctx: Context, input: RuleInput) {
-  if (ctx.via !== 'rest') return;
-  const names = { minimumAccessLevelForPush: 'minimum_access_level_for_push', minimumAccessLevelForDelete: 'minimum_access_level_for_delete' };
-  checkInput(rules.atLeastOneOf(input, names, { nullIsGiven: true }));
-}
-
 export async function createRule(ctx: Context, projectRef: ParentInput, input: CreateRuleInput): Promise<PackageProtectionRule> {
   requireSignedIn(ctx);
-  levelSentOverRest(ctx, input);
   const project = await resolveProject(ctx, projectRef);
   await requireManager(ctx, project);
   const allowed = await withoutDisabledLevels(ctx, project.id, input);

@@ -64,6 +64,21 @@ export const ProjectRef = builder.prismaObject('Project', {
   }),
 });
 
+// GitLab's REST endpoints that authorize read_code before their lookup select below it.
+builder.objectField(ProjectRef, 'requiringReadCode', (t) =>
+  t.field({
+    type: ProjectRef,
+    nullable: false,
+    description:
+      'The project itself, for a viewer who may read its code; refused (403) otherwise, before anything selected below it is ' +
+      "looked up: GitLab's REST endpoints that address one release authorize so first (its GraphQL answers the release with the code fields null).",
+    resolve: async (p, _a, ctx) => {
+      await ctx.policy.requireReadCode(withNamespace(p));
+      return p;
+    },
+  }),
+);
+
 /**
  * GitLab's `ProjectPermissions`: what the current user may do in the project, from the access
  * levels the services enforce. Modules add the abilities of their areas (pushCode, createRelease…).
@@ -177,19 +192,19 @@ builder.mutationFields((t) => ({
     description: 'Creates a project in a namespace the current user may create projects in.',
     args: { input: t.arg({ type: ProjectCreateInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'project', () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }), input),
+      asPayload('project', () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }), input),
   }),
   projectUpdate: t.field({
     type: payloadType('ProjectUpdatePayload', 'project', ProjectRef),
     description: "Changes a project's name, path, description, visibility, default branch or topics.",
     args: { input: t.arg({ type: ProjectUpdateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
+    resolve: (_r, { input }, ctx) => asPayload('project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
   }),
   projectDelete: t.field({
     type: payloadType('ProjectDeletePayload', 'project', ProjectRef),
     description: 'Deletes a project (Owners).',
     args: { input: t.arg({ type: ProjectDeleteInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => deleteProject(ctx, projectOf(input)), input),
+    resolve: (_r, { input }, ctx) => asPayload('project', () => deleteProject(ctx, projectOf(input)), input),
   }),
 }));
 

@@ -97,12 +97,12 @@ builder.mutationFields((t) => ({
     type: ExportPayload,
     description: 'Starts an export of every top-level relation of a project, each as a background job.',
     args: { input: t.arg({ type: ExportInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'statuses', () => startExport(ctx, input, input.batched ?? false), input),
+    resolve: (_r, { input }, ctx) => asPayload('statuses', () => startExport(ctx, input, input.batched ?? false), input),
   }),
   projectImportRelation: t.field({
     type: payloadType('ProjectImportRelationPayload', 'relationImport', RelationImportRef),
     description: 'Imports one relation file into a project; importing the same file again creates nothing new.',
     args: { input: t.arg({ type: ImportInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'relationImport', () => importRelation(ctx, input, input.relation, input.file), input),
+    resolve: (_r, { input }, ctx) => asPayload('relationImport', () => importRelation(ctx, input, input.relation, input.file), input),
   }),
 }));

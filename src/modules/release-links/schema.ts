@@ -27,7 +27,7 @@ builder.objectField(ProjectRef, 'releaseAssets', (t) =>
     nullable: true,
     description:
       "The assets of the release of a tag, null without one. Like GitLab's release-links API they are open to every viewer " +
-      'of the releases, whose code-only parts stay null (`project.release` answers REST readers without code with 403).',
+      'of the releases, whose code-only parts stay null (the REST endpoints for one release answer readers without code 403: `requiringReadCode`).',
     args: { tagName: t.arg.string({ required: true }) },
     resolve: (project, { tagName }, ctx) => findRelease(ctx, project as ProjectWithNamespace, tagName),
   }),
@@ -68,7 +68,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LinkCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'link', async () => asParent(ctx, await createLink(ctx, project, input.tagName, input as never)));
+      return asPayload('link', async () => asParent(ctx, await createLink(ctx, project, input.tagName, input as never)));
     },
   }),
   releaseAssetLinkUpdate: t.field({
@@ -76,7 +76,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LinkUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const link = await target(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(ctx, await updateLink(ctx, link, input as never)));
+      return asPayload('link', async () => asParent(ctx, await updateLink(ctx, link, input as never)));
     },
   }),
   releaseAssetLinkDelete: t.field({
@@ -84,7 +84,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LinkDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const link = await target(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(ctx, await deleteLink(ctx, link)));
+      return asPayload('link', async () => asParent(ctx, await deleteLink(ctx, link)));
     },
   }),
 }));

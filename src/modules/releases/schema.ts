@@ -29,7 +29,6 @@ import {
   listReleases,
   RELEASE_SORTS,
   RELEASE_WRITE_LEVEL,
-  releaseByTag,
   updateRelease,
   type ReleaseCreateInput as CreateInput,
   type ReleaseUpdateInput as UpdateInput,
@@ -336,7 +335,7 @@ builder.objectFields(ProjectRef, (t) => ({
     type: ReleaseRef,
     nullable: true,
     args: { tagName: t.arg.string({ required: true }) },
-    resolve: (p, { tagName }, ctx) => releaseByTag(ctx, p as ProjectWithNamespace, tagName),
+    resolve: (p, { tagName }, ctx) => findRelease(ctx, p as ProjectWithNamespace, tagName),
   }),
   latestReleasePath: t.string({
     nullable: true,
@@ -403,7 +402,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
+      return asPayload('release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
     },
   }),
   releaseUpdate: t.field({
@@ -411,7 +410,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
+      return asPayload('release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
     },
   }),
   releaseDelete: t.field({
@@ -419,7 +418,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseTagInput('ReleaseDeleteInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => deleteRelease(ctx, p, input.tagName));
+      return asPayload('release', () => deleteRelease(ctx, p, input.tagName));
     },
   }),
   collectReleaseEvidence: t.field({
@@ -427,7 +426,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseTagInput('CollectReleaseEvidenceInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'evidence', async () => {
+      return asPayload('evidence', async () => {
         const evidence = await collectEvidence(ctx, p, input.tagName);
         return { ...evidence, release: (await findRelease(ctx, p, input.tagName))! };
       });

@@ -35,23 +35,6 @@ export function listGroupReleases(ctx: Context, group: Namespace, sort?: Release
 export const findRelease = (ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> =>
   ctx.loaders.releases.byTag.load(project.id, tag);
 
-/**
- * The one release rule GitLab words differently per interface. Its REST endpoints that address one
- * release (by tag, its asset downloads, the latest-release permalink) authorize reading code
- * before they look for it, so a Guest of a private project gets 403 there, whether the release
- * exists or not. Its GraphQL `project.release` gives the same Guest the release with the code
- * fields null, as do its REST release lists and release-links API. Both answers are GitLab's.
- */
-async function readCodeFirstOverRest(ctx: Context, project: ProjectWithNamespace) {
-  if (ctx.via === 'rest') await ctx.policy.requireReadCode(project);
-}
-
-/** One release by its tag, as the viewer may read it (see `readCodeFirstOverRest`). */
-export async function releaseByTag(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> {
-  await readCodeFirstOverRest(ctx, project);
-  return findRelease(ctx, project, tag);
-}
-
 /** Query parameters a permalink does not carry on: GitLab's `order_by`, and credentials, never echoed into a Location. */
 const NOT_CARRIED = ['order_by', 'private_token', 'access_token', 'job_token'];
 
@@ -65,7 +48,6 @@ export async function latestReleasePath(
   project: ProjectWithNamespace,
   opts: { suffixPath?: string | null; query?: Record<string, unknown> | null } = {},
 ): Promise<string | null> {
-  await readCodeFirstOverRest(ctx, project);
   if (opts.suffixPath && checkFilePath(opts.suffixPath) === null) {
     throw new ParamError('suffix_path should be a valid file path', 'suffixPath should be a valid file path');
   }

@@ -1,22 +1,18 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { DateResolver, DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { GLOBAL_ID_CLASSES, globalIdScalar, gid, isoTimestamps, parseGlobalId, storableDates, uploadScalar, type GlobalIdScalarName } from './scalars.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Context } from '../core/context.ts';
-import { ForbiddenError } from '../core/errors.ts';
-import { abilitiesOf, type Abilities } from './abilities.ts';
+import AbilitiesPlugin from './abilities.ts';
 import type { Upload } from '../core/upload.ts';
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: Context;
-  /** What a field may need, as `authScopes: (parent) => ({ readCode: parent.projectId })` (graphql/abilities.ts). */
-  AuthScopes: Abilities;
   Scalars: {
     Time: { Input: Date; Output: Date };
     Date: { Input: Date; Output: Date };
@@ -29,13 +25,8 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({
-  // Scope-auth first: it guards the resolvers the other plugins make.
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
-  scopeAuth: {
-    authScopes: (ctx) => abilitiesOf(ctx),
-    // A field that refuses answers as every other refusal (REST: 403).
-    unauthorizedError: () => new ForbiddenError(),
-  },
+  // Abilities first: a field's permission guards the resolver the other plugins make.
+  plugins: [AbilitiesPlugin, PrismaPlugin, RelayPlugin],
   prisma: {
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),

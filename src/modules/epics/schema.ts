@@ -74,7 +74,7 @@ declare module '../../graphql/abilities.ts' {
 defineAbility('adminEpic', async (ctx, groupId) => (await abilities(ctx, groupId)).admin);
 
 /** Fields only those who may edit the epic see (GitLab's `can_admin_epic` entity condition); null for others. */
-const forEditors = hiddenUnless((e: EpicNode) => ({ adminEpic: e.groupId }));
+const forEditors = hiddenUnless('adminEpic', (e: EpicNode) => e.groupId);
 
 
 const IssuableReferencesRef = builder.objectRef<{ short: string; relative: string; full: string }>('EpicReferences').implement({

@@ -1,6 +1,6 @@
 import type { Release, ReleaseEvidence } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { defineAbility, hiddenUnless } from '../../graphql/abilities.ts';
+import { defineAbility, hiddenUnless, refusedUnless } from '../../graphql/abilities.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
@@ -55,7 +55,7 @@ declare module '../../graphql/abilities.ts' {
 defineAbility('updateRelease', (ctx, projectId) => ctx.loaders.projectAccess.use(projectId, (access) => access.level >= RELEASE_WRITE_LEVEL));
 
 /** Release fields that answer null to those who may not read the project's code. */
-const forCodeReaders = hiddenUnless((r: Release) => ({ readCode: r.projectId }));
+const forCodeReaders = hiddenUnless('readCode', (r: Release) => r.projectId);
 
 /**
  * `use` applied to the facts of the release's project (its row, web URL): at once once loaded, so
@@ -154,7 +154,7 @@ const ReleaseLinksRef = builder.objectRef<ReleaseUrls>('ReleaseLinks').implement
     editUrl: t.exposeString('editUrl', {
       nullable: true,
       description: 'Only for those who may edit the release.',
-      ...hiddenUnless((urls: ReleaseUrls) => ({ updateRelease: urls.projectId })),
+      ...hiddenUnless('updateRelease', (urls: ReleaseUrls) => urls.projectId),
     }),
     openedIssuesUrl: t.exposeString('openedIssuesUrl'),
     closedIssuesUrl: t.exposeString('closedIssuesUrl'),
@@ -263,7 +263,7 @@ export const ReleaseRef = builder.prismaObject('Release', {
       nullable: true,
       description: 'URL of the asset link with exactly this direct asset path; needs the right to read code.',
       args: { directAssetPath: t.arg.string({ required: true }) },
-      authScopes: (r) => ({ readCode: r.projectId }),
+      ...refusedUnless('readCode', (r: Release) => r.projectId),
       resolve: (r, { directAssetPath }, ctx) => assetDownloadUrl(ctx, r, directAssetPath),
     }),
   }),

@@ -9,7 +9,7 @@ import { projectsWithNamespace, usersById } from './store.ts';
  * calls `fn` at once when the key's batch has resolved, else when it resolves. A page of 100
  * releases reads its links, milestones and authors through loaders from ~1,000 fields: a field
  * that answers a value, not a promise, spares graphql-jit an async step (its promises and a
- * microtask), and a list resolver that preloads its rows' relations (see `preloadReleases`) turns
+ * microtask), and a list resolver that preloads its rows' relations (see graphql/preload.ts) turns
  * every field below it into a plain value.
  */
 export class SettledLoader<K, V> extends DataLoader<K, V> {
@@ -104,6 +104,15 @@ export async function loadExisting<K, V>(loader: DataLoader<K, V | null>, keys: 
   return values.filter((value): value is V => value != null && !(value instanceof Error));
 }
 
+/** The viewer's level in a project (0: none) and whether it may read its code (GitLab's `read_code`). */
+export type ProjectAccess = { level: number; readCode: boolean };
+
+async function projectAccess(ctx: Context, projectId: number): Promise<ProjectAccess> {
+  const project = await ctx.loaders.project.load(projectId);
+  if (!project) return { level: 0, readCode: false };
+  return { level: await ctx.policy.projectAccessLevel(project), readCode: await ctx.policy.canReadCode(project) };
+}
+
 /** The loaders every area shares (users, namespaces, projects, repository handles), as factories. */
 const CORE_LOADERS = {
   /** Authors, assignees, members: over the pool (SqlReader), the row Prisma would read. */
@@ -120,6 +129,9 @@ const CORE_LOADERS = {
       (n) => n.id,
     ),
   project: (ctx: Context) => batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(ctx.deps.sql, ids), (p) => p.id),
+  /** The viewer's standing in projects, read once per project and request: what abilities (graphql/abilities.ts) decide from. */
+  projectAccess: (ctx: Context) =>
+    new SettledLoader<number, ProjectAccess>((ids) => Promise.all(ids.map((id) => projectAccess(ctx, id)))),
   /** One Repository per project and request, over the libgit2 handle the git store keeps. */
   repository: (ctx: Context) => new SettledLoader<number, Repository>((ids) => Promise.all(ids.map((id) => ctx.deps.git.open(id)))),
 };

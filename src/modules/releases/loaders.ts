@@ -1,5 +1,4 @@
 import type { Milestone, Release, ReleaseEvidence, ReleaseLink } from '../../generated/prisma/client.ts';
-import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { projectFullPath } from '../projects/service.ts';
 import type { Context } from '../../core/context.ts';
@@ -9,16 +8,11 @@ import { evidencesOfReleases, linksOfReleases, milestonesOfReleases } from './st
 const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
 
 /** What every release of a project shares: asked once per project and request, not per field. */
-export type ProjectFacts = { project: ProjectWithNamespace; webUrl: string; canReadCode: boolean; canEdit: boolean };
+export type ProjectFacts = { project: ProjectWithNamespace; webUrl: string };
 
 async function projectFacts(ctx: Context, projectId: number): Promise<ProjectFacts> {
   const project = (await ctx.loaders.project.load(projectId)) as ProjectWithNamespace;
-  return {
-    project,
-    webUrl: `${ctx.deps.config.externalUrl}/${projectFullPath(project)}`,
-    canReadCode: await ctx.policy.canReadCode(project),
-    canEdit: (await ctx.policy.projectAccessLevel(project)) >= AccessLevel.DEVELOPER,
-  };
+  return { project, webUrl: `${ctx.deps.config.externalUrl}/${projectFullPath(project)}` };
 }
 
 /**
@@ -51,53 +45,6 @@ export function createReleaseLoaders(ctx: Context) {
     milestones: batchGroupBy<number, Milestone & { releaseId: number }>((ids) => milestonesOfReleases(ctx.deps.sql, ids), (m) => m.releaseId),
     evidences: batchGroupBy<number, ReleaseEvidence>((ids) => evidencesOfReleases(ctx.deps.sql, ids), (e) => e.releaseId),
   };
-}
-
-/** The relations a page of releases is asked for (see `preloadReleases`). */
-export type ReleaseRelations = {
-  facts: boolean;
-  author: boolean;
-  commit: boolean;
-  links: boolean;
-  milestones: boolean;
-  /** The milestones' groups and projects, which their web paths name. */
-  milestonePaths: boolean;
-  evidences: boolean;
-};
-
-/**
- * Reads the relations a page of releases is asked for before its fields are resolved, one batch
- * each and in parallel: the same statements the fields' loads would send, but once they have
- * settled every field below answers a value at once (see SettledLoader), where otherwise a page of
- * 100 sent graphql-jit ~1,500 promises. A relation not asked for is not read.
- */
-export async function preloadReleases(ctx: Context, releases: readonly Release[], wanted: ReleaseRelations) {
-  if (releases.length === 0) return;
-  const { loaders } = ctx;
-  const ids = releases.map((r) => r.id);
-  const projectIds = new Set(releases.map((r) => r.projectId));
-  await Promise.all([
-    wanted.facts && loaders.releases.facts.preload(projectIds),
-    wanted.author && loaders.user.preload(new Set(releases.flatMap((r) => (r.authorId == null ? [] : [r.authorId])))),
-    wanted.commit && loaders.repository.preload(projectIds),
-    wanted.links && loaders.releases.links.preload(ids),
-    wanted.evidences && loaders.releases.evidences.preload(ids),
-    wanted.milestones && loaders.releases.milestones.preload(ids).then(() => (wanted.milestonePaths ? preloadMilestoneParents(ctx, ids) : undefined)),
-  ]);
-}
-
-/** The groups and projects of the releases' milestones, which their web paths name. */
-function preloadMilestoneParents(ctx: Context, releaseIds: readonly number[]) {
-  const { loaders } = ctx;
-  // Settled by the preload (a list still being read elsewhere leaves its fields to read them).
-  const milestones = releaseIds.flatMap((id) => {
-    const list = loaders.releases.milestones.get(id);
-    return Array.isArray(list) ? list : [];
-  });
-  return Promise.all([
-    loaders.namespace.preload(new Set(milestones.flatMap((m) => (m.groupId == null ? [] : [m.groupId])))),
-    loaders.project.preload(new Set(milestones.flatMap((m) => (m.projectId == null ? [] : [m.projectId])))),
-  ]);
 }
 
 declare module '../../core/loaders.ts' {

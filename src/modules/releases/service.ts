@@ -263,12 +263,10 @@ export async function collectEvidence(ctx: Context, project: ProjectWithNamespac
 
 /**
  * Where a release's asset download path leads: the URL of the link with exactly that path, or
- * null. Following a download needs the right to read code, as on GitLab's downloads route.
+ * null. Following a download needs the right to read code, as on GitLab's downloads route: the
+ * field that asks declares it (`assetDownloadUrl` in schema.ts).
  */
 export async function assetDownloadUrl(ctx: Context, release: Release, path: string): Promise<string | null> {
-  const project = await ctx.loaders.project.load(release.projectId);
-  if (!project) throw new NotFoundError('Project');
-  await ctx.policy.requireReadCode(project);
   const links = await ctx.loaders.releases.links.load(release.id);
   return links.find((l) => l.filepath === normalizeFilepath(path))?.url ?? null;
 }

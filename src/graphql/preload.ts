@@ -44,6 +44,7 @@ function preloadsOf(type: GraphQLObjectType): Preloads {
   let found = declared.get(type);
   if (found) return found;
   found = Object.entries(type.getFields()).flatMap(([name, field]) => {
+    // Pothos keeps the options a field was declared with in its extensions.
     const preload: unknown = (field.extensions.pothosOptions as { preload?: unknown } | undefined)?.preload;
     return typeof preload === 'function' ? [[name, field, preload as Preload<unknown>] as const] : [];
   });

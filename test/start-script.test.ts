@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 describe('npm start', () => {
   // The node flags of bin/forgegate-server, which npm start runs: what each still pays is in
   // docs/operations.md (measured by bench/flags.ts). No TypeScript loader at run time (issue #12).
-  it('runs the bundled server through its launcher with a 64 MB young generation semi-space and old generation growth held to half, and serves', async () => {
+  it('runs the bundled server through its launcher with a 64 MB young generation semi-space, old generation growth held to half, no pretenuring, and serves', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-start-'));
     const npm = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
@@ -44,7 +44,7 @@ describe('npm start', () => {
       expect([page.status, (await page.text()).includes('forgegate GraphiQL')]).toEqual([200, true]);
       // Node and exactly these arguments: no --import/--loader, so no TypeScript loader is registered.
       const argv = fs.readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(argv.slice(1)).toEqual(['--max-semi-space-size=64', '--heap-growing-percent=50', 'bin/../dist/bundle/main.js']);
+      expect(argv.slice(1)).toEqual(['--max-semi-space-size=64', '--heap-growing-percent=50', '--no-allocation-site-pretenuring', 'bin/../dist/bundle/main.js']);
       const environ = fs.readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0');
       expect(environ.filter((v) => v.startsWith('NODE_OPTIONS=') && v !== 'NODE_OPTIONS=')).toEqual([]);
       // glibc's allocator as it comes: capping its arenas no longer paid (docs/operations.md).

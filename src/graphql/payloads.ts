@@ -13,7 +13,7 @@ type Payload<K extends string, T> = { [key in K]: T | null } & { errors: string[
 /** What every mutation input carries besides its own fields (GitLab's, from Relay). */
 export type MutationInput = { clientMutationId?: string | null };
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
+export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
 export type InputFields = PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>;
 
 /**

@@ -1,4 +1,3 @@
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { ParamError } from '../../core/errors.ts';
 import { builder, databaseIdOf, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
@@ -150,32 +149,32 @@ builder.objectFields(ProjectRef, (t) => ({
       sort: t.arg({ type: SortEnum }),
       assigneeUsername: t.arg.string(),
     },
-    resolve: async (project, args, ctx) => pagedConnection(args, await listAlerts(ctx, project as ProjectWithNamespace, { ...args, iid: iidArg(args.iid) })),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listAlerts(ctx, project, { ...args, iid: iidArg(args.iid) })),
   }),
   alertManagementAlert: t.field({
     type: AlertRef,
     nullable: true,
     args: { iid: t.arg.string({ required: true }) },
-    resolve: (project, args, ctx) => findAlert(ctx, project as ProjectWithNamespace, parseIid(args.iid)),
+    resolve: (project, args, ctx) => findAlert(ctx, project, parseIid(args.iid)),
   }),
   alertManagementAlertStatusCounts: t.field({
     type: CountsRef,
     args: { search: t.arg.string() },
-    resolve: (project, args, ctx) => alertStatusCounts(ctx, project as ProjectWithNamespace, args.search),
+    resolve: (project, args, ctx) => alertStatusCounts(ctx, project, args.search),
   }),
   alertManagementIntegrations: t.connection({
     type: IntegrationRef,
     description: 'Alert endpoints of the project (Maintainer and above).',
-    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project as ProjectWithNamespace)),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project)),
   }),
   alertManagementHttpIntegrations: t.connection({
     type: IntegrationRef,
-    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project as ProjectWithNamespace, 'http')),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project, 'http')),
   }),
   alertManagementSettings: t.field({
     type: SettingsRef,
     description: 'Incident settings for alerts (Maintainer and above).',
-    resolve: (project, _a, ctx) => readSettings(ctx, project as ProjectWithNamespace),
+    resolve: (project, _a, ctx) => readSettings(ctx, project),
   }),
 }));
 
@@ -297,10 +296,10 @@ const SettingsInput = mutationInput('AlertManagementSettingsUpdateInput', (t) =>
 }));
 
 const AlertPayload = (name: string) =>
-  builder.objectRef<{ alert: unknown; issue?: unknown; errors: string[]; clientMutationId?: string | null }>(name).implement({
+  builder.objectRef<{ alert: typeof AlertRef.$inferType | null; issue?: typeof IssueRef.$inferType | null; errors: string[]; clientMutationId?: string | null }>(name).implement({
     fields: (t) => ({
-      alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert as never }),
-      issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => (p.issue ?? null) as never }),
+      alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert }),
+      issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => p.issue ?? null }),
       errors: payloadErrorsField(t),
       clientMutationId: payloadClientMutationIdField(t),
     }),
@@ -327,9 +326,9 @@ builder.mutationFields((t) => ({
     },
   }),
   alertManagementAlertTest: t.field({
-    type: builder.objectRef<{ alerts?: unknown[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload').implement({
+    type: builder.objectRef<{ alerts?: (typeof AlertRef.$inferType)[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload').implement({
       fields: (f) => ({
-        alerts: f.field({ type: [AlertRef], nullable: true, description: 'The alerts the test payload created or grouped.', resolve: (p) => (p.alerts ?? null) as never }),
+        alerts: f.field({ type: [AlertRef], nullable: true, description: 'The alerts the test payload created or grouped.', resolve: (p) => p.alerts ?? null }),
         errors: payloadErrorsField(f),
         clientMutationId: payloadClientMutationIdField(f),
       }),

@@ -172,7 +172,7 @@ export const RepositoryRef = builder.objectRef<ProjectWithNamespace>('Repository
 });
 
 builder.objectField(ProjectRef, 'repository', (t) =>
-  t.field({ type: RepositoryRef, extensions: scopes(...REPOSITORY_READ_SCOPES), resolve: (p) => p as ProjectWithNamespace }),
+  t.field({ type: RepositoryRef, extensions: scopes(...REPOSITORY_READ_SCOPES), resolve: (p) => p }),
 );
 
 // ---------------------------------------------------------------------------------------------

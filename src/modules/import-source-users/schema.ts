@@ -30,7 +30,7 @@ export const ImportSourceUserStatusEnum = builder.enumType('ImportSourceUserStat
   values: Object.fromEntries(STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as { [K in (typeof STATUSES)[number] as Uppercase<K>]: { value: K } },
 });
 
-const userOrNull = (id: number | null, load: (id: number) => Promise<unknown>) => (id === null ? null : load(id));
+const userOrNull = <T>(id: number | null, load: (id: number) => Promise<T>) => (id === null ? null : load(id));
 
 export const ImportSourceUserRef = builder.objectRef<ImportSourceUser>('ImportSourceUser').implement({
   description: 'A contributor of imported data: who they were on the source, and whom their contributions belong to here.',
@@ -43,9 +43,9 @@ export const ImportSourceUserRef = builder.objectRef<ImportSourceUser>('ImportSo
     sourceUsername: t.exposeString('sourceUsername', { nullable: true }),
     status: t.expose('status', { type: ImportSourceUserStatusEnum }),
     reassignmentError: t.exposeString('reassignmentError', { nullable: true }),
-    placeholderUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.placeholderUserId, (id) => ctx.loaders.user.load(id)) as never }),
-    reassignToUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignToUserId, (id) => ctx.loaders.user.load(id)) as never }),
-    reassignedByUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignedByUserId, (id) => ctx.loaders.user.load(id)) as never }),
+    placeholderUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.placeholderUserId, (id) => ctx.loaders.user.load(id)) }),
+    reassignToUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignToUserId, (id) => ctx.loaders.user.load(id)) }),
+    reassignedByUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignedByUserId, (id) => ctx.loaders.user.load(id)) }),
   }),
 });
 

@@ -14,7 +14,7 @@ const AccessLevelEnum = builder.enumType('AccessLevelEnum', {
 const AccessLevelRef = builder.objectRef<number>('AccessLevel').implement({
   fields: (t) => ({
     integerValue: t.int({ resolve: (level) => level }),
-    stringValue: t.field({ type: AccessLevelEnum, resolve: (level) => accessLevelName(level) as never }),
+    stringValue: t.field({ type: AccessLevelEnum, resolve: (level) => accessLevelName(level) }),
   }),
 });
 

@@ -1,4 +1,3 @@
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
@@ -71,7 +70,7 @@ builder.objectFields(ProjectRef, (t) => ({
   packagesProtectionRules: t.connection({
     type: PackagesProtectionRuleRef,
     description: 'Package protection rules of the project. Maintainers and owners only.',
-    resolve: async (project, args, ctx) => pagedConnection(args, await listRules(ctx, project as ProjectWithNamespace)),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listRules(ctx, project)),
   }),
   packageProtection: t.field({
     type: DecisionRef,
@@ -83,8 +82,8 @@ builder.objectFields(ProjectRef, (t) => ({
       userId: t.arg.int(),
     },
     resolve: async (project, args, ctx) => {
-      const user = await protectionSubject(ctx, project as ProjectWithNamespace, args.userId);
-      return packageProtectionFor(ctx, { project: project as ProjectWithNamespace, user, ...args });
+      const user = await protectionSubject(ctx, project, args.userId);
+      return packageProtectionFor(ctx, { project: project, user, ...args });
     },
   }),
 }));

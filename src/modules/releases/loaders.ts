@@ -2,6 +2,7 @@ import type { Milestone, Release, ReleaseEvidence, ReleaseLink } from '../../gen
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { projectFullPath } from '../projects/service.ts';
 import type { Context } from '../../core/context.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import { batchBy, batchGroupBy, SettledLoader } from '../../core/loaders.ts';
 import { evidencesOfReleases, linksOfReleases, milestonesOfReleases } from './store.ts';
 
@@ -11,7 +12,8 @@ const tagKey = (projectId: number, tag: string) => `${projectId}\0${tag}`;
 export type ProjectFacts = { project: ProjectWithNamespace; webUrl: string };
 
 async function projectFacts(ctx: Context, projectId: number): Promise<ProjectFacts> {
-  const project = (await ctx.loaders.project.load(projectId)) as ProjectWithNamespace;
+  const project = await ctx.loaders.project.load(projectId);
+  if (!project) throw new NotFoundError('Project');
   return { project, webUrl: `${ctx.deps.config.externalUrl}/${projectFullPath(project)}` };
 }
 

@@ -5,7 +5,7 @@ import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { preloadAll, preloadedPage, type Preload } from '../../graphql/preload.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/index.ts';
 import { GroupRef } from '../groups/index.ts';
@@ -367,13 +367,13 @@ builder.objectFields(ProjectRef, (t) => ({
       updatedBefore: t.arg({ type: 'Time', description: 'Only releases updated before this time.' }),
       updatedAfter: t.arg({ type: 'Time', description: 'Only releases updated after this time.' }),
     },
-    resolve: (p, args, ctx, info) => preloadedPage(ctx, info, pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args))),
+    resolve: (p, args, ctx, info) => preloadedPage(ctx, info, pagedConnection(args, listReleases(ctx, p, args))),
   }),
   release: t.field({
     type: ReleaseRef,
     nullable: true,
     args: { tagName: t.arg.string({ required: true }) },
-    resolve: (p, { tagName }, ctx) => findRelease(ctx, p as ProjectWithNamespace, tagName),
+    resolve: (p, { tagName }, ctx) => findRelease(ctx, p, tagName),
   }),
   latestReleasePath: t.string({
     nullable: true,
@@ -382,7 +382,7 @@ builder.objectFields(ProjectRef, (t) => ({
       'with the suffix and the query kept (except order_by and credentials); null without releases.',
     args: { suffixPath: t.arg.string(), query: t.arg({ type: 'JSON' }) },
     resolve: (p, { suffixPath, query }, ctx) =>
-      latestReleasePath(ctx, p as ProjectWithNamespace, { suffixPath, query: query as Record<string, unknown> | null }),
+      latestReleasePath(ctx, p, { suffixPath, query: query as Record<string, unknown> | null }),
   }),
 }));
 
@@ -411,7 +411,7 @@ const ReleaseAssetsInput = builder.inputType('ReleaseAssetsInput', {
   fields: (t) => ({ links: t.field({ type: [ReleaseAssetLinkInput] }) }),
 });
 
-const releaseAttributes = (t: any) => ({
+const releaseAttributes = (t: InputFields) => ({
   name: t.string(),
   description: t.string(),
   releasedAt: t.field({ type: 'Time' }),

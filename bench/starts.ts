@@ -1,5 +1,5 @@
-// `npm start` itself, for `npm run bench`: the bundled server with the start script's node flags and
-// environment. Its starts are timed from spawn to the "listening" line (as a supervisor waits for
+// `npm start` itself, for `npm run bench`: the bundled server through its launcher
+// (bin/forgegate-server: node flags and environment). Its starts are timed from spawn to the "listening" line (as a supervisor waits for
 // it), on a new DATA_DIR (cold: initdb, migrations, root user) and then on the same one (warm). The
 // scenarios' server (bench/server.ts) seeds data in-process first, so its RSS is not an idle
 // server's: `underLoad` serves the seeded data from `npm start`'s process and reads its own RSS.
@@ -12,17 +12,22 @@ import autocannon from 'autocannon';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+const LAUNCHER = 'bin/forgegate-server';
+
 /**
- * `MALLOC_ARENA_MAX=2 exec node <flags> dist/bundle/main.js` from package.json (this checkout's, or
- * the one in `root`): its variables, node's flags and the entry point. The benches' own servers run
- * with the same variables and flags.
+ * The variables and node flags that `npm start` runs the server with: the `exec node` line of
+ * bin/forgegate-server (this checkout's, or the one in `root`), or of package.json's start script
+ * at revisions before the launcher (e.g. 8d4917b). The benches' own servers run with the same.
  */
-export function startCommand(root = ROOT): { env: Record<string, string>; nodeFlags: string[]; entry: string } {
-  const script: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  const words = script.split(/\s+/).filter((w) => w !== 'exec');
+export function startCommand(root = ROOT): { env: Record<string, string>; nodeFlags: string[] } {
+  const launcher = path.join(root, LAUNCHER);
+  const line: string = fs.existsSync(launcher)
+    ? fs.readFileSync(launcher, 'utf8').split('\n').find((l) => /\bexec node /.test(l))!
+    : JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  const words = line.split(/\s+/).filter((w) => w !== 'exec');
   const node = words.indexOf('node');
   const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string]));
-  return { env, nodeFlags: words.slice(node + 1, -1), entry: words.at(-1)! };
+  return { env, nodeFlags: words.slice(node + 1).filter((w) => w.startsWith('--')) };
 }
 
 /** /proc/<pid>: resident memory in bytes, CPU (user + system) in ms. */
@@ -35,11 +40,10 @@ function usage(pid: number): { rss: number; cpuMs: number } {
 
 type Server = { child: ChildProcess; url: string; ms: number; stop: () => Promise<void> };
 
-/** Spawns `npm start`'s command; resolves once it logs that it listens, with the time that took. */
+/** Spawns `npm start`'s command (the launcher); resolves once it logs that it listens, with the time that took. */
 async function serve(env: Record<string, string>): Promise<Server> {
-  const command = startCommand();
   const started = performance.now();
-  const child = spawn(process.execPath, [...command.nodeFlags, command.entry], { cwd: ROOT, env: { ...process.env, ...command.env, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(path.join(ROOT, LAUNCHER), [], { cwd: ROOT, env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = async () => {
     if (child.exitCode !== null) return;
     child.kill('SIGTERM');

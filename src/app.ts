@@ -10,7 +10,7 @@ import { jitExecutionPlugin, loadJit, type ExecutionEngine } from './graphql/jit
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { jsonBytesPlugin } from './graphql/answers.ts';
 import { GRAPHQL_BODY_LIMIT, graphqlJsonBody } from './graphql/request-body.ts';
-import { describeMissing, pendingMigrations, sampleRepositoryStorage } from './db/readiness.ts';
+import { databaseAnswers, describeMissing, pendingMigrations, sampleRepositoryStorage } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
 import { refuseDeepJson, rejectUnstorableText } from './rest/edge.ts';
@@ -74,7 +74,7 @@ function authentication(deps: AppDeps, graphql: boolean) {
       await deps.throttle.throttle({ userId: viewer.userId, ip });
       // Job tokens are for the REST routes that declare them, not for GraphQL.
       if (graphql && viewer.job) throw new UnauthorizedError();
-      req.forgegate = createContext(deps, viewer, req.requestId, graphql ? 'graphql' : 'rest');
+      req.forgegate = createContext(deps, viewer, req.requestId);
       next();
     } catch (error) {
       const known = knownError(error);
@@ -165,7 +165,7 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   app.get('/-/readiness', async (_req, res) => {
     const checks = { database: false, migrations: false, repository_storage: false };
     const database = async () => {
-      await deps.db.$queryRaw`SELECT 1`;
+      await databaseAnswers(deps.db);
       checks.database = true;
       checks.migrations = (await pendingMigrations(deps.db)).length === 0;
     };

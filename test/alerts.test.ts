@@ -211,6 +211,18 @@ describe('alert endpoints, triage and incidents', () => {
     await t.api('post', `/projects/${project.id}/alert_management/http_integrations`).send({ name: 'Main' }).expect(400, { message: { name: ['has already been taken'] } });
   });
 
+  it('lists every endpoint, as GitLab does, past the page of 100 GraphQL answers', async () => {
+    const many = (await t.api('post', '/projects').send({ name: 'Many endpoints' }).expect(201)).body;
+    const names = Array.from({ length: 101 }, (_, i) => `Endpoint ${String(i).padStart(3, '0')}`);
+    await t.db.alertIntegration.createMany({
+      data: names.map((name, i) => ({ projectId: many.id, type: 'http' as const, name, endpointIdentifier: i.toString(16).padStart(16, '0'), tokenDigest: 'x' })),
+    });
+    const listed = (await t.api('get', `/projects/${many.id}/alert_management/integrations`).expect(200)).body;
+    expect(listed.map((i: { name: string }) => i.name)).toEqual(names);
+    const res = await t.graphql(`{ project(fullPath: "${many.path_with_namespace}") { alertManagementIntegrations(first: 500) { nodes { name } } } }`);
+    expect(res.body.data.project.alertManagementIntegrations.nodes).toHaveLength(100);
+  });
+
   it('lists with filters over REST, the same as GraphQL; status changes', async () => {
     const e = await endpoint('Triage');
     await post(e.path, e.token, { title: 'triage me', severity: 'high', fingerprint: 'triage' }).expect(200);

@@ -508,3 +508,16 @@ describe('with the epics feature switched off', () => {
     expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });
+
+describe('nested lists over REST', () => {
+  it('answers every label of an epic, past the page of 100 GraphQL answers', async () => {
+    const names = Array.from({ length: 105 }, (_, i) => `many-${String(i).padStart(3, '0')}`);
+    const created = await epic(other, { title: 'Labelled', labels: names.join(',') });
+    expect(created.labels).toEqual(names);
+    expect((await t.api('get', `/groups/${other.id}/epics/${created.iid}`).expect(200)).body.labels).toEqual(names);
+    const listed = (await t.api('get', `/groups/${other.id}/epics?per_page=100`).expect(200)).body.find((e: { iid: number }) => e.iid === created.iid);
+    expect(listed.labels).toEqual(names);
+    const res = await t.graphql(`{ group(fullPath: "${other.full_path}") { epic(iid: "${created.iid}") { labels(first: 500) { nodes { title } } } } }`);
+    expect(res.body.data.group.epic.labels.nodes).toHaveLength(100);
+  });
+});

@@ -75,11 +75,22 @@ describe('GraphQL cost limits', () => {
     expect(operationComplexity(schema, parse('query($n: Int) { project(fullPath: "a") { releases(first: $n) { nodes { name } } } }'), null, { n: 0 })).toBe(4);
   });
 
+  it('costs a list read whole once, and only where the operation reads whole lists (the REST facade)', () => {
+    const whole = parse('{ project(fullPath: "a") { releases(first: 100) { nodes { assets { links { nodes { url } } } } } } }');
+    // links: (nodes 1 + url 1 + 1) × 1 = 3; assets 1 + 3; releases: (nodes 1 + 4 + 1) × 2 = 12
+    expect(operationComplexity(schema, whole, null, {}, { wholeLists: true })).toBe(1 + 12);
+    // Over GraphQL the same connection is a page of up to 100: (1 + 1 + 1) × 2 = 6; assets 7; releases (1 + 7 + 1) × 2 = 18.
+    expect(operationComplexity(schema, whole)).toBe(1 + 18);
+    // A page asked for costs its size either way.
+    const paged = parse('{ project(fullPath: "a") { releases(first: 100) { nodes { assets { links(first: 100) { nodes { url } } } } } } }');
+    expect(operationComplexity(schema, paged, null, {}, { wholeLists: true })).toBe(1 + 18);
+  });
+
   it('keeps every REST operation within the anonymous limit at the largest page (and reports the heaviest)', () => {
     const registry = new OperationRegistry(schema, operationDocuments);
     const costs = restRoutes.map((r) => ({
       operation: r.operation,
-      cost: operationComplexity(schema, registry.document(r.operation), r.operation, r.paginated ? { first: 100 } : {}),
+      cost: operationComplexity(schema, registry.document(r.operation), r.operation, r.paginated ? { first: 100 } : {}, { wholeLists: true }),
     }));
     const heaviest = costs.reduce((a, b) => (b.cost > a.cost ? b : a));
     console.log(`heaviest REST operation: ${heaviest.operation}, complexity ${heaviest.cost} (limit ${MAX_COMPLEXITY.anonymous})`);

@@ -1,7 +1,15 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { objectCounts } from '../src/git/housekeeping.ts';
+import type { GitStore } from '../src/git/store.ts';
+import { runGit } from '../src/git/run.ts';
 import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
+
+/** Loose and packed object counts (`git count-objects -v`): what housekeeping did. */
+async function objectCounts(store: GitStore, projectId: number): Promise<{ loose: number; inPack: number }> {
+  const out = await runGit(store.pathFor(projectId), ['count-objects', '-v']);
+  const value = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+  return { loose: value('count'), inPack: value('in-pack') };
+}
 
 describe('project housekeeping (a job)', () => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobDefinitions } from '../src/jobs/index.ts';
+import type { JobDefinitions } from '../src/jobs/definitions.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 const PATHS = ['queue_metrics', 'process_metrics', 'job_stats', 'compound_metrics'];

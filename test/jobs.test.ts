@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobContext, JobDefinitions } from '../src/jobs/index.ts';
-import { jobStats, processMetrics, queueMetrics, UnknownQueueError } from '../src/jobs/index.ts';
+import type { JobDefinitions } from '../src/jobs/definitions.ts';
+import type { JobContext } from '../src/jobs/index.ts';
+import { jobStats, processMetrics, queueMetrics } from '../src/jobs/index.ts';
+import { UnknownQueueError } from '../src/jobs/queue.ts';
 import { startRuntime } from '../src/server.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 

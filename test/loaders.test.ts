@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { batchBy, loadExisting, projectsWithNamespace, SettledLoader } from '../src/core/loaders.ts';
+import { batchBy, loadExisting, SettledLoader } from '../src/core/loaders.ts';
+import { projectsWithNamespace } from '../src/core/store.ts';
 import { findProject } from '../src/modules/projects/service.ts';
 import { authenticate, authenticateToken } from '../src/auth/authenticate.ts';
 import { issueJobToken } from '../src/auth/job-tokens.ts';

@@ -140,6 +140,18 @@ describe('speed', () => {
     expect(few.statements).toBeGreaterThan(0);
     expect(more.statements).toBe(few.statements);
   });
+
+  it('answers every rule, as GitLab does, past the page of 100 GraphQL answers', async () => {
+    const many = (await t.api('post', '/projects').send({ name: 'Many rules', namespace_id: (await t.api('get', `/projects/${project.id}`).expect(200)).body.namespace.id }).expect(201)).body;
+    const patterns = Array.from({ length: 105 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`);
+    await t.db.packageProtectionRule.createMany({
+      data: patterns.map((packageNamePattern) => ({ projectId: many.id, packageNamePattern, packageType: 'npm' as const, minimumAccessLevelForPush: 40 })),
+    });
+    const listed = (await t.api('get', rules(many.id)).expect(200)).body;
+    expect(listed.map((r: { package_name_pattern: string }) => r.package_name_pattern)).toEqual(patterns);
+    const res = await t.graphql(`{ project(fullPath: "${many.path_with_namespace}") { packagesProtectionRules(first: 500) { nodes { packageNamePattern } } } }`);
+    expect(res.body.data.project.packagesProtectionRules.nodes).toHaveLength(100);
+  });
 });
 
 describe('the deletion level behind packages_protected_packages_delete', () => {

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobDefinitions } from '../src/jobs/index.ts';
+import type { JobDefinitions } from '../src/jobs/definitions.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
 /** The value of one sample in Prometheus' text format; 0 when the series is absent. */

@@ -3,6 +3,8 @@ import { Viewer } from '../src/auth/viewer.ts';
 import { createContext } from '../src/core/context.ts';
 import type { ProjectWithNamespace } from '../src/auth/policy.ts';
 import { listReleases, RELEASE_SORTS } from '../src/modules/releases/service.ts';
+import { selectList } from '../src/db/rows.ts';
+import { COLUMNS, TABLES, type ModelName } from '../src/generated/columns.ts';
 import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
 import { inZone } from './helpers/zone.ts';
 
@@ -85,6 +87,31 @@ describe("the releases area's loaders", () => {
       // The filters do filter (the control for the comparisons above).
       expect(await listReleases(ctx, project, { updatedBefore: middle }).count()).toBe(2);
       expect(await listReleases(ctx, project).count()).toBe(5);
+    });
+  });
+});
+
+/** Rows in an order of their values whatever the order of their properties. */
+const byValues = (rows: object[]) => {
+  const key = (row: object) => Object.entries(row).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, value]) => JSON.stringify(value)).join('\0');
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+};
+
+describe('the column maps generated from the Prisma schema', () => {
+  // Every statement of a store selects a model through them (selectList): over the pool, each
+  // model's rows must be Prisma's, field for field, in a zone other than UTC too.
+  it("read every model's rows as Prisma's findMany does", async () => {
+    const delegates = t.db as unknown as Record<string, { findMany(): Promise<object[]> }>;
+    await inZone('Asia/Kolkata', async () => {
+      const read: string[] = [];
+      for (const model of Object.keys(COLUMNS) as ModelName[]) {
+        const rows = await t.deps.sql.rows(`SELECT ${selectList(model, 't')} FROM ${TABLES[model]} t`, []);
+        const prisma = await delegates[model[0]!.toLowerCase() + model.slice(1)]!.findMany();
+        expect(byValues(rows), model).toStrictEqual(byValues(prisma));
+        if (rows.length) read.push(model);
+      }
+      // The comparisons above compare rows (the control): the seed made some of most kinds.
+      expect(read.length, read.join(', ')).toBeGreaterThanOrEqual(12);
     });
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, EXTERNAL_URL, seedProject, type TestApp } from './helpers/app.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 
 let t: TestApp;
 let project: { id: number; path_with_namespace: string };
@@ -254,5 +255,29 @@ describe('GraphQL', () => {
     expect(upd.body.data.releaseUpdate).toEqual({ release: { description: 'd' }, errors: [] });
     const del = await t.graphql(`mutation { releaseDelete(input: {projectPath: "${p}", tagName: "gql1"}) { release { tagName assets { count } } errors } }`);
     expect(del.body.data.releaseDelete).toEqual({ release: { tagName: 'gql1', assets: { count: 5 } }, errors: [] });
+  });
+});
+
+describe('nested lists over REST', () => {
+  it('answers every link of a release, as GitLab does, where GraphQL pages them (also through @gitbeaker/rest)', async () => {
+    const links = Array.from({ length: 60 }, (_, i) => ({ name: `file ${i}`, url: `https://example.com/files/${i}` }));
+    const created = (await t.api('post', base()).send({ tag_name: 'many-links', ref: 'main', assets: { links } }).expect(201)).body;
+    expect(created.assets).toMatchObject({ count: 64, links: expect.any(Array) });
+    expect(created.assets.links).toHaveLength(60);
+    const one = (await t.api('get', `${base()}/many-links`).expect(200)).body;
+    expect(one.assets.count).toBe(64);
+    expect(one.assets.links.map((l: { name: string }) => l.name).sort()).toEqual(links.map((l) => l.name).sort());
+    const listed = (await t.api('get', `${base()}?per_page=100`).expect(200)).body.find((r: { tag_name: string }) => r.tag_name === 'many-links');
+    expect(listed.assets.links).toHaveLength(60);
+    const grouped = (await t.api('get', `/groups/${group.id}/releases?per_page=100`).expect(200)).body.find((r: { tag_name: string }) => r.tag_name === 'many-links');
+    expect(grouped.assets.links).toHaveLength(60);
+    const shown = await gitbeaker(t.base, t.root.token).ProjectReleases.show(project.id, 'many-links');
+    expect(shown.assets.count).toBe(64);
+    expect(shown.assets.links).toHaveLength(60);
+    // GraphQL answers the page asked for.
+    const res = await t.graphql(`{ project(fullPath: "${project.path_with_namespace}") {
+      release(tagName: "many-links") { assets { count links(first: 30) { nodes { name } pageInfo { hasNextPage } } } } } }`);
+    expect(res.body.data.project.release.assets).toMatchObject({ count: 64, links: { pageInfo: { hasNextPage: true } } });
+    expect(res.body.data.project.release.assets.links.nodes).toHaveLength(30);
   });
 });

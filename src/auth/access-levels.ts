@@ -10,7 +10,7 @@ export const AccessLevel = {
 
 export const MEMBER_ACCESS_LEVELS = [5, 10, 20, 30, 40, 50] as const;
 
-const NAMES: Record<number, string> = {
+const NAMES: Record<number, keyof typeof AccessLevel> = {
   0: 'NO_ACCESS',
   5: 'MINIMAL_ACCESS',
   10: 'GUEST',

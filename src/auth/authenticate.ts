@@ -1,12 +1,11 @@
 import { equalsIgnoringCase, parseId } from '../core/input.ts';
-import { userColumns } from '../core/loaders.ts';
 import type { Db } from '../db/client.ts';
-import { selectList, type SqlReader } from '../db/rows.ts';
-import type { JobToken, PersonalAccessToken, User } from '../generated/prisma/client.ts';
+import type { SqlReader } from '../db/rows.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { isExpired, tokenDigest } from './tokens.ts';
 import { Viewer } from './viewer.ts';
 import type { ViewerCache } from './viewer-cache.ts';
+import { jobTokenByDigest, revokeRotatedSuccessors, tokenByDigest, markTokenUsed } from './store.ts';
 
 export type Credentials = { token?: string; sudo?: string; jobToken?: string };
 
@@ -42,32 +41,10 @@ const revoked = () =>
 /** The database and the plain reader every request's credential lookup goes through. */
 export type AuthStore = { db: Db; sql: SqlReader };
 
-const TOKEN_FIELDS = {
-  id: 'id', userId: 'user_id', name: 'name', description: 'description', digest: 'digest', scopes: 'scopes', expiresAt: 'expires_at',
-  revoked: 'revoked', impersonation: 'impersonation', lastUsedAt: 'last_used_at', createdAt: 'created_at',
-  previousTokenId: 'previous_personal_access_token_id',
-} satisfies Record<keyof PersonalAccessToken, string>;
-const JOB_TOKEN_FIELDS = {
-  id: 'id', projectId: 'project_id', userId: 'user_id', digest: 'digest', expiresAt: 'expires_at', createdAt: 'created_at',
-} satisfies Record<keyof JobToken, string>;
-
-// Every credentialed request starts with one of these: over the pool, one statement each, the
-// rows Prisma's `include: { user: true }` would give in two statements (~0.9 ms more CPU per
-// uncached request, measured in a test worker).
-const TOKEN_BY_DIGEST = `SELECT ${selectList(TOKEN_FIELDS, 't')}, ${userColumns('u', 'user.')}
-  FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = $1`;
-const JOB_TOKEN_BY_DIGEST = `SELECT ${selectList(JOB_TOKEN_FIELDS, 'j')}, ${userColumns('u', 'user.')}
-  FROM job_tokens j JOIN users u ON u.id = j.user_id WHERE j.digest = $1`;
-
-async function withUser<T>(sql: SqlReader, statement: string, digest: string): Promise<(T & { user: User }) | null> {
-  const [row] = await sql.rows<T & { user: User }>(statement, [digest]);
-  return row ?? null;
-}
-
 /** A job token acts as its user, bound to its project; it cannot be combined with another credential. */
 async function authenticateJob(store: AuthStore, digestKey: string, credentials: Credentials): Promise<Viewer> {
   if (credentials.token || credentials.sudo) throw new UnauthorizedError();
-  const job = await withUser<JobToken>(store.sql, JOB_TOKEN_BY_DIGEST, tokenDigest(digestKey, credentials.jobToken!));
+  const job = await jobTokenByDigest(store.sql, tokenDigest(digestKey, credentials.jobToken!));
   if (!job) throw new UnauthorizedError();
   if (job.expiresAt < new Date()) throw expired();
   if (job.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
@@ -92,30 +69,18 @@ export async function authenticate(store: AuthStore, digestKey: string, credenti
  */
 export async function authenticateToken({ db, sql }: AuthStore, digestKey: string, token: string, cache?: ViewerCache): Promise<Viewer> {
   const digest = tokenDigest(digestKey, token);
-  const find = () => withUser<PersonalAccessToken>(sql, TOKEN_BY_DIGEST, digest);
+  const find = () => tokenByDigest(sql, digest);
   const row = cache ? await cache.lookup(digest, find) : await find();
   if (!row) throw new UnauthorizedError();
   if (row.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
   const problem = isExpired(row.expiresAt) ? expired() : row.revoked ? revoked() : null;
+  // A revoked token that comes back after it was rotated may have leaked: GitLab then revokes the
+  // whole family, every token rotated from it (directly or down the chain).
   if (row.revoked) await revokeRotatedSuccessors(db, row.id);
   // The next lookup reads the new last_used_at (the trigger does not announce that column).
   if (!problem && (await touchLastUsed(db, row.id, row.lastUsedAt))) cache?.forget(digest);
   const { user, ...tokenRow } = row;
   return new Viewer(user, tokenRow, null, null, problem);
-}
-
-/**
- * A revoked token that comes back after it was rotated may have leaked: GitLab then revokes the
- * whole family, every token rotated from it (directly or down the chain).
- */
-async function revokeRotatedSuccessors(db: Db, tokenId: number) {
-  await db.$executeRaw`
-    WITH RECURSIVE successors AS (
-      SELECT id FROM personal_access_tokens WHERE previous_personal_access_token_id = ${tokenId}
-      UNION ALL
-      SELECT t.id FROM personal_access_tokens t JOIN successors s ON t.previous_personal_access_token_id = s.id
-    )
-    UPDATE personal_access_tokens SET revoked = true WHERE id IN (SELECT id FROM successors) AND NOT revoked`;
 }
 
 /**
@@ -125,10 +90,7 @@ async function revokeRotatedSuccessors(db: Db, tokenId: number) {
  */
 async function touchLastUsed(db: Db, id: number, lastUsedAt: Date | null): Promise<boolean> {
   if (lastUsedAt && Date.now() - lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return false;
-  await db.$executeRaw`
-    UPDATE personal_access_tokens SET last_used_at = now() AT TIME ZONE 'UTC'
-    WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= now() AT TIME ZONE 'UTC' - make_interval(secs => ${LAST_USED_INTERVAL_MS / 1000}))`
-    .catch(() => {});
+  await markTokenUsed(db, id, LAST_USED_INTERVAL_MS / 1000).catch(() => {});
   return true;
 }
 

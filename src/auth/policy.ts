@@ -3,17 +3,11 @@ import type { Conditions, SqlReader } from '../db/rows.ts';
 import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { AccessLevel } from './access-levels.ts';
+import { groupLevels, groupsWithMembershipBelow, NO_PROJECTS, projectLevelOf, projectLevels, projectsOfMember, projectsReadableBy, PUBLIC_PROJECTS } from './store.ts';
 import type { Viewer } from './viewer.ts';
 
 export type NamespaceLike = Pick<Namespace, 'id' | 'traversalIds' | 'visibility' | 'kind' | 'ownerId'>;
 export type ProjectWithNamespace = Project & { namespace: Namespace };
-
-const PROJECT_LEVELS =
-  'SELECT project_id AS id, MAX(access_level) AS level FROM project_authorizations WHERE user_id = $1 AND project_id = ANY($2) GROUP BY project_id';
-const GROUP_LEVELS =
-  'SELECT namespace_id AS id, MAX(access_level) AS level FROM group_authorizations WHERE user_id = $1 AND namespace_id = ANY($2) GROUP BY namespace_id';
-// Distinct: the view has a row per membership below, hundreds for one group.
-const BELOW_MEMBERSHIP = 'SELECT DISTINCT namespace_id AS id FROM group_memberships_below WHERE user_id = $1 AND namespace_id = ANY($2)';
 
 /**
  * The one place that answers "may this viewer see / do X". Visibility, inherited membership
@@ -29,17 +23,17 @@ const BELOW_MEMBERSHIP = 'SELECT DISTINCT namespace_id AS id FROM group_membersh
 export class Policy {
   /** The viewer's level in projects, through the project or a group above it (0: none). */
   private readonly projectLevels = this.perViewer(0, async (userId, ids) => {
-    const rows = await this.sql.rows<{ id: number; level: number }>(PROJECT_LEVELS, [userId, ids]);
+    const rows = await projectLevels(this.sql, userId, ids);
     return new Map(rows.map((r) => [r.id, r.level]));
   });
   /** The viewer's level in groups, through the group or a group above it (0: none). */
   private readonly groupLevels = this.perViewer(0, async (userId, ids) => {
-    const rows = await this.sql.rows<{ id: number; level: number }>(GROUP_LEVELS, [userId, ids]);
+    const rows = await groupLevels(this.sql, userId, ids);
     return new Map(rows.map((r) => [r.id, r.level]));
   });
   /** Whether the viewer is a member somewhere below a group (a subgroup's or project's member sees its parents). */
   private readonly belowMembership = this.perViewer(false, async (userId, ids) => {
-    const rows = await this.sql.rows<{ id: number }>(BELOW_MEMBERSHIP, [userId, ids]);
+    const rows = await groupsWithMembershipBelow(this.sql, userId, ids);
     return new Map(rows.map((r) => [r.id, true]));
   });
 
@@ -66,7 +60,7 @@ export class Policy {
   projectLevelColumn(where: Conditions): string | null {
     const user = this.viewer.user;
     if (!user || this.viewer.isAdmin) return null;
-    return `(SELECT MAX(a.access_level) FROM project_authorizations a WHERE a.project_id = p.id AND a.user_id = ${where.bind(user.id)})`;
+    return projectLevelOf(where.bind(user.id));
   }
 
   /** Keeps a level read by `projectLevelColumn` for this request's checks. */
@@ -165,10 +159,8 @@ export class Policy {
   readableProjects(where: Conditions): string | null {
     if (this.viewer.isAdmin) return null;
     const user = this.viewer.user;
-    if (!user) return "p.visibility = 'public'";
-    const userId = where.bind(user.id);
-    return `p.visibility IN ('public', 'internal') OR n.owner_id = ${userId}
-      OR EXISTS (SELECT 1 FROM project_authorizations a WHERE a.project_id = p.id AND a.user_id = ${userId} AND a.access_level >= ${AccessLevel.GUEST})`;
+    if (!user) return PUBLIC_PROJECTS;
+    return projectsReadableBy(where.bind(user.id));
   }
 
   /**
@@ -199,8 +191,7 @@ export class Policy {
   /** Projects of the viewer's memberships, direct or through a group, and of their namespace (`membership=true`), over `projects p JOIN namespaces n`. */
   memberProjects(where: Conditions): string {
     const user = this.viewer.user;
-    if (!user) return 'FALSE';
-    const userId = where.bind(user.id);
-    return `n.owner_id = ${userId} OR EXISTS (SELECT 1 FROM project_authorizations a WHERE a.project_id = p.id AND a.user_id = ${userId})`;
+    if (!user) return NO_PROJECTS;
+    return projectsOfMember(where.bind(user.id));
   }
 }

@@ -2,37 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { Policy } from '../auth/policy.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { AppDeps } from '../deps.ts';
-import type { DomainError } from './errors.ts';
 import { createLoaders, type Loaders } from './loaders.ts';
-
-/**
- * The interface a request came through. Use cases answer both the same way; the few places where
- * GitLab itself answers differently per interface read this, each as a named rule in its service.
- */
-export type Interface = 'rest' | 'graphql';
 
 /** Everything a use case needs for one request: who asks, what they may do, per-request caches. */
 export type Context = {
   deps: AppDeps;
   db: AppDeps['db'];
   viewer: Viewer;
-  via: Interface;
   policy: Policy;
   loaders: Loaders;
-  /** Failures that mutations report in their payload `errors`, kept with their codes for REST. */
-  payloadErrors: DomainError[];
   requestId: string;
 };
 
-/** `via` defaults to GraphQL, the model REST translates to. */
-export function createContext(deps: AppDeps, viewer: Viewer, requestId: string = randomUUID(), via: Interface = 'graphql'): Context {
+export function createContext(deps: AppDeps, viewer: Viewer, requestId: string = randomUUID()): Context {
   const ctx = {
     deps,
     db: deps.db,
     viewer,
-    via,
     policy: new Policy(deps.sql, viewer),
-    payloadErrors: [],
     requestId,
   } as Omit<Context, 'loaders'> as Context;
   ctx.loaders = createLoaders(ctx, deps.loaderFactories);

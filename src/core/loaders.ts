@@ -1,15 +1,15 @@
 import DataLoader from 'dataloader';
-import { selectList, type SqlReader } from '../db/rows.ts';
 import type { Repository } from '../git/repository.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
 import type { Context } from './context.ts';
+import { projectsWithNamespace, usersById } from './store.ts';
 
 /**
  * A DataLoader that also hands out what it has already read without a promise: `use(key, fn)`
  * calls `fn` at once when the key's batch has resolved, else when it resolves. A page of 100
  * releases reads its links, milestones and authors through loaders from ~1,000 fields: a field
  * that answers a value, not a promise, spares graphql-jit an async step (its promises and a
- * microtask), and a list resolver that preloads its rows' relations (see `preloadReleases`) turns
+ * microtask), and a list resolver that preloads its rows' relations (see graphql/preload.ts) turns
  * every field below it into a plain value.
  */
 export class SettledLoader<K, V> extends DataLoader<K, V> {
@@ -104,56 +104,19 @@ export async function loadExisting<K, V>(loader: DataLoader<K, V | null>, keys: 
   return values.filter((value): value is V => value != null && !(value instanceof Error));
 }
 
-/** The Project model's fields and the columns of `projects` they read (see `selectList`). */
-const PROJECT_FIELDS = {
-  id: 'id', name: 'name', path: 'path', namespaceId: 'namespace_id', description: 'description', visibility: 'visibility::text',
-  defaultBranch: 'default_branch', creatorId: 'creator_id', archived: 'archived', createdAt: 'created_at', updatedAt: 'updated_at',
-  lastActivityAt: 'last_activity_at', topics: 'topics',
-} satisfies Record<keyof Project, string>;
-const NAMESPACE_FIELDS = {
-  id: 'id', kind: 'kind::text', name: 'name', path: 'path', fullPath: 'full_path', traversalIds: 'traversal_ids', parentId: 'parent_id',
-  ownerId: 'owner_id', visibility: 'visibility::text', description: 'description', requestAccessEnabled: 'request_access_enabled',
-  createdAt: 'created_at', updatedAt: 'updated_at',
-} satisfies Record<keyof Namespace, string>;
+/** The viewer's level in a project (0: none) and whether it may read its code (GitLab's `read_code`). */
+export type ProjectAccess = { level: number; readCode: boolean };
 
-/** Projects with their namespaces, aliased `p` and `n` (the aliases project conditions are written for). */
-export const PROJECTS_JOIN = 'projects p JOIN namespaces n ON n.id = p.namespace_id';
-/**
- * A project's columns with its namespace's, as `readProjects` reads them; under `prefix`, an object
- * of its own in the row (`project.`: the row's `project`).
- */
-export const projectWithNamespaceColumns = (prefix = '') => `${selectList(PROJECT_FIELDS, 'p', prefix)}, ${selectList(NAMESPACE_FIELDS, 'n', `${prefix}namespace.`)}`;
-
-/**
- * A project with its namespace in one statement, the read every project-scoped request starts with
- * (Prisma's `include` takes two, ~0.3-0.4 ms of CPU per statement here).
- */
-const PROJECTS_WITH_NAMESPACE = `SELECT ${projectWithNamespaceColumns()} FROM ${PROJECTS_JOIN}`;
-
-const PROJECTS_BY_ID = `${PROJECTS_WITH_NAMESPACE} WHERE p.id = ANY($1)`;
-
-/** Projects with their namespace, from a statement selecting `projectWithNamespaceColumns()`. */
-export const readProjects = (sql: SqlReader, statement: string, values: unknown[]) => sql.rows<Project & { namespace: Namespace }>(statement, values);
-
-/** Projects with their namespace, by id. */
-export const projectsWithNamespace = (sql: SqlReader, ids: readonly number[]) => readProjects(sql, PROJECTS_BY_ID, [ids]);
-
-/** The User model's fields and the columns of `users` they read. */
-const USER_FIELDS = {
-  id: 'id', username: 'username', name: 'name', email: 'email', passwordDigest: 'password_digest', isAdmin: 'is_admin',
-  state: 'state::text', bio: 'bio', createdAt: 'created_at', updatedAt: 'updated_at', confirmedAt: 'confirmed_at',
-  canCreateGroup: 'can_create_group', projectsLimit: 'projects_limit',
-} satisfies Record<keyof User, string>;
-
-/** The select list of a User as Prisma reads it (see `selectList`). */
-export const userColumns = (alias: string, prefix = '') => selectList(USER_FIELDS, alias, prefix);
-
-const USERS_BY_ID = `SELECT ${userColumns('u')} FROM users u WHERE u.id = ANY($1)`;
+async function projectAccess(ctx: Context, projectId: number): Promise<ProjectAccess> {
+  const project = await ctx.loaders.project.load(projectId);
+  if (!project) return { level: 0, readCode: false };
+  return { level: await ctx.policy.projectAccessLevel(project), readCode: await ctx.policy.canReadCode(project) };
+}
 
 /** The loaders every area shares (users, namespaces, projects, repository handles), as factories. */
 const CORE_LOADERS = {
   /** Authors, assignees, members: over the pool (SqlReader), the row Prisma would read. */
-  user: (ctx: Context) => batchBy<number, User>((ids) => ctx.deps.sql.rows<User>(USERS_BY_ID, [ids]), (u) => u.id),
+  user: (ctx: Context) => batchBy<number, User>((ids) => usersById(ctx.deps.sql, ids), (u) => u.id),
   /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
   userByEmail: (ctx: Context) =>
     batchBy<string, User>(
@@ -166,6 +129,9 @@ const CORE_LOADERS = {
       (n) => n.id,
     ),
   project: (ctx: Context) => batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(ctx.deps.sql, ids), (p) => p.id),
+  /** The viewer's standing in projects, read once per project and request: what abilities (graphql/abilities.ts) decide from. */
+  projectAccess: (ctx: Context) =>
+    new SettledLoader<number, ProjectAccess>((ids) => Promise.all(ids.map((id) => projectAccess(ctx, id)))),
   /** One Repository per project and request, over the libgit2 handle the git store keeps. */
   repository: (ctx: Context) => new SettledLoader<number, Repository>((ids) => Promise.all(ids.map((id) => ctx.deps.git.open(id)))),
 };

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { pgConfigFromUrl } from './adapter-fixes.ts';
+import type { Db } from './client.ts';
 
 type Subscriber = { onMessage: (payload: string) => void; onGap: () => void };
 
@@ -94,4 +95,9 @@ export class Notifications {
     this.client = null;
     if (client) await client.end().catch(() => {});
   }
+}
+
+/** Sends `payload` to every process listening on `channel`; inside a transaction, at its commit. */
+export async function notify(db: Pick<Db, '$executeRaw'>, channel: string, payload: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
 }

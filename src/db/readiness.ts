@@ -3,6 +3,11 @@ import type { GitStore } from '../git/store.ts';
 import type { Db } from './client.ts';
 import { migrationsDir } from './migrate.ts';
 
+/** Resolves when the database answers a statement. */
+export async function databaseAnswers(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}
+
 /** Migrations in prisma/migrations that the database has not finished applying. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const expected = fs.readdirSync(migrationsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { COLUMNS, type ModelName } from '../generated/columns.ts';
 
 // Prisma keeps DateTime in `timestamp(3)` columns holding UTC, and `@db.Date` as UTC midnight;
 // node-postgres would read both as local time.
@@ -139,13 +140,24 @@ function nestedShape(names: string[]): Shape | null {
 const literalOf = (shape: Shape): string =>
   `{ ${[...shape].map(([key, value]) => `${JSON.stringify(key)}: ${typeof value === 'number' ? `values[${value}]` : literalOf(value)}`).join(', ')} }`;
 
+/** A model's fields, as the generated column maps know them. */
+export type FieldOf<M extends ModelName> = keyof (typeof COLUMNS)[M] & string;
+
 /**
- * A select list reading a model's fields from their columns (`fields`: field → column expression)
- * of the table aliased `alias`, each named `<prefix><field>` (with a `user.` prefix, SqlReader
- * reads them as an object `user`).
+ * A select list reading a model's fields (those in `pick`, else all but `omit`) from the table
+ * aliased `alias`, each named `<prefix><field>` (with a `user.` prefix, SqlReader reads them as an
+ * object `user`). The columns come from the maps generated from the Prisma schema
+ * (src/generated/columns.ts), so a row reads as Prisma's would.
  */
-export function selectList(fields: Record<string, string>, alias: string, prefix = ''): string {
-  return Object.entries(fields).map(([field, column]) => `${alias}.${column} AS "${prefix}${field}"`).join(', ');
+export function selectList<M extends ModelName>(
+  model: M,
+  alias: string,
+  { prefix = '', omit = [], pick }: { prefix?: string; omit?: readonly FieldOf<M>[]; pick?: readonly FieldOf<M>[] } = {},
+): string {
+  const columns: Record<string, string> = COLUMNS[model];
+  const omitted = new Set<string>(omit);
+  const fields = (pick ?? Object.keys(columns)).filter((field) => !omitted.has(field));
+  return fields.map((field) => `${alias}.${columns[field]} AS "${prefix}${field}"`).join(', ');
 }
 
 /**

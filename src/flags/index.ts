@@ -2,8 +2,8 @@ import type { AppDeps } from '../deps.ts';
 import type { FlagActor } from './gates.ts';
 
 export { flagActor, type FlagActor } from './gates.ts';
-export { FlagStore, UnknownFlagError, type FlagStatus, type FlagChange } from './store.ts';
-export { loadFlagDefinitions, experimentKey, type FlagDefinition } from './definitions.ts';
+export type { FlagStatus, FlagChange } from './store.ts';
+export { experimentKey, type FlagDefinition } from './definitions.ts';
 
 /**
  * The one question code asks about a flag: is `name` enabled (for `actor`, when the flag is

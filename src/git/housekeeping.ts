@@ -14,10 +14,3 @@ export async function housekeep(store: GitStore, projectId: number, task: Housek
   if (task === 'eager') await runGit(dir, ['gc', '--quiet', '--prune=2.weeks.ago']);
   else await runGit(dir, ['prune', '--expire=30.minutes.ago']);
 }
-
-/** Loose and packed object counts (`git count-objects -v`), e.g. to see what housekeeping did. */
-export async function objectCounts(store: GitStore, projectId: number): Promise<{ loose: number; packs: number; inPack: number }> {
-  const out = await runGit(store.pathFor(projectId), ['count-objects', '-v']);
-  const value = (key: string) => Number(new RegExp(`^${key}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
-  return { loose: value('count'), packs: value('packs'), inPack: value('in-pack') };
-}

@@ -7,6 +7,7 @@ import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Context } from '../core/context.ts';
+import AbilitiesPlugin from './abilities.ts';
 import type { Upload } from '../core/upload.ts';
 
 export const builder = new SchemaBuilder<{
@@ -24,7 +25,8 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({
-  plugins: [PrismaPlugin, RelayPlugin],
+  // Abilities first: a field's permission guards the resolver the other plugins make.
+  plugins: [AbilitiesPlugin, PrismaPlugin, RelayPlugin],
   prisma: {
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),

@@ -1,8 +1,50 @@
 import { cursorToOffset, offsetForArgs, offsetToCursor, type resolveArrayConnection } from '@pothos/plugin-relay';
+import { getNamedType, isObjectType, type GraphQLFieldResolver, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { ParamError } from '../core/errors.ts';
+import { MAX_ID } from '../core/input.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Listing } from '../core/listing.ts';
+import { executionRoot } from './execution-root.ts';
 
-type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
+/** Set on the arguments of a connection that answers its whole list (see `withWholeLists`). */
+const WHOLE = Symbol('whole list');
+
+type ConnectionArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null; [WHOLE]?: true };
+
+/** A list's size bound where it is read whole: the largest LIMIT or `take` a statement accepts. */
+const WHOLE_SIZE = MAX_ID - 1;
+
+/** Page sizes: GitLab's GraphQL default and maximum, or the whole list. */
+const sizesFor = (args: ConnectionArgs) =>
+  args[WHOLE] ? { defaultSize: WHOLE_SIZE, maxSize: WHOLE_SIZE } : { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE };
+
+/** A Relay connection type: the types whose fields page (GitLab's `…Connection` with `pageInfo`). */
+export const isConnectionType = (type: GraphQLNamedType) => isObjectType(type) && type.name.endsWith('Connection') && 'pageInfo' in type.getFields();
+
+/**
+ * GitLab's REST answers carry nested lists whole (every link, milestone and evidence of each
+ * release, every label of an epic, every rule of a project) where its GraphQL pages them, 100 at
+ * most. So in an operation whose root reads whole lists (`ExecutionRoot.wholeLists`: the REST
+ * facade's, never /api/graphql's) every connection selected without `first` or `last` answers
+ * its whole list; one with them answers the page they ask for. The arguments carry the mark,
+ * which no client can send.
+ */
+export function withWholeLists(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!field.resolve || !isConnectionType(getNamedType(field.type))) continue;
+      field.resolve = wholeWhenAsked(field.resolve);
+    }
+  }
+  return schema;
+}
+
+function wholeWhenAsked(resolve: GraphQLFieldResolver<unknown, unknown, ConnectionArgs>): GraphQLFieldResolver<unknown, unknown, ConnectionArgs> {
+  return (source, args, ctx, info) => {
+    const whole = executionRoot(info)?.wholeLists === true && args.first == null && args.last == null;
+    return resolve(source, whole ? { ...args, [WHOLE]: true } : args, ctx, info);
+  };
+}
 
 /** A cursor this server did not hand out is the client's mistake (GitLab: "Please provide a valid cursor"), not a 500. */
 function checkCursor(cursor: string | null | undefined) {
@@ -88,7 +130,8 @@ function offsetConnection<T>(nodes: readonly T[], window: Window, totalCount: ()
 }
 
 /**
- * Offset-cursor Relay connection with `totalCount`; page sizes are clamped to 100 like GitLab's.
+ * Offset-cursor Relay connection with `totalCount`; page sizes are clamped to 100 like GitLab's
+ * (a whole list is read whole: `withWholeLists`).
  * The page depends on the count only when it is counted back from the end (`last`); otherwise
  * the count is a statement only where `totalCount` (or `count`) is selected, read once, and a page
  * ends where the rows do (one row more than the page is read, for `hasNextPage`).
@@ -99,7 +142,7 @@ export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<
   const clamp = (n?: number | null) => (n == null ? n : Math.max(0, Math.min(n, MAX_PAGE_SIZE)));
   const bounded = { ...args, first: clamp(args.first), last: clamp(args.last) };
   const counted = bounded.last != null ? await listing.count() : undefined;
-  const window = offsetForArgs({ args: bounded, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, totalCount: counted });
+  const window = offsetForArgs({ args: bounded, ...sizesFor(args), totalCount: counted });
   const nodes = await listing.fetch({ offset: window.offset, limit: window.limit });
   let count: Promise<number> | undefined;
   return offsetConnection(nodes, window, counted !== undefined ? () => counted : () => (count ??= listing.count()));
@@ -108,6 +151,6 @@ export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<
 /** A list loaded whole (children loaded in one batch) as a Relay connection with totalCount. */
 export function listConnection<T>(args: ConnectionArgs, list: readonly T[]) {
   // Pothos's defaults for arrays (20 by default, 100 at most), as resolveArrayConnection pages them.
-  const window = offsetForArgs({ args, totalCount: list.length });
+  const window = offsetForArgs({ args, ...sizesFor(args), totalCount: list.length });
   return offsetConnection(list.slice(window.offset, window.offset + window.limit), window, () => list.length);
 }

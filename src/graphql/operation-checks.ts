@@ -3,7 +3,6 @@ import {
   getOperationAST,
   GraphQLError,
   isCompositeType,
-  isObjectType,
   Kind,
   type DocumentNode,
   type FieldNode,
@@ -26,6 +25,8 @@ import { DomainError, ParamError, ServiceUnavailableError } from '../core/errors
 import { findUnstorableText } from '../core/input.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { MAX_PAGE_SIZE } from '../core/listing.ts';
+import { isConnectionType } from './connections.ts';
+import { ExecutionRoot } from './execution-root.ts';
 import { collectFields, measureOperations, recurringFields, type Shape } from './selections.ts';
 
 /** GitLab's complexity ceilings (`GitlabSchema`): anonymous, signed-in, administrator. */
@@ -130,7 +131,12 @@ type Walk = {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
+  /** The operation reads connections without `first`/`last` whole (`withWholeLists`, graphql/connections.ts). */
+  wholeLists?: boolean;
 };
+
+/** How an operation reads its connections: pages (GitLab's GraphQL), or whole lists where it asks (the REST facade). */
+export type Reading = { wholeLists?: boolean };
 
 /**
  * Fields of one selection set with the type they are selected on, fragments inlined (each
@@ -171,14 +177,14 @@ function included(walk: Walk, selection: SelectionNode): boolean {
 /** Relay plumbing (connections, edges, page info) is part of the field that returned it. */
 const isConnectionPlumbing = (type: GraphQLCompositeType) => /(Connection|Edge)$/.test(type.name) || type.name === 'PageInfo';
 
-const isConnection = (type: GraphQLCompositeType) => isObjectType(type) && type.name.endsWith('Connection') && 'pageInfo' in type.getFields();
-
 /**
  * GitLab's query complexity (graphql-ruby with GitLab's field and resolver rules): a field costs 1
  * plus its selections; a connection costs its selections plus 1 (+1 with `sort`, +5 with
  * `search`), multiplied by 1 + n/100 where n is the page it can return (`first`/`last`, at most
  * 100): a connection of 100 doubles what it holds, and nested connections multiply. Introspection
- * is free (bounded by the schema, and GraphiQL needs it).
+ * is free (bounded by the schema, and GraphiQL needs it). A whole list (`wholeLists`, a connection
+ * without `first`/`last`) costs what it holds once: its size is the data's, not the document's,
+ * and it is read in the one batch that loads it for every parent, as GitLab's REST answers it.
  */
 function selectionComplexity(walk: Walk, set: SelectionSetNode, parent: GraphQLCompositeType): number {
   let total = 0;
@@ -188,20 +194,21 @@ function selectionComplexity(walk: Walk, set: SelectionSetNode, parent: GraphQLC
     if (!def) continue;
     const type = getNamedType(def.type);
     const children = node.selectionSet && isCompositeType(type) ? selectionComplexity(walk, node.selectionSet, type) : 0;
-    if (!isCompositeType(type) || !isConnection(type)) {
+    if (!isCompositeType(type) || !isConnectionType(type)) {
       total += 1 + children;
       continue;
     }
     const arg = (name: string) => argValue(walk, node.arguments?.find((a) => a.name.value === name)?.value);
-    const sizes = [arg('first'), arg('last'), MAX_PAGE_SIZE].filter((n): n is number => typeof n === 'number' && n >= 0);
-    const limit = Math.min(...sizes);
+    const [first, last] = [arg('first'), arg('last')];
+    const sizes = [first, last, MAX_PAGE_SIZE].filter((n): n is number => typeof n === 'number' && n >= 0);
+    const limit = walk.wholeLists && first == null && last == null ? 0 : Math.min(...sizes);
     const base = children + 1 + (arg('sort') != null ? 1 : 0) + (arg('search') != null ? 5 : 0);
     total += Math.floor(base * (1 + limit / 100));
   }
   return total;
 }
 
-function prepare(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined) {
+function prepare(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, reading: Reading = {}) {
   const operation = getOperationAST(document, operationName);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -212,16 +219,22 @@ function prepare(schema: GraphQLSchema, document: DocumentNode, operationName: s
     if (definition.defaultValue) values[name] = argValue({ schema, fragments, variables: {} }, definition.defaultValue);
   }
   for (const [name, value] of Object.entries(variables ?? {})) if (value !== undefined) values[name] = value;
-  return { operation, walk: { schema, fragments, variables: values } as Walk };
+  return { operation, walk: { schema, fragments, variables: values, wholeLists: reading.wholeLists } as Walk };
 }
 
 function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode) {
   return operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'query' ? schema.getQueryType() : schema.getSubscriptionType();
 }
 
-/** The complexity of one operation of a document, with its variables. */
-export function operationComplexity(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown>): number {
-  const { operation, walk } = prepare(schema, document, operationName, variables);
+/** The complexity of one operation of a document, with its variables, read as `reading` says. */
+export function operationComplexity(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Record<string, unknown>,
+  reading: Reading = {},
+): number {
+  const { operation, walk } = prepare(schema, document, operationName, variables, reading);
   const root = operation && rootType(schema, operation);
   return operation && root ? selectionComplexity(walk, operation.selectionSet, root) : 0;
 }
@@ -341,10 +354,10 @@ export function checkOperationScopesCached(schema: GraphQLSchema, document: Docu
   viewer.requireUsableCredential();
 }
 
-function cachedComplexity(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined) {
+function cachedComplexity(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, reading: Reading) {
   const entry = checksOf(document);
-  const key = JSON.stringify([operationName ?? '', ...entry.costVariables.map((name) => variables?.[name] ?? null)]);
-  return remember(entry.costs, key, () => operationComplexity(schema, document, operationName, variables));
+  const key = JSON.stringify([operationName ?? '', reading.wholeLists === true, ...entry.costVariables.map((name) => variables?.[name] ?? null)]);
+  return remember(entry.costs, key, () => operationComplexity(schema, document, operationName, variables, reading));
 }
 
 /**
@@ -373,15 +386,22 @@ function checkNesting(document: DocumentNode, operationName: string | null | und
 /**
  * Everything checked before an operation runs, for /api/graphql and the REST facade alike: the
  * document's size, scopes, depth and recursion, no NUL byte or unpaired surrogate in any text, and
- * the complexity ceiling of the viewer.
+ * the complexity ceiling of the viewer, for the operation read as `reading` says.
  */
-export function checkOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, viewer: Viewer) {
+export function checkOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+  viewer: Viewer,
+  reading: Reading = {},
+) {
   checkDocumentSize(document);
   checkOperationScopesCached(schema, document, operationName, viewer);
   checkNesting(document, operationName, viewer);
   const text = findUnstorableText(variables ?? {});
   if (text || checksOf(document).nulLiteral) throw new ParamError(text ? `$${text.name} ${text.problem}` : 'the query contains a null byte');
-  const complexity = cachedComplexity(schema, document, operationName, variables);
+  const complexity = cachedComplexity(schema, document, operationName, variables, reading);
   const max = maxComplexityFor(viewer);
   if (complexity > max) throw new QueryComplexityError(complexity, max);
 }
@@ -422,8 +442,9 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
     },
     onExecute({ args, setResultAndStopExecution, executeFn, setExecuteFn }) {
       const ctx = args.contextValue as Context;
+      const root = new ExecutionRoot(false);
       try {
-        checkOperation(schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, ctx.viewer);
+        checkOperation(schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, ctx.viewer, root);
       } catch (error) {
         const failure = error as DomainError;
         // An expired or revoked token is a 401 over GraphQL too, like an unknown one.
@@ -431,7 +452,7 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
         return;
       }
       setExecuteFn((executeArgs) =>
-        withDeadline(Promise.resolve(executeFn(executeArgs)), timeoutMs).catch((error: unknown) => {
+        withDeadline(Promise.resolve(executeFn({ ...executeArgs, rootValue: root })), timeoutMs).catch((error: unknown) => {
           if (error instanceof QueryTimeoutError) return { errors: [error] };
           throw error;
         }) as never,
@@ -450,8 +471,8 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
               ctx.deps.log.error({ err: error.originalError, requestId: ctx.requestId, path: error.path }, 'unhandled GraphQL error');
             }
           }
-          if (!ctx.payloadErrors.length || !('data' in result)) return;
-          setResult({ ...result, extensions: { ...result.extensions, payloadErrors: describePayloadErrors(ctx.payloadErrors) } });
+          if (!root.payloadFailures.length || !('data' in result)) return;
+          setResult({ ...result, extensions: { ...result.extensions, payloadErrors: describePayloadErrors(root.payloadFailures) } });
         },
       };
     },

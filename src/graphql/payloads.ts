@@ -1,15 +1,19 @@
 import type { InputFieldMap, ObjectRef, SchemaTypes } from '@pothos/core';
-import { getArgumentValues, Kind, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+import { getArgumentValues, Kind, type FieldNode, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import type { Context } from '../core/context.ts';
-import { isPayloadError } from '../core/errors.ts';
+import { isPayloadError, type DomainError } from '../core/errors.ts';
+import { executionRoot } from './execution-root.ts';
 
-type Payload<K extends string, T> = { [key in K]: T | null } & { errors: string[]; clientMutationId?: string | null };
+/** The failure a payload answers in `errors`, kept with its code (not a field: no client reads it). */
+const FAILURE = Symbol('payload failure');
+
+type Payload<K extends string, T> = { [key in K]: T | null } & { errors: string[]; clientMutationId?: string | null; [FAILURE]?: DomainError };
 
 /** What every mutation input carries besides its own fields (GitLab's, from Relay). */
 export type MutationInput = { clientMutationId?: string | null };
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
+export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
 export type InputFields = PothosSchemaTypes.InputFieldBuilder<Types, 'InputObject'>;
 
 /**
@@ -27,18 +31,41 @@ export function mutationInput<Fields extends InputFieldMap>(name: string, fields
 
 /**
  * GitLab's mutation payload: the object and `errors: [String!]!` (empty on success). Validation
- * and conflict failures land in `errors` and are kept on the context with their codes, so the
- * REST facade can answer GitLab's status and body; not-found and forbidden stay GraphQL errors.
+ * and conflict failures land in `errors`, and the payload keeps the failure with its code, so the
+ * REST facade can answer GitLab's status and body (`withPayloadFailures`); not-found and forbidden
+ * stay GraphQL errors.
  */
-export async function asPayload<K extends string, T>(ctx: Context, key: K, run: () => Promise<T>, input?: MutationInput): Promise<Payload<K, T>> {
+export async function asPayload<K extends string, T>(key: K, run: () => Promise<T>, input?: MutationInput): Promise<Payload<K, T>> {
   const clientMutationId = input?.clientMutationId ?? null;
   try {
     return { [key]: await run(), errors: [], clientMutationId } as unknown as Payload<K, T>;
   } catch (error) {
     if (!isPayloadError(error)) throw error;
-    ctx.payloadErrors.push(error);
-    return { [key]: null, errors: [error.message], clientMutationId } as unknown as Payload<K, T>;
+    return { [key]: null, errors: [error.message], clientMutationId, [FAILURE]: error } as unknown as Payload<K, T>;
   }
+}
+
+const failureOf = (payload: unknown): DomainError | undefined =>
+  payload !== null && typeof payload === 'object' ? (payload as { [FAILURE]?: DomainError })[FAILURE] : undefined;
+
+/**
+ * Every mutation of the schema reports the failure its payload answered to the execution's root
+ * (`ExecutionRoot.payloadFailures`): the data keep only its message, the executor needs its code.
+ */
+export function withPayloadFailures(schema: GraphQLSchema): GraphQLSchema {
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    if (field.resolve) field.resolve = reportingFailure(field.resolve);
+  }
+  return schema;
+}
+
+function reportingFailure(resolve: GraphQLFieldResolver<unknown, Context>): GraphQLFieldResolver<unknown, Context> {
+  return async (source, args, ctx, info) => {
+    const payload: unknown = await resolve(source, args, ctx, info);
+    const failure = failureOf(payload);
+    if (failure) executionRoot(info)?.payloadFailures.push(failure);
+    return payload;
+  };
 }
 
 /**

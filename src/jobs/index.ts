@@ -1,5 +1,2 @@
-export { JobQueue, UnknownQueueError, JOBS_SCHEMA, type SendOptions, type JobOutcome } from './queue.ts';
-export { Worker, type WorkerOptions } from './worker.ts';
-export { queueMetrics, processMetrics, jobStats, statsByQueue, type QueueMetric, type ProcessMetric, type JobStats, type QueueStats } from './metrics.ts';
-export type { JobHandler, JobContext, JobDefinitions, QueueDefinition, QueuePolicy } from './definitions.ts';
-
+export { queueMetrics, processMetrics, jobStats, statsByQueue, type QueueMetric, type ProcessMetric, type JobStats } from './store.ts';
+export type { JobContext } from './definitions.ts';

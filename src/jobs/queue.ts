@@ -2,13 +2,12 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { createDb, type Db } from '../db/client.ts';
 import { lockKey } from '../db/locks.ts';
-import type { Notifications } from '../db/notifications.ts';
+import { notify, type Notifications } from '../db/notifications.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { resolveQueues, type JobDefinitions, type ResolvedQueue } from './definitions.ts';
+import { countRun, handBackJob, JOBS_SCHEMA, transactionExecutor } from './store.ts';
 
-/** pg-boss keeps its tables in this schema of the application's database. */
-export const JOBS_SCHEMA = 'pgboss';
 /** Notified (payload: queue name) when a job is enqueued, so idle workers fetch at once instead of at the next poll. */
 export const JOBS_CHANNEL = 'forgegate_jobs';
 
@@ -38,16 +37,6 @@ export type SendOptions = {
 export type FetchedJob = { id: string; name: string; data: unknown; retryCount: number; retryLimit: number };
 
 export type JobOutcome = 'completed' | 'failed';
-
-type Executor = { executeSql: (text: string, values: unknown[]) => Promise<{ rows: any[] }> };
-
-// Prisma's raw API binds a plain object as text; pg-boss's `$3::jsonb` wants JSON text anyway.
-const bindable = (value: unknown) =>
-  value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value) ? JSON.stringify(value) : value;
-
-function transactionExecutor(tx: Prisma.TransactionClient): Executor {
-  return { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<any[]>(text, ...values.map(bindable)) }) };
-}
 
 const errorOutput = (error: unknown) =>
   error instanceof Error ? { message: error.message, name: error.name, stack: error.stack } : { message: String(error) };
@@ -143,8 +132,7 @@ export class JobQueue {
     const id = await this.boss.send(queue, data, sendOptions);
     if (!id) return null;
     // Inside a transaction the notification is delivered at commit, with the job.
-    if (tx) await tx.$executeRaw`SELECT pg_notify(${JOBS_CHANNEL}, ${queue})`;
-    else await this.db.$executeRaw`SELECT pg_notify(${JOBS_CHANNEL}, ${queue})`;
+    await notify(tx ?? this.db, JOBS_CHANNEL, queue);
     return id;
   }
 
@@ -199,9 +187,7 @@ export class JobQueue {
   /** Lifetime counters (Sidekiq's processed/failed): every run is processed, failed runs also failed. */
   private count(queue: string, outcome: JobOutcome) {
     const failed = outcome === 'failed' ? 1 : 0;
-    return this.db.$executeRaw`
-      INSERT INTO job_queue_stats (queue, processed, failed) VALUES (${queue}, 1, ${failed})
-      ON CONFLICT (queue) DO UPDATE SET processed = job_queue_stats.processed + 1, failed = job_queue_stats.failed + ${failed}`;
+    return countRun(this.db, queue, failed);
   }
 
   /**
@@ -210,12 +196,7 @@ export class JobQueue {
    */
   async handBack(jobs: Pick<FetchedJob, 'id' | 'name'>[]): Promise<void> {
     for (const job of jobs) {
-      // started_on is what pg-boss's fetch reads to count a retry; clearing it keeps the attempt number.
-      await this.db.$executeRawUnsafe(
-        `UPDATE ${JOBS_SCHEMA}.job SET state = 'retry', start_after = now(), started_on = NULL WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
-        job.name,
-        job.id,
-      );
+      await handBackJob(this.db, job);
     }
   }
 

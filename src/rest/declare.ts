@@ -1,3 +1,4 @@
+import { rules } from '../core/input-rules.ts';
 import { asUpload, type Upload } from '../core/upload.ts';
 import type { Params } from './params.ts';
 
@@ -152,6 +153,21 @@ export const param = {
  * A check across parameters, run after each one was read. Rules that hold for a use case whatever
  * the interface (Grape's `at_least_one_of`, `mutually_exclusive`, `values:`) live in its service
  * (`core/input-rules.ts`); a route rule only reads the request (e.g. content required unless a
- * base64 body is explicitly null).
+ * base64 body is explicitly null), or is one GitLab declares on its REST parameters alone.
  */
 export type Rule = { readonly description: string; readonly check: (p: Params) => void };
+
+/** Route rules of GitLab's REST parameters that its GraphQL input does not have. */
+export const rule = {
+  /** Grape's `at_least_one_of` on the request: a parameter sent as null counts as given. */
+  atLeastOneOf: (...names: string[]): Rule => {
+    const fields = Object.fromEntries(names.map((name) => [name, name]));
+    return {
+      description: `At least one of ${names.join(', ')} is required.`,
+      check: (p) => {
+        const problem = rules.atLeastOneOf(p.raw, fields, { nullIsGiven: true });
+        if (problem) p.report(problem.rest);
+      },
+    };
+  },
+};

@@ -14,6 +14,7 @@ import {
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.ts';
 import { DomainError, ParamError } from '../core/errors.ts';
+import { ExecutionRoot } from '../graphql/execution-root.ts';
 import { compileOperation, jitLoaded, loadJit, type ExecutionEngine } from '../graphql/jit.ts';
 import { checkDocumentSize, checkOperation, checkOperationScopesCached, withDeadline } from '../graphql/operation-checks.ts';
 
@@ -151,15 +152,18 @@ export class OperationRegistry {
   /** Runs an operation and returns its data, or throws the domain error it failed with. */
   async run(name: string, variables: Record<string, unknown>, ctx: Context): Promise<unknown> {
     const document = this.document(name);
-    checkOperation(this.schema, document, name, variables, ctx.viewer);
+    // GitLab's REST answers carry nested lists whole: a connection read without `first` is all of it.
+    const root = new ExecutionRoot(true);
+    checkOperation(this.schema, document, name, variables, ctx.viewer, root);
     if (this.engine === 'jit' && !jitLoaded()) await loadJit();
     const compiled = this.compiledFor(name, document);
     const execution = compiled
-      ? compiled.query(undefined, ctx, withoutUndefined(variables) as Record<string, unknown>)
-      : execute({ schema: this.schema, document, variableValues: variables, contextValue: ctx, operationName: name });
+      ? compiled.query(root, ctx, withoutUndefined(variables) as Record<string, unknown>)
+      : execute({ schema: this.schema, document, rootValue: root, variableValues: variables, contextValue: ctx, operationName: name });
     const result = (await withDeadline(Promise.resolve(execution), this.timeoutMs)) as ExecutionResult;
     if (result.errors?.length) throw toDomainError(result.errors[0]);
-    if (ctx.payloadErrors.length) throw ctx.payloadErrors[0];
+    // A mutation's validation or conflict failure is GitLab's 400/409/422 with its body over REST.
+    if (root.payloadFailures.length) throw root.payloadFailures[0];
     return result.data;
   }
 }

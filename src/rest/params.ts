@@ -40,6 +40,11 @@ export class Params {
     this.fail(name, problem);
   }
 
+  /** Records a problem a rule words whole (`a, b are missing, at least one parameter must be provided`). */
+  report(sentence: string) {
+    this.problems.push(sentence);
+  }
+
   /** A parameter by name. */
   value(name: string): unknown {
     return this.raw[name];

@@ -1,4 +1,4 @@
-// A real forgegate server process (what `npm start` runs: node on dist/bundle/main.js) on a loopback
+// A real forgegate server process (what `npm start` runs: bin/forgegate-server) on a loopback
 // port, with its own DATA_DIR and embedded PostgreSQL, for tests that kill, pause and signal it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -6,6 +6,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/db/embedded.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export const ROOT_TOKEN = 'glpat-faults-0123456789abcdef';
 
@@ -17,12 +19,12 @@ export type ServerProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Starts `node dist/bundle/main.js`, or `command` (e.g. `npm start`) with the same environment. */
-export async function startServer(dataDir: string, env: Record<string, string> = {}, port?: number, command = [process.execPath, 'dist/bundle/main.js']): Promise<ServerProcess> {
+/** Starts the server's launcher (bin/forgegate-server), or `command` (e.g. `npm start`) with the same environment. */
+export async function startServer(dataDir: string, env: Record<string, string> = {}, port?: number, command = [path.join(ROOT, 'bin/forgegate-server')]): Promise<ServerProcess> {
   port ??= await freePort();
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|TEST_DATABASE_URL|PORT|DATA_DIR)$/.test(k)));
-  const child = spawn(command[0], command.slice(1), {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: ROOT,
     env: { ...clean, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', INITIAL_ROOT_TOKEN: ROOT_TOKEN, JOB_WORKERS_IN_SERVER: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

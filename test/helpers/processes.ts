@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,8 +28,8 @@ export async function listeningBase(proc: Proc, ms: number): Promise<string> {
   return base;
 }
 
-function start(name: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, args, {
+function start(name: string, [command, ...args]: [string, ...string[]], env: Record<string, string>): Proc {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,11 +41,11 @@ function start(name: string, args: string[], env: Record<string, string>): Proc 
   return { child, output: () => output.slice(-4000), fullOutput: () => output, exited, name };
 }
 
-/** `npm start` without npm: the bundled server (the global setup keeps dist/ current). */
-export const startServer = (name: string, env: Record<string, string>) => start(name, ['dist/bundle/main.js'], env);
+/** `npm start` without npm: the bundled server through its launcher (the global setup keeps dist/ current). */
+export const startServer = (name: string, env: Record<string, string>) => start(name, [path.join(ROOT, 'bin/forgegate-server')], env);
 
 /** `npx forgegate worker`. */
-export const startWorkerProcess = (name: string, env: Record<string, string>) => start(name, ['bin/forgegate.mjs', 'worker'], env);
+export const startWorkerProcess = (name: string, env: Record<string, string>) => start(name, [process.execPath, 'bin/forgegate.mjs', 'worker'], env);
 
 export async function waitUntil(check: () => Promise<boolean>, what: string, ms: number, procs: Proc[] = []): Promise<void> {
   const until = Date.now() + ms;

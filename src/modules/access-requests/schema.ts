@@ -40,18 +40,18 @@ builder.mutationFields((t) => ({
     type: payloadType('AccessRequestCreatePayload', 'accessRequest', AccessRequestRef),
     description: 'Asks, as the current user, to join a project or group.',
     args: { input: t.arg({ type: CreateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'accessRequest', () => requestAccess(ctx, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('accessRequest', () => requestAccess(ctx, input), input),
   }),
   accessRequestApprove: t.field({
     type: payloadType('AccessRequestApprovePayload', 'member', MemberRef),
     description: 'Turns a pending request into a membership.',
     args: { input: t.arg({ type: ApproveInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'member', () => approveAccessRequest(ctx, input, input.userId, input.accessLevel ?? undefined), input),
+    resolve: (_r, { input }, ctx) => asPayload('member', () => approveAccessRequest(ctx, input, input.userId, input.accessLevel ?? undefined), input),
   }),
   accessRequestDeny: t.field({
     type: payloadType('AccessRequestDenyPayload', 'accessRequest', AccessRequestRef),
     description: 'Denies a pending request, or withdraws your own.',
     args: { input: t.arg({ type: DenyInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'accessRequest', () => denyAccessRequest(ctx, input, input.userId), input),
+    resolve: (_r, { input }, ctx) => asPayload('accessRequest', () => denyAccessRequest(ctx, input, input.userId), input),
   }),
 }));

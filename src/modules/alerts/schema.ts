@@ -1,4 +1,3 @@
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { ParamError } from '../../core/errors.ts';
 import { builder, databaseIdOf, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
@@ -150,32 +149,32 @@ builder.objectFields(ProjectRef, (t) => ({
       sort: t.arg({ type: SortEnum }),
       assigneeUsername: t.arg.string(),
     },
-    resolve: async (project, args, ctx) => pagedConnection(args, await listAlerts(ctx, project as ProjectWithNamespace, { ...args, iid: iidArg(args.iid) })),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listAlerts(ctx, project, { ...args, iid: iidArg(args.iid) })),
   }),
   alertManagementAlert: t.field({
     type: AlertRef,
     nullable: true,
     args: { iid: t.arg.string({ required: true }) },
-    resolve: (project, args, ctx) => findAlert(ctx, project as ProjectWithNamespace, parseIid(args.iid)),
+    resolve: (project, args, ctx) => findAlert(ctx, project, parseIid(args.iid)),
   }),
   alertManagementAlertStatusCounts: t.field({
     type: CountsRef,
     args: { search: t.arg.string() },
-    resolve: (project, args, ctx) => alertStatusCounts(ctx, project as ProjectWithNamespace, args.search),
+    resolve: (project, args, ctx) => alertStatusCounts(ctx, project, args.search),
   }),
   alertManagementIntegrations: t.connection({
     type: IntegrationRef,
     description: 'Alert endpoints of the project (Maintainer and above).',
-    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project as ProjectWithNamespace)),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project)),
   }),
   alertManagementHttpIntegrations: t.connection({
     type: IntegrationRef,
-    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project as ProjectWithNamespace, 'http')),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listIntegrations(ctx, project, 'http')),
   }),
   alertManagementSettings: t.field({
     type: SettingsRef,
     description: 'Incident settings for alerts (Maintainer and above).',
-    resolve: (project, _a, ctx) => readSettings(ctx, project as ProjectWithNamespace),
+    resolve: (project, _a, ctx) => readSettings(ctx, project),
   }),
 }));
 
@@ -234,38 +233,38 @@ builder.mutationFields((t) => ({
       type: IntegrationPayload('HttpIntegrationCreatePayload'),
       args: { input: t.arg({ type: HttpCreateInput, required: true }) },
       resolve: (_r, { input }, ctx) =>
-        asPayload(ctx, 'integration', () => createIntegration(ctx, input, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
+        asPayload('integration', () => createIntegration(ctx, input, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
     }),
     httpIntegrationUpdate: t.field({
       type: IntegrationPayload('HttpIntegrationUpdatePayload'),
       args: { input: t.arg({ type: HttpUpdateInput, required: true }) },
       resolve: (_r, { input }, ctx) =>
-        asPayload(ctx, 'integration', () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
+        asPayload('integration', () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
     }),
     httpIntegrationResetToken: t.field({
       type: IntegrationPayload('HttpIntegrationResetTokenPayload'),
       args: { input: t.arg({ type: HttpResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
     }),
     httpIntegrationDestroy: t.field({
       type: IntegrationPayload('HttpIntegrationDestroyPayload'),
       args: { input: t.arg({ type: HttpDestroyInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => destroyIntegration(ctx, input.id, 'http'), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => destroyIntegration(ctx, input.id, 'http'), input),
     }),
     prometheusIntegrationCreate: t.field({
       type: IntegrationPayload('PrometheusIntegrationCreatePayload'),
       args: { input: t.arg({ type: PrometheusCreateInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => createIntegration(ctx, input, 'prometheus', { active: input.active }), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => createIntegration(ctx, input, 'prometheus', { active: input.active }), input),
     }),
     prometheusIntegrationUpdate: t.field({
       type: IntegrationPayload('PrometheusIntegrationUpdatePayload'),
       args: { input: t.arg({ type: PrometheusUpdateInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => updateIntegration(ctx, integrationId(input.id), 'prometheus', { active: input.active }), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => updateIntegration(ctx, integrationId(input.id), 'prometheus', { active: input.active }), input),
     }),
     prometheusIntegrationResetToken: t.field({
       type: IntegrationPayload('PrometheusIntegrationResetTokenPayload'),
       args: { input: t.arg({ type: PrometheusResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'prometheus'), input),
+      resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'prometheus'), input),
     }),
 }));
 
@@ -297,10 +296,10 @@ const SettingsInput = mutationInput('AlertManagementSettingsUpdateInput', (t) =>
 }));
 
 const AlertPayload = (name: string) =>
-  builder.objectRef<{ alert: unknown; issue?: unknown; errors: string[]; clientMutationId?: string | null }>(name).implement({
+  builder.objectRef<{ alert: typeof AlertRef.$inferType | null; issue?: typeof IssueRef.$inferType | null; errors: string[]; clientMutationId?: string | null }>(name).implement({
     fields: (t) => ({
-      alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert as never }),
-      issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => (p.issue ?? null) as never }),
+      alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert }),
+      issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => p.issue ?? null }),
       errors: payloadErrorsField(t),
       clientMutationId: payloadClientMutationIdField(t),
     }),
@@ -310,38 +309,38 @@ builder.mutationFields((t) => ({
   updateAlertStatus: t.field({
     type: AlertPayload('UpdateAlertStatusPayload'),
     args: { input: t.arg({ type: StatusInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alert', () => setAlertStatus(ctx, input, parseIid(input.iid), input.status), input),
+    resolve: (_r, { input }, ctx) => asPayload('alert', () => setAlertStatus(ctx, input, parseIid(input.iid), input.status), input),
   }),
   alertSetAssignees: t.field({
     type: AlertPayload('AlertSetAssigneesPayload'),
     args: { input: t.arg({ type: AssigneesInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'alert', () => setAlertAssignees(ctx, input, parseIid(input.iid), input.assigneeUsernames, input.operationMode ?? 'replace'), input),
+      asPayload('alert', () => setAlertAssignees(ctx, input, parseIid(input.iid), input.assigneeUsernames, input.operationMode ?? 'replace'), input),
   }),
   createAlertIssue: t.field({
     type: AlertPayload('AlertCreateIssuePayload'),
     args: { input: t.arg({ type: CreateIssueInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const payload = await asPayload(ctx, 'created', () => createAlertIncident(ctx, input, parseIid(input.iid)), input);
+      const payload = await asPayload('created', () => createAlertIncident(ctx, input, parseIid(input.iid)), input);
       return { alert: payload.created?.alert ?? null, issue: payload.created?.issue ?? null, errors: payload.errors, clientMutationId: payload.clientMutationId };
     },
   }),
   alertManagementAlertTest: t.field({
-    type: builder.objectRef<{ alerts?: unknown[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload').implement({
+    type: builder.objectRef<{ alerts?: (typeof AlertRef.$inferType)[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload').implement({
       fields: (f) => ({
-        alerts: f.field({ type: [AlertRef], nullable: true, description: 'The alerts the test payload created or grouped.', resolve: (p) => (p.alerts ?? null) as never }),
+        alerts: f.field({ type: [AlertRef], nullable: true, description: 'The alerts the test payload created or grouped.', resolve: (p) => p.alerts ?? null }),
         errors: payloadErrorsField(f),
         clientMutationId: payloadClientMutationIdField(f),
       }),
     }),
     description: 'Sends a test alert with a JSON payload to an endpoint (Maintainer and above).',
     args: { input: t.arg({ type: TestAlertInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),
+    resolve: (_r, { input }, ctx) => asPayload('alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),
   }),
   alertManagementSettingsUpdate: t.field({
     type: payloadType('AlertManagementSettingsUpdatePayload', 'settings', SettingsRef),
     args: { input: t.arg({ type: SettingsInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'settings', () => updateSettings(ctx, input, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('settings', () => updateSettings(ctx, input, input), input),
   }),
 }));
 

@@ -6,7 +6,8 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
-import { nextIid } from '../../core/iids.ts';
+import { nextIid } from '../../core/store.ts';
+import { notify } from '../../db/notifications.ts';
 import type { Listing } from '../../core/listing.ts';
 import type { AppDeps } from '../../deps.ts';
 import { featureEnabled, flagActor } from '../../flags/index.ts';
@@ -29,6 +30,7 @@ import {
   type ParsedAlert,
 } from './payload.ts';
 import { ALERT_CHANNEL, alertChanges, type AlertChange } from './stream.ts';
+import { addEventToOpenAlert, countIntakeThisMinute, insertOrGroupAlert, lockAlert, resolveOpenAlert, type Touched } from './store.ts';
 
 declare module '../../core/events.ts' {
   interface DomainEvents {
@@ -103,14 +105,7 @@ function readPayload(raw: Buffer): JsonObject | null {
 
 /** A per-endpoint, per-minute counter in PostgreSQL, so every process counts against one limit. */
 async function withinRate(deps: AppDeps, integration: AlertIntegration): Promise<boolean> {
-  const [row] = await deps.db.$queryRaw<{ count: number }[]>`
-    WITH cleared AS (
-      DELETE FROM alert_intake_windows WHERE integration_id = ${integration.id} AND window_start < date_trunc('minute', now())
-    )
-    INSERT INTO alert_intake_windows (integration_id, window_start, count) VALUES (${integration.id}, date_trunc('minute', now()), 1)
-    ON CONFLICT (integration_id, window_start) DO UPDATE SET count = alert_intake_windows.count + 1
-    RETURNING count`;
-  return row.count <= deps.config.alertIntakeRateLimit;
+  return (await countIntakeThisMinute(deps.db, integration.id)) <= deps.config.alertIntakeRateLimit;
 }
 
 async function receiveGeneric(deps: AppDeps, project: ProjectWithNamespace, integration: AlertIntegration, body: JsonObject): Promise<IntakeResult> {
@@ -177,8 +172,6 @@ export async function sendTestAlert(ctx: Context, projectRef: ParentInput, integ
   return ctx.db.alert.findMany({ where: { id: { in: ids } }, orderBy: { iid: 'asc' } });
 }
 
-type Touched = { id: number; iid: number; title: string; issueId: number | null; created: boolean };
-
 /**
  * The state machine: a resolving payload resolves the open alert with its fingerprint (null when
  * there is none); otherwise the open alert with the fingerprint gets one more event, or a new alert
@@ -189,22 +182,12 @@ type Touched = { id: number; iid: number; title: string; issueId: number | null;
 export async function processAlert(deps: AppDeps, project: ProjectWithNamespace, integration: AlertIntegration | null, alert: ParsedAlert): Promise<Touched | null> {
   if (alert.resolving) return resolveByFingerprint(deps, project, alert);
   if (alert.fingerprint) {
-    const [grouped] = await deps.db.$queryRaw<Touched[]>`
-      UPDATE alerts SET events = events + 1, updated_at = now()
-      WHERE project_id = ${project.id} AND fingerprint = ${alert.fingerprint} AND status <> 'resolved'
-      RETURNING id, iid, title, issue_id AS "issueId", false AS created`;
+    const grouped = await addEventToOpenAlert(deps.db, project.id, alert.fingerprint);
     if (grouped) return announce(deps, project.id, grouped);
   }
   const iid = await nextIid(deps.db, 'alerts:project', project.id);
-  const [row] = await deps.db.$queryRaw<Touched[]>`
-    INSERT INTO alerts (project_id, iid, integration_id, title, description, service, monitoring_tool, hosts, severity, status,
-                        fingerprint, environment, runbook, events, started_at, payload, updated_at)
-    VALUES (${project.id}, ${iid}, ${integration?.id ?? null}, ${alert.title}, ${alert.description}, ${alert.service}, ${alert.monitoringTool},
-            ${alert.hosts}, ${alert.severity}::"AlertSeverity", 'triggered', ${alert.fingerprint}, ${alert.environment}, ${alert.runbook}, 1,
-            ${alert.startedAt}, ${JSON.stringify({ ...alert.payload, ...(alert.incidentMarkdown && { gitlab_incident_markdown: alert.incidentMarkdown }) })}::jsonb, now())
-    ON CONFLICT (project_id, fingerprint) WHERE status <> 'resolved' AND fingerprint IS NOT NULL
-    DO UPDATE SET events = alerts.events + 1, updated_at = now()
-    RETURNING id, iid, title, issue_id AS "issueId", (xmax = 0) AS created`;
+  const payload = { ...alert.payload, ...(alert.incidentMarkdown && { gitlab_incident_markdown: alert.incidentMarkdown }) };
+  const row = await insertOrGroupAlert(deps.db, { projectId: project.id, iid, integrationId: integration?.id ?? null, alert, payload });
   const touched = await announce(deps, project.id, row);
   if (row.created) await afterCreate(deps, project.id, row.id);
   return touched;
@@ -219,10 +202,7 @@ async function afterCreate(deps: AppDeps, projectId: number, alertId: number) {
 
 async function resolveByFingerprint(deps: AppDeps, project: ProjectWithNamespace, alert: ParsedAlert): Promise<Touched | null> {
   if (!alert.fingerprint) return null;
-  const [row] = await deps.db.$queryRaw<Touched[]>`
-    UPDATE alerts SET status = 'resolved', ended_at = ${alert.endedAt ?? new Date()}, updated_at = now()
-    WHERE project_id = ${project.id} AND fingerprint = ${alert.fingerprint} AND status <> 'resolved'
-    RETURNING id, iid, title, issue_id AS "issueId", false AS created`;
+  const row = await resolveOpenAlert(deps.db, project.id, alert.fingerprint, alert.endedAt ?? new Date());
   if (!row) return null;
   await afterStatusChange(deps, project.id, row, 'resolved');
   return row;
@@ -236,7 +216,7 @@ async function announce(deps: AppDeps, projectId: number, row: Touched): Promise
 /** The domain event for this process's listeners, and a NOTIFY so every process's subscriptions hear it. */
 async function broadcast(deps: AppDeps, event: AlertChange) {
   await deps.events.publish('alert', event);
-  await deps.db.$executeRaw`SELECT pg_notify(${ALERT_CHANNEL}, ${JSON.stringify(event)})`;
+  await notify(deps.db, ALERT_CHANNEL, JSON.stringify(event));
 }
 
 async function afterStatusChange(deps: AppDeps, projectId: number, alert: Pick<Alert, 'id' | 'iid' | 'issueId'>, status: AlertStatus) {
@@ -470,8 +450,7 @@ function incidentDescription(alert: Alert): string {
 /** Opens the alert's incident unless it has one; concurrent calls make one (row lock on the alert). */
 export async function openIncident(deps: Pick<AppDeps, 'db'>, alertId: number): Promise<Issue | null> {
   return deps.db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM alerts WHERE id = ${alertId} FOR UPDATE`;
-    if (!locked) return null;
+    if (!(await lockAlert(tx, alertId))) return null;
     const alert = await tx.alert.findUniqueOrThrow({ where: { id: alertId }, include: { issue: true } });
     if (alert.issue) return alert.issue;
     const iid = await nextIid(tx, 'issues:project', alert.projectId);

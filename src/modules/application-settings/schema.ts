@@ -45,6 +45,6 @@ builder.mutationField('applicationSettingsUpdate', (t) =>
     type: payloadType('ApplicationSettingsUpdatePayload', 'applicationSettings', ApplicationSettingsRef),
     description: 'Changes instance-wide settings; administrators only.',
     args: { input: t.arg({ type: ApplicationSettingsUpdateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'applicationSettings', () => updateSettings(ctx, input)),
+    resolve: (_r, { input }, ctx) => asPayload('applicationSettings', () => updateSettings(ctx, input)),
   }),
 );

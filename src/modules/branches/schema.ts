@@ -69,7 +69,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateBranchInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'branch', () => createBranch(ctx, project, input.name, input.ref), input);
+      return asPayload('branch', () => createBranch(ctx, project, input.name, input.ref), input);
     },
   }),
   branchDelete: t.field({
@@ -77,7 +77,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: BranchDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'branch', () => deleteBranch(ctx, project, input.name), input);
+      return asPayload('branch', () => deleteBranch(ctx, project, input.name), input);
     },
   }),
 }));

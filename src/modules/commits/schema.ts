@@ -172,7 +172,7 @@ export const RepositoryRef = builder.objectRef<ProjectWithNamespace>('Repository
 });
 
 builder.objectField(ProjectRef, 'repository', (t) =>
-  t.field({ type: RepositoryRef, extensions: scopes(...REPOSITORY_READ_SCOPES), resolve: (p) => p as ProjectWithNamespace }),
+  t.field({ type: RepositoryRef, extensions: scopes(...REPOSITORY_READ_SCOPES), resolve: (p) => p }),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -237,7 +237,6 @@ builder.mutationFields((t) => ({
       const { projectPath, projectId, clientMutationId: _id, ...fields } = input;
       const project = await resolveProject(ctx, { projectId, projectPath });
       return asPayload(
-        ctx,
         'commit',
         async (): Promise<CommitCreateResult> => ({
           ...(await createCommit(ctx, project, fields)),

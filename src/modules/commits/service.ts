@@ -2,7 +2,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { announceRefChange } from '../../core/events.ts';
-import { BadRequestError, DomainError, NotFoundError, ParamError, UnauthorizedError } from '../../core/errors.ts';
+import { BadRequestError, DomainError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
 import { checkFilePath, isStorablePath } from '../../git/paths.ts';
 import { isValidBranchName } from '../../git/refs.ts';
@@ -368,11 +368,4 @@ export async function createCommit(ctx: Context, project: ProjectWithNamespace, 
   // An API commit is a push of one branch, announced like a git push.
   await announceRefChange(ctx.deps, { projectId: project.id, userId: user.id, ref: `refs/heads/${input.branch}`, before: base.expectedTip, after: sha });
   return repository.commit(sha)!;
-}
-
-/** A commit by SHA or ref for the REST routes that name one in their path: GitLab's 404 Commit when there is none. */
-export async function requireCommit(ctx: Context, project: ProjectWithNamespace, ref: string): Promise<CommitInfo> {
-  const commit = await findCommit(ctx, project, ref);
-  if (!commit) throw new NotFoundError('Commit');
-  return commit;
 }

@@ -3,6 +3,7 @@ import type { AwardEmoji, Epic, Label } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { Context } from '../../core/context.ts';
 import { batchBy, batchGroupBy } from '../../core/loaders.ts';
+import { ancestorIds, descendantCounts, inheritedDates } from './store.ts';
 import { featureEnabled } from '../../flags/index.ts';
 
 /** What a viewer may do with the epics of one group, decided once per group and request. */
@@ -31,61 +32,6 @@ export type InheritedDates = { startDate: Date | null; dueDate: Date | null };
 export type DescendantCounts = { openedEpics: number; closedEpics: number };
 
 export type AwardCounts = { upvotes: number; downvotes: number };
-
-// A guard against cycles and runaway trees; GitLab's hierarchy is at most 7 levels deep.
-const WALK_LIMIT = 20;
-
-/**
- * Inherited dates of many epics in one statement. Walking down from each epic, a start-fixed child
- * contributes its fixed start and ends the walk for starts below it (its own descendants no longer
- * matter); an unfixed child passes the walk on to its children. Due dates likewise, independently.
- */
-async function inheritedDates(ctx: Context, ids: readonly number[]): Promise<Map<number, InheritedDates>> {
-  const rows = await ctx.db.$queryRaw<{ root_id: number; start_date: Date | null; due_date: Date | null }[]>`
-    WITH RECURSIVE walk AS (
-      SELECT c.parent_id AS root_id, c.id, 1 AS depth,
-             c.start_date_is_fixed AS start_done, c.due_date_is_fixed AS due_done,
-             CASE WHEN c.start_date_is_fixed THEN c.start_date_fixed END AS start_candidate,
-             CASE WHEN c.due_date_is_fixed THEN c.due_date_fixed END AS due_candidate
-      FROM epics c WHERE c.parent_id = ANY(${[...ids]}::int[])
-      UNION ALL
-      SELECT w.root_id, c.id, w.depth + 1,
-             w.start_done OR c.start_date_is_fixed, w.due_done OR c.due_date_is_fixed,
-             CASE WHEN NOT w.start_done AND c.start_date_is_fixed THEN c.start_date_fixed END,
-             CASE WHEN NOT w.due_done AND c.due_date_is_fixed THEN c.due_date_fixed END
-      FROM walk w JOIN epics c ON c.parent_id = w.id
-      WHERE NOT (w.start_done AND w.due_done) AND w.depth < ${WALK_LIMIT}
-    )
-    SELECT root_id, MIN(start_candidate) AS start_date, MAX(due_candidate) AS due_date FROM walk GROUP BY root_id`;
-  return new Map(rows.map((r) => [r.root_id, { startDate: r.start_date, dueDate: r.due_date }]));
-}
-
-/** Opened and closed descendants (children, grandchildren, …) of many epics in one statement. */
-async function descendantCounts(ctx: Context, ids: readonly number[]): Promise<Map<number, DescendantCounts>> {
-  const rows = await ctx.db.$queryRaw<{ root_id: number; opened: number; closed: number }[]>`
-    WITH RECURSIVE walk AS (
-      SELECT c.parent_id AS root_id, c.id, c.state, 1 AS depth FROM epics c WHERE c.parent_id = ANY(${[...ids]}::int[])
-      UNION ALL
-      SELECT w.root_id, c.id, c.state, w.depth + 1 FROM walk w JOIN epics c ON c.parent_id = w.id WHERE w.depth < ${WALK_LIMIT}
-    )
-    SELECT root_id, COUNT(*) FILTER (WHERE state = 'opened')::int AS opened, COUNT(*) FILTER (WHERE state = 'closed')::int AS closed
-    FROM walk GROUP BY root_id`;
-  return new Map(rows.map((r) => [r.root_id, { openedEpics: r.opened, closedEpics: r.closed }]));
-}
-
-/** Ancestor ids of many epics in one statement, closest first. */
-async function ancestorIds(ctx: Context, ids: readonly number[]): Promise<Map<number, number[]>> {
-  const rows = await ctx.db.$queryRaw<{ root_id: number; id: number }[]>`
-    WITH RECURSIVE up AS (
-      SELECT e.id AS root_id, e.parent_id AS id, 1 AS depth FROM epics e WHERE e.id = ANY(${[...ids]}::int[]) AND e.parent_id IS NOT NULL
-      UNION ALL
-      SELECT up.root_id, p.parent_id, up.depth + 1 FROM up JOIN epics p ON p.id = up.id WHERE p.parent_id IS NOT NULL AND up.depth < ${WALK_LIMIT}
-    )
-    SELECT root_id, id FROM up ORDER BY root_id, depth`;
-  const byRoot = new Map<number, number[]>();
-  for (const row of rows) byRoot.set(row.root_id, [...(byRoot.get(row.root_id) ?? []), row.id]);
-  return byRoot;
-}
 
 const mapLoader = <V>(load: (ids: readonly number[]) => Promise<Map<number, V>>, empty: V) =>
   new DataLoader<number, V>(async (ids) => {
@@ -124,7 +70,7 @@ export function createEpicLoaders(ctx: Context) {
       (ids) => db.epic.findMany({ where: { parentId: { in: [...ids] } }, orderBy: { id: 'asc' } }),
       (e) => e.parentId!,
     ),
-    ancestorIds: mapLoader((ids) => ancestorIds(ctx, ids), [] as number[]),
+    ancestorIds: mapLoader((ids) => ancestorIds(ctx.db, ids), [] as number[]),
     /** Labels of each epic, sorted by name as GitLab lists them. */
     labels: batchGroupBy<number, Label & { epicId: number }>(
       async (ids) =>
@@ -148,8 +94,8 @@ export function createEpicLoaders(ctx: Context) {
       }
       return counts;
     }, { upvotes: 0, downvotes: 0 }),
-    inheritedDates: mapLoader((ids) => inheritedDates(ctx, ids), { startDate: null, dueDate: null } as InheritedDates),
-    descendantCounts: mapLoader((ids) => descendantCounts(ctx, ids), { openedEpics: 0, closedEpics: 0 } as DescendantCounts),
+    inheritedDates: mapLoader((ids) => inheritedDates(ctx.db, ids), { startDate: null, dueDate: null } as InheritedDates),
+    descendantCounts: mapLoader((ids) => descendantCounts(ctx.db, ids), { openedEpics: 0, closedEpics: 0 } as DescendantCounts),
     /** The viewer's explicit (un)subscriptions; absent means the default (the author is subscribed). */
     subscriptions: mapLoader(async (ids) => {
       if (viewerId == null) return new Map<number, boolean>();

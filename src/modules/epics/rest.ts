@@ -11,21 +11,17 @@ const day = (value: Date | string | null) => (value == null ? null : new Date(va
 
 const labelEntity = (label: EpicLabelBasicFragment) => ({ ...label, description_html: label.description ?? '' });
 
-// GitLab shows these only to those who may edit the epic (its entity's `can_admin_epic`).
-const EDITOR_FIELDS = ['start_date_is_fixed', 'start_date_fixed', 'start_date_from_inherited_source', 'due_date_is_fixed', 'due_date_fixed', 'due_date_from_inherited_source'] as const;
-
 type EpicNode = EpicEntityFragment & { subscribed?: boolean | null };
 
 /**
  * GraphQL's epic as GitLab's entity, in its field order: flattened group and parent, dates as
  * days, `confidential` as a string (as the contract renders it), labels as names or objects,
- * `color` only where the flag shows it and the editor-only fields only for editors.
+ * `color` only where the flag shows it and the editor-only fields where the fields answer them.
  */
 export function epicEntity(node: EpicNode, opts: { labelDetails?: boolean } = {}) {
   const labels = nodesOf(node.labels);
-  const editor = Boolean(node.userPermissions?.adminEpic);
   const references = expected(node.references, 'references');
-  const entity: Record<string, unknown> = {
+  return {
     id: node.id,
     iid: Number(node.iid),
     ...(node.color != null && { color: node.color, text_color: node.text_color }),
@@ -39,15 +35,21 @@ export function epicEntity(node: EpicNode, opts: { labelDetails?: boolean } = {}
     confidential: String(node.confidential),
     author: node.author,
     start_date: day(node.start_date),
-    start_date_is_fixed: node.start_date_is_fixed,
-    start_date_fixed: day(node.start_date_fixed),
-    start_date_from_inherited_source: day(node.start_date_from_inherited_source),
+    // Editor-only keys, which GitLab omits for others: the fields withhold them (null where the
+    // flag, a non-null column, would answer).
+    ...(node.start_date_is_fixed != null && {
+      start_date_is_fixed: node.start_date_is_fixed,
+      start_date_fixed: day(node.start_date_fixed),
+      start_date_from_inherited_source: day(node.start_date_from_inherited_source),
+    }),
     start_date_from_milestones: day(node.start_date_from_milestones),
     end_date: day(node.due_date),
     due_date: day(node.due_date),
-    due_date_is_fixed: node.due_date_is_fixed,
-    due_date_fixed: day(node.due_date_fixed),
-    due_date_from_inherited_source: day(node.due_date_from_inherited_source),
+    ...(node.due_date_is_fixed != null && {
+      due_date_is_fixed: node.due_date_is_fixed,
+      due_date_fixed: day(node.due_date_fixed),
+      due_date_from_inherited_source: day(node.due_date_from_inherited_source),
+    }),
     due_date_from_milestones: day(node.due_date_from_milestones),
     state: node.state,
     web_url: node.web_url,
@@ -62,8 +64,6 @@ export function epicEntity(node: EpicNode, opts: { labelDetails?: boolean } = {}
     ...(node.subscribed != null && { subscribed: node.subscribed }),
     _links: node._links,
   };
-  if (!editor) for (const key of EDITOR_FIELDS) delete entity[key];
-  return entity;
 }
 
 const awardEntity = (award: AwardEmojiEntityFragment) => ({ ...award, awardable_type: 'Epic', url: null });

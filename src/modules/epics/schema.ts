@@ -1,4 +1,5 @@
 import type { AwardEmoji, Epic, Namespace, Todo } from '../../generated/prisma/client.ts';
+import { defineAbility, hiddenUnless } from '../../graphql/abilities.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
@@ -63,9 +64,17 @@ const apiUrl = (ctx: Context, path: string) => `${ctx.deps.config.externalUrl}/a
 
 const dates = (ctx: Context, e: Epic) => compositeDates(ctx, e);
 
-/** Fields only those who may edit the epic see (GitLab's `can_admin_epic` entity condition). */
-const forEditors = async <T>(ctx: Context, e: Epic, value: () => T | Promise<T>): Promise<T | null> =>
-  (await abilities(ctx, e.groupId)).admin ? value() : null;
+declare module '../../graphql/abilities.ts' {
+  interface Abilities {
+    /** GitLab's `admin_epic`: by the epic's group id. */
+    adminEpic: number;
+  }
+}
+
+defineAbility('adminEpic', async (ctx, groupId) => (await abilities(ctx, groupId)).admin);
+
+/** Fields only those who may edit the epic see (GitLab's `can_admin_epic` entity condition); null for others. */
+const forEditors = hiddenUnless('adminEpic', (e: EpicNode) => e.groupId);
 
 
 const IssuableReferencesRef = builder.objectRef<{ short: string; relative: string; full: string }>('EpicReferences').implement({
@@ -162,13 +171,14 @@ EpicRef.implement({
     descendantCounts: t.field({ type: DescendantCountsRef, resolve: (e, _a, ctx) => ctx.loaders.epics.descendantCounts.load(e.id) }),
     labels: t.connection({ type: LabelRef, resolve: async (e, args, ctx) => listConnection(args, await ctx.loaders.epics.labels.load(e.id)) }),
     startDate: t.field({ type: 'Time', nullable: true, resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDate }),
-    startDateIsFixed: t.boolean({ nullable: true, description: 'For those who may edit the epic.', resolve: (e, _a, ctx) => forEditors(ctx, e, () => e.startDateIsFixed) }),
-    startDateFixed: t.field({ type: 'Time', nullable: true, description: 'For those who may edit the epic.', resolve: (e, _a, ctx) => forEditors(ctx, e, () => e.startDateFixed) }),
+    startDateIsFixed: t.boolean({ nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.startDateIsFixed }),
+    startDateFixed: t.field({ type: 'Time', nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.startDateFixed }),
     startDateFromInheritedSource: t.field({
       type: 'Time',
       nullable: true,
       description: 'Earliest start among the child epics; for those who may edit the epic.',
-      resolve: (e, _a, ctx) => forEditors(ctx, e, async () => (await dates(ctx, e)).startDateFromInheritedSource),
+      ...forEditors,
+      resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDateFromInheritedSource,
     }),
     startDateFromMilestones: t.field({
       type: 'Time',
@@ -177,13 +187,14 @@ EpicRef.implement({
       resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDateFromInheritedSource,
     }),
     dueDate: t.field({ type: 'Time', nullable: true, resolve: async (e, _a, ctx) => (await dates(ctx, e)).dueDate }),
-    dueDateIsFixed: t.boolean({ nullable: true, description: 'For those who may edit the epic.', resolve: (e, _a, ctx) => forEditors(ctx, e, () => e.dueDateIsFixed) }),
-    dueDateFixed: t.field({ type: 'Time', nullable: true, description: 'For those who may edit the epic.', resolve: (e, _a, ctx) => forEditors(ctx, e, () => e.dueDateFixed) }),
+    dueDateIsFixed: t.boolean({ nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.dueDateIsFixed }),
+    dueDateFixed: t.field({ type: 'Time', nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.dueDateFixed }),
     dueDateFromInheritedSource: t.field({
       type: 'Time',
       nullable: true,
       description: 'Latest due date among the child epics; for those who may edit the epic.',
-      resolve: (e, _a, ctx) => forEditors(ctx, e, async () => (await dates(ctx, e)).dueDateFromInheritedSource),
+      ...forEditors,
+      resolve: async (e, _a, ctx) => (await dates(ctx, e)).dueDateFromInheritedSource,
     }),
     dueDateFromMilestones: t.field({
       type: 'Time',
@@ -429,7 +440,6 @@ builder.mutationFields((t) => ({
       const group = await groupFromInput(ctx, input);
       const colorAllowed = await epicColorEnabled(ctx);
       return asPayload(
-        ctx,
         'epic',
         async () =>
           within(group)(
@@ -451,7 +461,7 @@ builder.mutationFields((t) => ({
         removeLabelIds: labelIds(input.removeLabelIds),
         parentId: input.parentId,
       };
-      return asPayload(ctx, 'epic', async () => within(group)(await updateEpic(ctx, group, iidNumber(input.iid), changes, { colorAllowed })), input);
+      return asPayload('epic', async () => within(group)(await updateEpic(ctx, group, iidNumber(input.iid), changes, { colorAllowed })), input);
     },
   }),
   destroyEpic: t.field({
@@ -459,7 +469,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: DestroyEpicInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const group = await groupFromInput(ctx, input);
-      return asPayload(ctx, 'epic', async () => within(group)(await destroyEpic(ctx, group, iidNumber(input.iid))), input);
+      return asPayload('epic', async () => within(group)(await destroyEpic(ctx, group, iidNumber(input.iid))), input);
     },
   }),
   epicSetSubscription: t.field({
@@ -467,7 +477,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: EpicSetSubscriptionInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const group = await groupFromInput(ctx, input);
-      return asPayload(ctx, 'epic', async () => within(group)(await setSubscription(ctx, group, iidNumber(input.iid), input.subscribedState)), input);
+      return asPayload('epic', async () => within(group)(await setSubscription(ctx, group, iidNumber(input.iid), input.subscribedState)), input);
     },
   }),
   epicAddChild: t.field({
@@ -478,7 +488,6 @@ builder.mutationFields((t) => ({
       const group = await groupFromInput(ctx, input);
       const parent = await findEpic(ctx, group, iidNumber(input.iid));
       return asPayload(
-        ctx,
         'epic',
         async () => {
           if (!parent) throw new ForbiddenError();
@@ -494,7 +503,7 @@ builder.mutationFields((t) => ({
     description: 'Moves an epic to another parent or to the top level; the payload carries the moved epic.',
     args: { input: t.arg({ type: EpicMoveChildInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'epic', async () => within(null)(await moveEpic(ctx, epicId(input.id), parentIdOf(input.newParentId) ?? null)), input),
+      asPayload('epic', async () => within(null)(await moveEpic(ctx, epicId(input.id), parentIdOf(input.newParentId) ?? null)), input),
   }),
   todoCreate: t.field({
     type: payloadType('TodoCreatePayload', 'todo', TodoRef),
@@ -503,7 +512,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       if (!ctx.viewer.user) throw new UnauthorizedError();
       const epic = await epicFromTarget(ctx, input, 'targetId');
-      return asPayload(ctx, 'todo', () => markTodo(ctx, epic), input);
+      return asPayload('todo', () => markTodo(ctx, epic), input);
     },
   }),
   awardEmojiAdd: t.field({
@@ -512,7 +521,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       if (!ctx.viewer.user) throw new UnauthorizedError();
       const epic = await epicFromTarget(ctx, input, 'awardableId');
-      return asPayload(ctx, 'awardEmoji', () => addAward(ctx, epic, input.name), input);
+      return asPayload('awardEmoji', () => addAward(ctx, epic, input.name), input);
     },
   }),
   awardEmojiRemove: t.field({
@@ -521,7 +530,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       if (!ctx.viewer.user) throw new UnauthorizedError();
       const epic = await epicFromTarget(ctx, input, 'awardableId');
-      return asPayload(ctx, 'awardEmoji', () => removeAward(ctx, epic, { name: input.name, awardId: input.awardId }), input);
+      return asPayload('awardEmoji', () => removeAward(ctx, epic, { name: input.name, awardId: input.awardId }), input);
     },
   }),
 }));

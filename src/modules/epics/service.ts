@@ -1,7 +1,7 @@
 import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
 import type { Epic, Namespace, Prisma, Todo } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { nextIid } from '../../core/iids.ts';
+import { nextIid } from '../../core/store.ts';
 import type { Listing } from '../../core/listing.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -10,6 +10,7 @@ import { requireGroup, type GroupRef } from '../groups/service.ts';
 import { findOrCreateLabels, normalizeColor } from '../labels/service.ts';
 import { groupParent } from '../parents/parent.ts';
 import type { EpicAbilities } from './loaders.ts';
+import { selfAndAncestorIds, subtreeDepth } from './store.ts';
 import { loadExisting } from '../../core/loaders.ts';
 
 export const MAX_DESCRIPTION_LENGTH = 1_048_576;
@@ -316,30 +317,6 @@ async function parentFor(ctx: Context, parentId: number): Promise<Epic> {
   return parent;
 }
 
-/** Number of epics on the longest chain from `epicId` down (1 for a leaf). */
-async function subtreeDepth(tx: Prisma.TransactionClient, epicId: number): Promise<number> {
-  const [row] = await tx.$queryRaw<{ depth: number }[]>`
-    WITH RECURSIVE down AS (
-      SELECT id, 1 AS depth FROM epics WHERE id = ${epicId}
-      UNION ALL
-      SELECT e.id, down.depth + 1 FROM epics e JOIN down ON e.parent_id = down.id WHERE down.depth <= ${MAX_HIERARCHY_DEPTH}
-    )
-    SELECT MAX(depth)::int AS depth FROM down`;
-  return row?.depth ?? 1;
-}
-
-/** The epic and its ancestors, the epic first. */
-async function selfAndAncestorIds(tx: Prisma.TransactionClient, epicId: number): Promise<number[]> {
-  const rows = await tx.$queryRaw<{ id: number }[]>`
-    WITH RECURSIVE up AS (
-      SELECT id, parent_id, 1 AS depth FROM epics WHERE id = ${epicId}
-      UNION ALL
-      SELECT e.id, e.parent_id, up.depth + 1 FROM epics e JOIN up ON e.id = up.parent_id WHERE up.depth <= ${MAX_HIERARCHY_DEPTH}
-    )
-    SELECT id FROM up ORDER BY depth`;
-  return rows.map((r) => r.id);
-}
-
 const hierarchyError = (message: string) => new ValidationError({ parent: [`This epic cannot be added. ${message}`] });
 
 /**
@@ -348,10 +325,10 @@ const hierarchyError = (message: string) => new ValidationError({ parent: [`This
  */
 async function checkNesting(tx: Prisma.TransactionClient, child: { id?: number; confidential: boolean; group: Namespace }, parent: Epic) {
   if (child.id === parent.id) throw hierarchyError('An epic cannot be added to itself.');
-  const chain = await selfAndAncestorIds(tx, parent.id);
+  const chain = await selfAndAncestorIds(tx, parent.id, MAX_HIERARCHY_DEPTH);
   if (child.id != null && chain.includes(child.id)) throw hierarchyError('It is already an ancestor of the parent epic.');
   if (!child.group.traversalIds.includes(parent.groupId)) throw hierarchyError('An epic must belong to the same group or subgroup as its parent epic.');
-  const depth = child.id != null ? await subtreeDepth(tx, child.id) : 1;
+  const depth = child.id != null ? await subtreeDepth(tx, child.id, MAX_HIERARCHY_DEPTH) : 1;
   if (depth + chain.length >= MAX_HIERARCHY_DEPTH) {
     throw hierarchyError(`One or more epics would exceed the maximum depth (${MAX_HIERARCHY_DEPTH}) from its most distant ancestor.`);
   }

@@ -79,7 +79,7 @@ builder.mutationField('featureFlagSet', (t) =>
     description: 'Sets a flag\'s gate, as `POST /features/:name`; administrators only.',
     args: { input: t.arg({ type: FeatureFlagSetInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'featureFlag', () => setFeature(ctx, { name: input.name, value: input.value, key: input.key === 'boolean' ? undefined : input.key }), input),
+      asPayload('featureFlag', () => setFeature(ctx, { name: input.name, value: input.value, key: input.key === 'boolean' ? undefined : input.key }), input),
   }),
 );
 
@@ -89,6 +89,6 @@ builder.mutationField('featureFlagDelete', (t) =>
     extensions: scopes('api'),
     description: 'Forgets what was set, as `DELETE /features/:name`: the flag answers its default again.',
     args: { input: t.arg({ type: FeatureFlagDeleteInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'featureFlag', () => deleteFeature(ctx, input.name), input),
+    resolve: (_r, { input }, ctx) => asPayload('featureFlag', () => deleteFeature(ctx, input.name), input),
   }),
 );

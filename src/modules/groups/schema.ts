@@ -88,7 +88,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: GroupUpdateInput, required: true }) },
     resolve: (_r, { input }, ctx) => {
       const { fullPath, id, clientMutationId: _c, ...changes } = input;
-      return asPayload(ctx, 'group', () => updateGroup(ctx, { id, fullPath: fullPath == null ? null : String(fullPath) }, changes), input);
+      return asPayload('group', () => updateGroup(ctx, { id, fullPath: fullPath == null ? null : String(fullPath) }, changes), input);
     },
   }),
   groupCreate: t.field({
@@ -97,7 +97,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: GroupCreateInput, required: true }) },
     resolve: (_r, { input }, ctx) => {
       const { clientMutationId: _, ...attributes } = input;
-      return asPayload(ctx, 'group', () => createGroup(ctx, attributes), input);
+      return asPayload('group', () => createGroup(ctx, attributes), input);
     },
   }),
   groupDelete: t.field({
@@ -105,6 +105,6 @@ builder.mutationFields((t) => ({
     description: 'Deletes a group (Owners).',
     args: { input: t.arg({ type: GroupDeleteInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'group', () => deleteGroup(ctx, { id: input.groupId, fullPath: input.groupPath == null ? null : String(input.groupPath) }), input),
+      asPayload('group', () => deleteGroup(ctx, { id: input.groupId, fullPath: input.groupPath == null ? null : String(input.groupPath) }), input),
   }),
 }));

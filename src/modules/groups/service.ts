@@ -7,6 +7,7 @@ import type { Listing } from '../../core/listing.ts';
 import { loadExisting } from '../../core/loaders.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { exceedsVisibility, joinPath, pathFromName, pathProblems } from '../namespaces/paths.ts';
+import { moveDescendantPaths } from './store.ts';
 
 export type GroupRef = { id?: number | null; fullPath?: string | null };
 
@@ -187,8 +188,7 @@ export async function updateGroup(ctx: Context, ref: GroupRef, changes: GroupCha
     .$transaction(async (tx) => {
       if (fullPath !== group.fullPath) {
         // Descendants keep their own tail under the new prefix.
-        await tx.$executeRaw`UPDATE namespaces SET full_path = ${fullPath} || substr(full_path, ${group.fullPath.length + 1})
-          WHERE ${group.id} = ANY(traversal_ids) AND id <> ${group.id}`;
+        await moveDescendantPaths(tx, group, fullPath);
       }
       return tx.namespace.update({
         where: { id: group.id },

@@ -21,6 +21,6 @@ builder.mutationField('projectHousekeepingStart', (t) =>
     type: payloadType('ProjectHousekeepingStartPayload', 'project', ProjectRef),
     description: 'Queues maintenance of the project\'s repository (maintainers), as `POST /projects/:id/housekeeping`.',
     args: { input: t.arg({ type: ProjectHousekeepingStartInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => startHousekeeping(ctx, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('project', () => startHousekeeping(ctx, input), input),
   }),
 );

@@ -30,7 +30,7 @@ export const ImportSourceUserStatusEnum = builder.enumType('ImportSourceUserStat
   values: Object.fromEntries(STATUSES.map((s) => [s.toUpperCase(), { value: s }])) as { [K in (typeof STATUSES)[number] as Uppercase<K>]: { value: K } },
 });
 
-const userOrNull = (id: number | null, load: (id: number) => Promise<unknown>) => (id === null ? null : load(id));
+const userOrNull = <T>(id: number | null, load: (id: number) => Promise<T>) => (id === null ? null : load(id));
 
 export const ImportSourceUserRef = builder.objectRef<ImportSourceUser>('ImportSourceUser').implement({
   description: 'A contributor of imported data: who they were on the source, and whom their contributions belong to here.',
@@ -43,9 +43,9 @@ export const ImportSourceUserRef = builder.objectRef<ImportSourceUser>('ImportSo
     sourceUsername: t.exposeString('sourceUsername', { nullable: true }),
     status: t.expose('status', { type: ImportSourceUserStatusEnum }),
     reassignmentError: t.exposeString('reassignmentError', { nullable: true }),
-    placeholderUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.placeholderUserId, (id) => ctx.loaders.user.load(id)) as never }),
-    reassignToUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignToUserId, (id) => ctx.loaders.user.load(id)) as never }),
-    reassignedByUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignedByUserId, (id) => ctx.loaders.user.load(id)) as never }),
+    placeholderUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.placeholderUserId, (id) => ctx.loaders.user.load(id)) }),
+    reassignToUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignToUserId, (id) => ctx.loaders.user.load(id)) }),
+    reassignedByUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignedByUserId, (id) => ctx.loaders.user.load(id)) }),
   }),
 });
 
@@ -137,7 +137,7 @@ builder.mutationFields((t) => ({
         type: payloadType(`${upperFirst(name)}Payload`, 'importSourceUser', ImportSourceUserRef),
         description,
         args: { input: t.arg({ type: SourceUserInput(`${upperFirst(name)}Input`), required: true }) },
-        resolve: (_r, { input }, ctx) => asPayload(ctx, 'importSourceUser', () => run(ctx, String(input.id)), input),
+        resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => run(ctx, String(input.id)), input),
       }),
     ]),
   ),
@@ -148,7 +148,7 @@ builder.mutationFields((t) => ({
         type: payloadType(`${upperFirst(name)}Payload`, 'importSourceUser', ImportSourceUserRef),
         description,
         args: { input: t.arg({ type: AnswerInput(`${upperFirst(name)}Input`), required: true }) },
-        resolve: (_r, { input }, ctx) => asPayload(ctx, 'importSourceUser', () => answerReassignmentRequest(ctx, String(input.id), input.reassignmentToken, accept), input),
+        resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => answerReassignmentRequest(ctx, String(input.id), input.reassignmentToken, accept), input),
       }),
     ]),
   ),
@@ -156,12 +156,12 @@ builder.mutationFields((t) => ({
     type: payloadType('ImportSourceUserReassignPayload', 'importSourceUser', ImportSourceUserRef),
     description: "Asks a user to take over a placeholder's contributions (an e-mail with a link to accept or decline); a background job moves them once accepted.",
     args: { input: t.arg({ type: ReassignInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'importSourceUser', () => reassignSourceUser(ctx, String(input.id), String(input.assigneeUserId)), input),
+    resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => reassignSourceUser(ctx, String(input.id), String(input.assigneeUserId)), input),
   }),
   importSourceUsersReassignFromCsv: t.field({
     type: CsvPayload,
     description: 'Uploads a completed placeholder reassignment CSV; each user it names is asked to accept, and the uploader gets a summary by e-mail.',
     args: { input: t.arg({ type: CsvInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'message', () => uploadReassignmentCsv(ctx, input, input.file), input),
+    resolve: (_r, { input }, ctx) => asPayload('message', () => uploadReassignmentCsv(ctx, input, input.file), input),
   }),
 }));

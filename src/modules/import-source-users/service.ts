@@ -15,6 +15,7 @@ import { databaseIdOf } from '../../graphql/builder.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { resolveParent, type ParentInput } from '../parents/parent.ts';
 import { findNulByte, parseCsv, tooManyDelimiters, toCsv } from './csv.ts';
+import { activeRealUsers, type Assignee } from './store.ts';
 
 /** GitLab's import type for direct transfer, the only importer here. */
 export const IMPORT_TYPE = 'gitlab_migration';
@@ -186,7 +187,6 @@ const symbolHeader = (header: string) =>
   header.normalize('NFKD').toLowerCase().trim().replace(/[^\s\w]+/g, '').replace(/\s+/g, '_');
 
 /** A user contributions may be reassigned to. */
-type Assignee = { id: number; username: string; email: string };
 
 type Reassignment = { sourceUser: ImportSourceUser; user: Assignee };
 
@@ -253,12 +253,7 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
 async function reassignableUsers(db: Db, pairs: { username: string; email: string }[]) {
   const usernames = [...new Set(pairs.map((p) => p.username.toLowerCase()).filter(Boolean))];
   const emails = [...new Set(pairs.map((p) => p.email.toLowerCase()).filter(Boolean))];
-  const users = await db.$queryRaw<Assignee[]>`
-    SELECT u.id, u.username, u.email FROM users u
-    WHERE u.state = 'active'
-      AND (lower(u.username) = ANY(${usernames}::text[]) OR lower(u.email) = ANY(${emails}::text[]))
-      AND NOT EXISTS (SELECT 1 FROM import_source_users s WHERE s.placeholder_user_id = u.id)
-      AND NOT EXISTS (SELECT 1 FROM namespace_import_users n WHERE n.user_id = u.id)`;
+  const users = await activeRealUsers(db, usernames, emails);
   const byUsername = new Map(users.map((u) => [u.username.toLowerCase(), u]));
   const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
   return (username: string, email: string): Assignee | null => {

@@ -124,7 +124,6 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SetUpInput, required: true }) },
     resolve: (_r, { input }, ctx: Context) =>
       asPayload(
-        ctx,
         'integration',
         async () => {
           return setUpIntegration(ctx, {
@@ -145,7 +144,6 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UpdateInput, required: true }) },
     resolve: (_r, { input }, ctx: Context) =>
       asPayload(
-        ctx,
         'integration',
         () => {
           return updateIntegration(ctx, {
@@ -162,12 +160,12 @@ builder.mutationFields((t) => ({
     type: payloadType('IntegrationDisablePayload', 'integration', IntegrationRef),
     description: 'Disables a group integration and resets its settings. Maintainers and above.',
     args: { input: t.arg({ type: SlugInput('IntegrationDisableInput'), required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'integration', () => disableIntegration(ctx, groupRef(input), input.slug), input),
+    resolve: (_r, { input }, ctx) => asPayload('integration', () => disableIntegration(ctx, groupRef(input), input.slug), input),
   }),
   integrationTest: t.field({
     type: payloadType('IntegrationTestPayload', 'result', TestResultRef),
     description: 'Sends a sample notification through the integration now and reports the outcome.',
     args: { input: t.arg({ type: SlugInput('IntegrationTestInput'), required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'result', () => testIntegration(ctx, groupRef(input), input.slug), input),
+    resolve: (_r, { input }, ctx) => asPayload('result', () => testIntegration(ctx, groupRef(input), input.slug), input),
   }),
 }));

@@ -26,7 +26,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: JobTokenCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'jobToken', () => createJobToken(ctx, project, input.userId, input.expiresInMinutes));
+      return asPayload('jobToken', () => createJobToken(ctx, project, input.userId, input.expiresInMinutes));
     },
   }),
 }));

@@ -67,7 +67,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
       const { newTitle, color, description, priority } = input;
-      return asPayload(ctx, 'label', () => updateLabel(ctx, parent, { id: input.labelId, title: input.title }, { name: newTitle, color, description, priority }), input);
+      return asPayload('label', () => updateLabel(ctx, parent, { id: input.labelId, title: input.title }, { name: newTitle, color, description, priority }), input);
     },
   }),
   labelDelete: t.field({
@@ -75,7 +75,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LabelDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
-      return asPayload(ctx, 'label', () => deleteLabel(ctx, parent, { id: input.labelId, title: input.title }), input);
+      return asPayload('label', () => deleteLabel(ctx, parent, { id: input.labelId, title: input.title }), input);
     },
   }),
 }));
@@ -102,7 +102,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
       const { title, description, color, priority } = input;
-      return asPayload(ctx, 'label', () => createLabel(ctx, parent, { name: title, description, color: color ?? DEFAULT_LABEL_COLOR, priority }), input);
+      return asPayload('label', () => createLabel(ctx, parent, { name: title, description, color: color ?? DEFAULT_LABEL_COLOR, priority }), input);
     },
   }),
 }));

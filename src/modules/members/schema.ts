@@ -14,7 +14,7 @@ const AccessLevelEnum = builder.enumType('AccessLevelEnum', {
 const AccessLevelRef = builder.objectRef<number>('AccessLevel').implement({
   fields: (t) => ({
     integerValue: t.int({ resolve: (level) => level }),
-    stringValue: t.field({ type: AccessLevelEnum, resolve: (level) => accessLevelName(level) as never }),
+    stringValue: t.field({ type: AccessLevelEnum, resolve: (level) => accessLevelName(level) }),
   }),
 });
 
@@ -114,7 +114,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MemberCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
-      return asPayload(ctx, 'member', () => addMember(ctx, parent, input), input);
+      return asPayload('member', () => addMember(ctx, parent, input), input);
     },
   }),
   memberUpdate: t.field({
@@ -123,7 +123,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MemberUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
-      return asPayload(ctx, 'member', () => updateMember(ctx, parent, input), input);
+      return asPayload('member', () => updateMember(ctx, parent, input), input);
     },
   }),
   memberDelete: t.field({
@@ -132,7 +132,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MemberDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
-      return asPayload(ctx, 'member', () => removeMember(ctx, parent, input.userId), input);
+      return asPayload('member', () => removeMember(ctx, parent, input.userId), input);
     },
   }),
 }));

@@ -2,6 +2,7 @@ import type { Milestone } from '../../generated/prisma/client.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
+import type { Preload } from '../../graphql/preload.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { parentOf, resolveParent } from '../parents/parent.ts';
 import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
@@ -33,6 +34,14 @@ function webPath(ctx: Context, m: Milestone, prefix = '') {
   return ctx.loaders.project.use(m.projectId!, (project) => `${prefix}/${project!.namespace.fullPath}/${project!.path}/-/milestones/${m.iid}`);
 }
 
+/** The groups and projects a list's milestones belong to, which their web paths name. */
+const preloadParents: Preload<Milestone> = async (ctx, milestones) => {
+  await Promise.all([
+    ctx.loaders.namespace.preload(new Set(milestones.flatMap((m) => (m.groupId == null ? [] : [m.groupId])))),
+    ctx.loaders.project.preload(new Set(milestones.flatMap((m) => (m.projectId == null ? [] : [m.projectId])))),
+  ]);
+};
+
 const MilestoneStatsRef = builder.objectRef<Milestone>('MilestoneStats').implement({
   description: 'Contains statistics about a milestone. forgegate has no issues: both counts are 0.',
   fields: (t) => ({
@@ -57,8 +66,8 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
     startDate: t.expose('startDate', { type: 'Date', nullable: true }),
     expired: t.boolean({ description: 'The due date is past.', resolve: (m) => isExpired(m) }),
     upcoming: t.boolean({ description: 'The start date is in the future.', resolve: (m) => isUpcoming(m) }),
-    webPath: t.string({ description: 'Web path of the milestone.', resolve: (m, _a, ctx) => webPath(ctx, m) }),
-    webUrl: t.string({ resolve: (m, _a, ctx) => webPath(ctx, m, ctx.deps.config.externalUrl) }),
+    webPath: t.string({ description: 'Web path of the milestone.', preload: preloadParents, resolve: (m, _a, ctx) => webPath(ctx, m) }),
+    webUrl: t.string({ preload: preloadParents, resolve: (m, _a, ctx) => webPath(ctx, m, ctx.deps.config.externalUrl) }),
     projectMilestone: t.boolean({ description: 'Indicates if milestone is at project level.', resolve: (m) => m.projectId != null }),
     groupMilestone: t.boolean({ description: 'Indicates if milestone is at group level.', resolve: (m) => m.groupId != null }),
     stats: t.field({ type: MilestoneStatsRef, nullable: true, description: 'Milestone statistics.', resolve: (m) => m }),
@@ -127,7 +136,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: MilestoneCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
-      return asPayload(ctx, 'milestone', () => createMilestone(ctx, parent, { ...milestoneInput(input), title: input.title }), input);
+      return asPayload('milestone', () => createMilestone(ctx, parent, { ...milestoneInput(input), title: input.title }), input);
     },
   }),
   milestoneUpdate: t.field({
@@ -137,7 +146,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
       const attributes = { ...milestoneInput(input), stateEvent: input.stateEvent };
-      return asPayload(ctx, 'milestone', () => updateMilestone(ctx, parent, input.id, attributes), input);
+      return asPayload('milestone', () => updateMilestone(ctx, parent, input.id, attributes), input);
     },
   }),
 }));

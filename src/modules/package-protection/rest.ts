@@ -1,5 +1,5 @@
 import type { PackagesProtectionRuleEntityFragment } from '../../generated/operations.ts';
-import { param } from '../../rest/declare.ts';
+import { param, rule } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, found, nodesOf } from '../../rest/shape.ts';
 import { globalId, projectInput } from '../../rest/sources.ts';
@@ -48,6 +48,8 @@ export const routes = defineRoutes([
       package_name_pattern: param.string({ required: true }),
       package_type: param.oneOf(PACKAGE_TYPES, { required: true }),
     },
+    // GitLab's REST API declares it; its GraphQL mutation has the model's rule only (422, `ruleProblems`).
+    rules: [rule.atLeastOneOf('minimum_access_level_for_push', 'minimum_access_level_for_delete')],
     variables: (v) => ({
       input: {
         ...projectInput(v.id),

@@ -1,4 +1,3 @@
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
@@ -71,7 +70,7 @@ builder.objectFields(ProjectRef, (t) => ({
   packagesProtectionRules: t.connection({
     type: PackagesProtectionRuleRef,
     description: 'Package protection rules of the project. Maintainers and owners only.',
-    resolve: async (project, args, ctx) => pagedConnection(args, await listRules(ctx, project as ProjectWithNamespace)),
+    resolve: async (project, args, ctx) => pagedConnection(args, await listRules(ctx, project)),
   }),
   packageProtection: t.field({
     type: DecisionRef,
@@ -83,8 +82,8 @@ builder.objectFields(ProjectRef, (t) => ({
       userId: t.arg.int(),
     },
     resolve: async (project, args, ctx) => {
-      const user = await protectionSubject(ctx, project as ProjectWithNamespace, args.userId);
-      return packageProtectionFor(ctx, { project: project as ProjectWithNamespace, user, ...args });
+      const user = await protectionSubject(ctx, project, args.userId);
+      return packageProtectionFor(ctx, { project: project, user, ...args });
     },
   }),
 }));
@@ -122,18 +121,18 @@ builder.mutationFields((t) => ({
     type: RulePayload('CreatePackagesProtectionRulePayload'),
     description: 'Creates a protection rule to restrict access to project packages.',
     args: { input: t.arg({ type: CreateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => createRule(ctx, input, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('packageProtectionRule', () => createRule(ctx, input, input), input),
   }),
   updatePackagesProtectionRule: t.field({
     type: RulePayload('UpdatePackagesProtectionRulePayload'),
     description: 'Updates a package protection rule; a level given as null is cleared.',
     args: { input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => updateRule(ctx, input.id, input, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('packageProtectionRule', () => updateRule(ctx, input.id, input, input), input),
   }),
   deletePackagesProtectionRule: t.field({
     type: RulePayload('DeletePackagesProtectionRulePayload'),
     description: 'Deletes a package protection rule.',
     args: { input: t.arg({ type: DeleteInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'packageProtectionRule', () => deleteRule(ctx, input.id, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('packageProtectionRule', () => deleteRule(ctx, input.id, input), input),
   }),
 }));

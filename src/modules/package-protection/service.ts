@@ -1,4 +1,4 @@
-import { Prisma, type PackageProtectionRule, type PackageType, type User } from '../../generated/prisma/client.ts';
+import type { PackageProtectionRule, PackageType, User } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { Policy, type ProjectWithNamespace } from '../../auth/policy.ts';
 import { Viewer } from '../../auth/viewer.ts';
@@ -7,8 +7,8 @@ import { NotFoundError, RecordNotFoundError, UnauthorizedError, UnprocessableErr
 import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { featureEnabled, flagActor } from '../../flags/index.ts';
-import { checkInput, rules } from '../../core/input-rules.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
+import { strictestForbiddingRule } from './store.ts';
 
 export const PACKAGE_TYPES = ['cargo', 'conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi', 'terraform_module'] as const satisfies readonly PackageType[];
 
@@ -128,20 +128,8 @@ async function withoutDisabledLevels(ctx: Context, projectId: number, input: Rul
 
 export type CreateRuleInput = RuleInput & { packageNamePattern: string; packageType: PackageType };
 
-/**
- * GitLab words "a rule needs a level" per interface. Its REST API declares `at_least_one_of` on
- * the two levels: 400 before anything else when neither is sent (a level sent as null passes on
- * to the model). Its GraphQL mutation has the model's rule only, the 422 below (`ruleProblems`).
- */
-function levelSentOverRest(ctx: Context, input: RuleInput) {
-  if (ctx.via !== 'rest') return;
-  const names = { minimumAccessLevelForPush: 'minimum_access_level_for_push', minimumAccessLevelForDelete: 'minimum_access_level_for_delete' };
-  checkInput(rules.atLeastOneOf(input, names, { nullIsGiven: true }));
-}
-
 export async function createRule(ctx: Context, projectRef: ParentInput, input: CreateRuleInput): Promise<PackageProtectionRule> {
   requireSignedIn(ctx);
-  levelSentOverRest(ctx, input);
   const project = await resolveProject(ctx, projectRef);
   await requireManager(ctx, project);
   const allowed = await withoutDisabledLevels(ctx, project.id, input);
@@ -211,14 +199,6 @@ export type ProtectionDecision = {
   accessLevel: number;
 };
 
-/** SQL LIKE pattern of a rule pattern: `%`, `_` and `\` are literal, `*` is the wildcard. */
-const LIKE_OF_PATTERN = Prisma.sql`replace(replace(replace(replace(package_name_pattern, '\\', '\\\\'), '%', '\\%'), '_', '\\_'), '*', '%')`;
-
-const LEVEL_COLUMN: Record<PackageAction, Prisma.Sql> = {
-  push: Prisma.raw('minimum_access_level_for_push'),
-  delete: Prisma.raw('minimum_access_level_for_delete'),
-};
-
 /**
  * For a package registry: does a protection rule of `project` forbid `user` (null: anonymous)
  * to push or delete the package `packageName` of `packageType`? A rule matches when its pattern
@@ -235,19 +215,8 @@ export async function packageProtectionFor(
   const accessLevel = check.user?.isAdmin ? ADMIN_LEVEL : await policy.projectAccessLevel(check.project);
   const inForce = check.action === 'push' || (await deleteRulesEnabled(ctx, check.project.id));
   if (!inForce || accessLevel >= ADMIN_LEVEL) return { protected: false, rule: null, accessLevel };
-  const column = LEVEL_COLUMN[check.action];
-  const [rule] = await ctx.db.$queryRaw<PackageProtectionRule[]>`
-    SELECT id, project_id AS "projectId", package_name_pattern AS "packageNamePattern", package_type::text AS "packageType",
-           minimum_access_level_for_push AS "minimumAccessLevelForPush", minimum_access_level_for_delete AS "minimumAccessLevelForDelete",
-           created_at AS "createdAt", updated_at AS "updatedAt"
-    FROM package_protection_rules
-    WHERE project_id = ${check.project.id}
-      AND package_type = ${check.packageType}::"PackageType"
-      AND ${check.packageName} ILIKE ${LIKE_OF_PATTERN}
-      AND ${column} > ${accessLevel}
-    ORDER BY ${column} DESC, id ASC
-    LIMIT 1`;
-  return { protected: Boolean(rule), rule: rule ?? null, accessLevel };
+  const rule = await strictestForbiddingRule(ctx.db, { projectId: check.project.id, packageName: check.packageName, packageType: check.packageType, action: check.action, accessLevel });
+  return { protected: Boolean(rule), rule, accessLevel };
 }
 
 /** The user a protection question is about: the viewer, or (for maintainers) anyone. */

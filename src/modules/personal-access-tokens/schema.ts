@@ -144,30 +144,30 @@ builder.mutationFields((t) => ({
   personalAccessTokenCreate: t.field({
     type: issuedTokenPayload('PersonalAccessTokenCreatePayload', 'personalAccessToken'),
     args: { input: t.arg({ type: CreateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'personalAccessToken', () => createPersonalAccessToken(ctx, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('personalAccessToken', () => createPersonalAccessToken(ctx, input), input),
   }),
   personalAccessTokenRevoke: t.field({
     type: payloadType('PersonalAccessTokenRevokePayload', 'personalAccessToken', PersonalAccessTokenRef),
     args: { input: t.arg({ type: RevokeInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'personalAccessToken', () => revokePersonalAccessToken(ctx, optionalTokenId(input.id)), input),
+    resolve: (_r, { input }, ctx) => asPayload('personalAccessToken', () => revokePersonalAccessToken(ctx, optionalTokenId(input.id)), input),
   }),
   personalAccessTokenRotate: t.field({
     type: issuedTokenPayload('PersonalAccessTokenRotatePayload', 'personalAccessToken'),
     args: { input: t.arg({ type: RotateInput, required: true }) },
     extensions: scopes('api', 'self_rotate'),
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'personalAccessToken', () => rotatePersonalAccessToken(ctx, optionalTokenId(input.id), input.expiresAt), input),
+      asPayload('personalAccessToken', () => rotatePersonalAccessToken(ctx, optionalTokenId(input.id), input.expiresAt), input),
   }),
   impersonationTokenCreate: t.field({
     type: issuedTokenPayload('ImpersonationTokenCreatePayload', 'impersonationToken'),
     description: 'Administrators only: a token that acts as the user for the API and git, hidden from their own token list.',
     args: { input: t.arg({ type: ImpersonationCreateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'impersonationToken', () => createImpersonationToken(ctx, input), input),
+    resolve: (_r, { input }, ctx) => asPayload('impersonationToken', () => createImpersonationToken(ctx, input), input),
   }),
   impersonationTokenRevoke: t.field({
     type: payloadType('ImpersonationTokenRevokePayload', 'impersonationToken', PersonalAccessTokenRef),
     args: { input: t.arg({ type: ImpersonationRevokeInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'impersonationToken', () => revokeImpersonationToken(ctx, input.userId, tokenId(input.id)), input),
+      asPayload('impersonationToken', () => revokeImpersonationToken(ctx, input.userId, tokenId(input.id)), input),
   }),
 }));

@@ -1,6 +1,7 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
+import { refusedUnless } from '../../graphql/abilities.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
@@ -25,18 +26,16 @@ import {
 export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
 
 // Every project a resolver returns comes from the projects service, which loads its namespace.
-const withNamespace = (p: object) => p as ProjectWithNamespace;
-
-export const ProjectRef = builder.prismaObject('Project', {
+export const ProjectRef = builder.objectRef<ProjectWithNamespace>('Project').implement({
   fields: (t) => ({
     id: t.id({ resolve: (p) => gid('Project', p.id) }),
     // Identity: what a repository-file read also needs (read_repository tokens).
     databaseId: t.exposeInt('id', { extensions: scopes(...REPOSITORY_READ_SCOPES) }),
     name: t.exposeString('name'),
     path: t.exposeString('path'),
-    fullPath: t.string({ resolve: (p) => projectFullPath(withNamespace(p)) }),
+    fullPath: t.string({ resolve: (p) => projectFullPath(p) }),
     nameWithNamespace: t.string({
-      resolve: async (p, _a, ctx) => `${await fullName(ctx, withNamespace(p).namespace)} / ${p.name}`,
+      resolve: async (p, _a, ctx) => `${await fullName(ctx, p.namespace)} / ${p.name}`,
     }),
     description: t.exposeString('description'),
     visibility: t.expose('visibility', { type: VisibilityEnum }),
@@ -50,19 +49,32 @@ export const ProjectRef = builder.prismaObject('Project', {
     starCount: t.int({ resolve: () => 0 }),
     forksCount: t.int({ resolve: () => 0 }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
-    webUrl: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(withNamespace(p))}` }),
-    httpUrlToRepo: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(withNamespace(p))}.git` }),
+    webUrl: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}` }),
+    httpUrlToRepo: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}.git` }),
     sshUrlToRepo: t.string({
-      resolve: (p, _a, ctx) => `git@${new URL(ctx.deps.config.externalUrl).hostname}:${projectFullPath(withNamespace(p))}.git`,
+      resolve: (p, _a, ctx) => `git@${new URL(ctx.deps.config.externalUrl).hostname}:${projectFullPath(p)}.git`,
     }),
-    namespace: t.field({ type: NamespaceRef, resolve: (p) => withNamespace(p).namespace }),
+    namespace: t.field({ type: NamespaceRef, resolve: (p) => p.namespace }),
     group: t.field({
       type: GroupRef,
       nullable: true,
-      resolve: (p) => (withNamespace(p).namespace.kind === 'group' ? withNamespace(p).namespace : null),
+      resolve: (p) => (p.namespace.kind === 'group' ? p.namespace : null),
     }),
   }),
 });
+
+// GitLab's REST endpoints that authorize read_code before their lookup select below it.
+builder.objectField(ProjectRef, 'requiringReadCode', (t) =>
+  t.field({
+    type: ProjectRef,
+    nullable: false,
+    description:
+      'The project itself, for a viewer who may read its code; refused (403) otherwise, before anything selected below it is ' +
+      "looked up: GitLab's REST endpoints that address one release authorize so first (its GraphQL answers the release with the code fields null).",
+    ...refusedUnless('readCode', (p: ProjectWithNamespace) => p.id),
+    resolve: (p) => p,
+  }),
+);
 
 /**
  * GitLab's `ProjectPermissions`: what the current user may do in the project, from the access
@@ -91,7 +103,7 @@ export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('Pr
 });
 
 builder.objectField(ProjectRef, 'userPermissions', (t) =>
-  t.field({ type: ProjectPermissionsRef, description: 'Permissions for the current user on the resource.', resolve: (p) => withNamespace(p) }),
+  t.field({ type: ProjectPermissionsRef, description: 'Permissions for the current user on the resource.', resolve: (p) => p }),
 );
 
 builder.objectField(GroupRef, 'projects', (t) =>
@@ -177,19 +189,19 @@ builder.mutationFields((t) => ({
     description: 'Creates a project in a namespace the current user may create projects in.',
     args: { input: t.arg({ type: ProjectCreateInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload(ctx, 'project', () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }), input),
+      asPayload('project', () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }), input),
   }),
   projectUpdate: t.field({
     type: payloadType('ProjectUpdatePayload', 'project', ProjectRef),
     description: "Changes a project's name, path, description, visibility, default branch or topics.",
     args: { input: t.arg({ type: ProjectUpdateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
+    resolve: (_r, { input }, ctx) => asPayload('project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
   }),
   projectDelete: t.field({
     type: payloadType('ProjectDeletePayload', 'project', ProjectRef),
     description: 'Deletes a project (Owners).',
     args: { input: t.arg({ type: ProjectDeleteInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'project', () => deleteProject(ctx, projectOf(input)), input),
+    resolve: (_r, { input }, ctx) => asPayload('project', () => deleteProject(ctx, projectOf(input)), input),
   }),
 }));
 

@@ -1,11 +1,10 @@
-import { equalsIgnoringCase, escapeLike } from '../../core/input.ts';
+import { equalsIgnoringCase } from '../../core/input.ts';
 import type { Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { projectWithNamespaceColumns, PROJECTS_JOIN, readProjects } from '../../core/loaders.ts';
-import { Conditions } from '../../db/rows.ts';
+import { ORDER_COLUMNS, projectConditions, projectPages, readProject, type ProjectKey } from './store.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -17,10 +16,6 @@ export type ProjectRef = { id?: number | null; fullPath?: string | null };
 
 export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
 
-const PROJECT_COLUMNS = projectWithNamespaceColumns();
-/** The project's columns under a key of its own (the row's `project`), so that the viewer's level beside it is not one of its fields. */
-const PROJECT_UNDER_ITS_KEY = projectWithNamespaceColumns('project.');
-
 /**
  * A project with its namespace, by id or by full path (compared case-insensitively, as GitLab
  * does), read with the viewer's level in it where the policy reads levels from memberships: the
@@ -28,21 +23,18 @@ const PROJECT_UNDER_ITS_KEY = projectWithNamespaceColumns('project.');
  * as a member: one statement, not two).
  */
 async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
-  const where = new Conditions();
-  const { bind } = where;
-  if (ref.id != null) where.and(`p.id = ${bind(ref.id)}`);
-  else {
-    const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
-    if (!ref.fullPath || slash < 1) return null;
-    where.and(`lower(n.full_path) = lower(${bind(ref.fullPath.slice(0, slash))}) AND lower(p.path) = lower(${bind(ref.fullPath.slice(slash + 1))})`);
-  }
-  const level = ctx.policy.projectLevelColumn(where);
-  const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
-  const [row] = await ctx.deps.sql.rows<{ project: ProjectWithNamespace; viewerLevel?: number | null }>(select, where.values);
+  const key = projectKey(ref);
+  const row = key && (await readProject(ctx, key));
   if (!row) return null;
-  const { project } = row;
-  if (level) ctx.policy.knowProjectLevel(project.id, row.viewerLevel ?? null);
-  return remembered(ctx, project);
+  if (row.viewerLevel !== undefined) ctx.policy.knowProjectLevel(row.project.id, row.viewerLevel);
+  return remembered(ctx, row.project);
+}
+
+function projectKey(ref: ProjectRef): ProjectKey | null {
+  if (ref.id != null) return { id: ref.id };
+  const slash = ref.fullPath?.lastIndexOf('/') ?? -1;
+  if (!ref.fullPath || slash < 1) return null;
+  return { namespacePath: ref.fullPath.slice(0, slash), path: ref.fullPath.slice(slash + 1) };
 }
 
 /**
@@ -117,41 +109,6 @@ export function projectSort(sort: string | null | undefined): { orderBy: Project
   return field ? { orderBy: field, sort: match[2] as 'asc' | 'desc' } : { orderBy: 'id', sort: 'desc' };
 }
 
-/** The column each order reads; the id breaks ties so that pages never overlap. */
-const ORDER_COLUMNS = {
-  id: 'id',
-  name: 'name',
-  path: 'path',
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  last_activity_at: 'last_activity_at',
-} as const;
-
-/**
- * The conditions of a project list, over `projects p JOIN namespaces n`: the viewer's visibility
- * first, then one per filter given (also the projects whose releases a group lists).
- */
-export function projectConditions(ctx: Context, filter: ProjectFilter): Conditions {
-  const where = new Conditions();
-  const { bind } = where;
-  where.and(ctx.policy.readableProjects(where));
-  if (filter.membership) where.and(ctx.policy.memberProjects(where));
-  if (filter.owned) where.and(`n.owner_id = ${bind(ctx.viewer.userId ?? -1)}`);
-  if (filter.visibility) where.and(`p.visibility = ${bind(filter.visibility)}`);
-  if (filter.ids) where.and(`p.id = ANY(${bind(filter.ids)})`);
-  if (filter.search) {
-    // ILIKE with the wildcards of the search escaped: `%` and `_` match themselves.
-    const pattern = bind(`%${escapeLike(filter.search)}%`);
-    const namespace = filter.searchNamespaces ? ` OR n.full_path ILIKE ${pattern}` : '';
-    where.and(`p.name ILIKE ${pattern} OR p.path ILIKE ${pattern} OR p.description ILIKE ${pattern}${namespace}`);
-  }
-  if (filter.namespaceId != null) {
-    const id = bind(filter.namespaceId);
-    where.and(filter.includeSubgroups ? `n.traversal_ids @> ARRAY[${id}::int]` : `p.namespace_id = ${id}`);
-  }
-  return where;
-}
-
 /**
  * The projects the viewer may read, filtered: the page and the count are one plain statement each
  * over the pool, and the page's rows stay in the request's project loader for the fields that read
@@ -159,21 +116,14 @@ export function projectConditions(ctx: Context, filter: ProjectFilter): Conditio
  * (test/visibility-sql.test.ts).
  */
 export function listProjects(ctx: Context, filter: ProjectFilter): Listing<ProjectWithNamespace> {
-  const where = projectConditions(ctx, filter);
-  // The column and direction come from the lists above, never from the request.
-  const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
-  const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
-  const from = `SELECT ${PROJECT_COLUMNS} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const pages = projectPages(ctx.deps.sql, projectConditions(ctx, filter), filter);
   return {
-    fetch: async ({ offset, limit }) => {
-      const order = `ORDER BY p.${column} ${direction}, p.id ${direction}`;
-      const page = new Conditions(where.values);
-      const bounds = `OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`;
-      const projects = await readProjects(ctx.deps.sql, `${from} ${order} ${bounds}`, page.values);
+    fetch: async (page) => {
+      const projects = await pages.fetch(page);
       for (const project of projects) remembered(ctx, project);
       return projects;
     },
-    count: async () => (await ctx.deps.sql.rows<{ count: number }>(`SELECT count(*)::int AS count FROM ${PROJECTS_JOIN} WHERE ${where}`, where.values))[0]!.count,
+    count: pages.count,
   };
 }
 

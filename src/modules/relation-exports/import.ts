@@ -9,7 +9,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { BadRequestError, ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import { findUnstorableText, isStorableDate, MAX_ID, MAX_YEAR, MIN_YEAR } from '../../core/input.ts';
-import { nextIid } from '../../core/iids.ts';
+import { nextIid } from '../../core/store.ts';
 import { readSettings, type ApplicationSettings } from '../../core/settings.ts';
 import { SpooledUpload, type Upload } from '../../core/upload.ts';
 import { isValidTagName } from '../../git/tags.ts';

@@ -1,4 +1,3 @@
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
@@ -47,13 +46,13 @@ builder.objectFields(ProjectRef, (t) => ({
     nullable: false,
     description: "Your relation exports of this project (Maintainer; the instance setting bulk_import_enabled must be on).",
     args: { relation: t.arg.string({ description: 'Only this top-level relation.' }) },
-    resolve: (project, { relation }, ctx) => exportStatuses(ctx, { projectId: (project as ProjectWithNamespace).id }, relation),
+    resolve: (project, { relation }, ctx) => exportStatuses(ctx, { projectId: project.id }, relation),
   }),
   relationExportFile: t.field({
     type: ExportFileRef,
     description: 'The file of one finished relation export, or of one of its batches.',
     args: { relation: t.arg.string({ required: true }), batched: t.arg.boolean(), batchNumber: t.arg.int() },
-    resolve: (project, args, ctx) => exportFile(ctx, { projectId: (project as ProjectWithNamespace).id }, args),
+    resolve: (project, args, ctx) => exportFile(ctx, { projectId: project.id }, args),
   }),
 }));
 
@@ -97,12 +96,12 @@ builder.mutationFields((t) => ({
     type: ExportPayload,
     description: 'Starts an export of every top-level relation of a project, each as a background job.',
     args: { input: t.arg({ type: ExportInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'statuses', () => startExport(ctx, input, input.batched ?? false), input),
+    resolve: (_r, { input }, ctx) => asPayload('statuses', () => startExport(ctx, input, input.batched ?? false), input),
   }),
   projectImportRelation: t.field({
     type: payloadType('ProjectImportRelationPayload', 'relationImport', RelationImportRef),
     description: 'Imports one relation file into a project; importing the same file again creates nothing new.',
     args: { input: t.arg({ type: ImportInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload(ctx, 'relationImport', () => importRelation(ctx, input, input.relation, input.file), input),
+    resolve: (_r, { input }, ctx) => asPayload('relationImport', () => importRelation(ctx, input, input.relation, input.file), input),
   }),
 }));

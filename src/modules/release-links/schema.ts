@@ -1,7 +1,6 @@
-import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
 import { ProjectRef } from '../projects/index.ts';
@@ -27,13 +26,13 @@ builder.objectField(ProjectRef, 'releaseAssets', (t) =>
     nullable: true,
     description:
       "The assets of the release of a tag, null without one. Like GitLab's release-links API they are open to every viewer " +
-      'of the releases, whose code-only parts stay null (`project.release` answers REST readers without code with 403).',
+      'of the releases, whose code-only parts stay null (the REST endpoints for one release answer readers without code 403: `requiringReadCode`).',
     args: { tagName: t.arg.string({ required: true }) },
-    resolve: (project, { tagName }, ctx) => findRelease(ctx, project as ProjectWithNamespace, tagName),
+    resolve: (project, { tagName }, ctx) => findRelease(ctx, project, tagName),
   }),
 );
 
-const linkFields = (t: any, required: boolean) => ({
+const linkFields = <Required extends boolean>(t: InputFields, required: Required) => ({
   name: t.string({ required }),
   url: t.string({ required }),
   directAssetPath: t.string(),
@@ -42,7 +41,7 @@ const linkFields = (t: any, required: boolean) => ({
 
 const LinkCreateInput = mutationInput('ReleaseAssetLinkCreateInput', (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...linkFields(t, true) }));
 
-const linkScopeFields = (t: any) => ({
+const linkScopeFields = (t: InputFields) => ({
   id: t.field({ type: 'ReleasesLinkID', required: true, description: 'ID of the release asset link.' }),
   ...projectInputFields(t),
   tagName: t.string({ description: 'With a project: the link must belong to the release of this tag.' }),
@@ -68,23 +67,23 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LinkCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'link', async () => asParent(ctx, await createLink(ctx, project, input.tagName, input as never)));
+      return asPayload('link', async () => asParent(ctx, await createLink(ctx, project, input.tagName, input)));
     },
   }),
   releaseAssetLinkUpdate: t.field({
     type: LinkPayload('ReleaseAssetLinkUpdatePayload'),
     args: { input: t.arg({ type: LinkUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const link = await target(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(ctx, await updateLink(ctx, link, input as never)));
+      const link = await target(ctx, input);
+      return asPayload('link', async () => asParent(ctx, await updateLink(ctx, link, input)));
     },
   }),
   releaseAssetLinkDelete: t.field({
     type: LinkPayload('ReleaseAssetLinkDeletePayload'),
     args: { input: t.arg({ type: LinkDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      const link = await target(ctx, input as ScopeInput);
-      return asPayload(ctx, 'link', async () => asParent(ctx, await deleteLink(ctx, link)));
+      const link = await target(ctx, input);
+      return asPayload('link', async () => asParent(ctx, await deleteLink(ctx, link)));
     },
   }),
 }));

@@ -33,7 +33,7 @@ async function locateLink(ctx: Context, { id, scope }: LinkTarget): Promise<Link
     return { link, release, project: scope.project };
   }
   const link = await ctx.db.releaseLink.findUnique({ where: { id }, include: { release: true } });
-  const project = link && ((await ctx.loaders.project.load(link.release.projectId)) as ProjectWithNamespace);
+  const project = link && (await ctx.loaders.project.load(link.release.projectId));
   if (!link || !project || !(await ctx.policy.canReadProject(project))) throw new NotFoundError('Link');
   const { release, ...row } = link;
   return { link: row, release, project };

@@ -66,7 +66,7 @@ const downloadRoute = (path: string) =>
     params: { id: param.projectRef(), tag_name: TAG_NAME, direct_asset_path: param.wildcardPath() },
     variables: (v) => ({ ...v.id, tagName: v.tag_name, path: `/${v.direct_asset_path ?? ''}` }),
     result: (data) => {
-      const release = found(data.project, 'Project').release;
+      const release = found(data.project, 'Project').requiringReadCode.release;
       if (!release) throw new NotFoundError();
       if (!release.assetDownloadUrl) throw new RecordNotFoundError();
       return release.assetDownloadUrl;
@@ -89,7 +89,7 @@ const permalinkRoute = (path: string) =>
       return { ...v.id, suffixPath: v.suffix_path, query };
     },
     result: (data) => {
-      const location = found(data.project, 'Project').latestReleasePath;
+      const location = found(data.project, 'Project').requiringReadCode.latestReleasePath;
       if (!location) throw new NotFoundError();
       return location;
     },
@@ -143,9 +143,9 @@ export const routes = defineRoutes([
     params: { id: param.ref(), tag_name: TAG_NAME, include_html_description: param.bool({ default: false }) },
     variables: (v) => ({ ...v.id, tagName: v.tag_name, html: v.include_html_description }),
     result: (data) => {
-      const project = found(data.project, 'Project');
-      if (!project.release) throw new NotFoundError();
-      return releaseEntity(project.release);
+      const { release } = found(data.project, 'Project').requiringReadCode;
+      if (!release) throw new NotFoundError();
+      return releaseEntity(release);
     },
   }),
   route({
@@ -244,7 +244,7 @@ export const webRoutes = defineRoutes([
       evidenceId: Number(/^(\d{1,15})\.json$/.exec(v.evidence_file)?.[1] ?? 0),
     }),
     result: (data) => {
-      const evidence = found(found(data.project, 'Project').release, 'Release').evidence;
+      const evidence = found(found(data.project, 'Project').requiringReadCode.release, 'Release').evidence;
       return found(evidence, 'Evidence').summary;
     },
     respond: (res, summary) => {

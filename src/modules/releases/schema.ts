@@ -1,11 +1,11 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import type { Release, ReleaseEvidence } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
+import { defineAbility, hiddenUnless, refusedUnless } from '../../graphql/abilities.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
-import { Lookahead } from '../../graphql/lookahead.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { preloadAll, preloadedPage, type Preload } from '../../graphql/preload.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { ARCHIVE_FORMATS } from '../../git/archive.ts';
 import { CommitRef } from '../commits/index.ts';
 import { GroupRef } from '../groups/index.ts';
@@ -17,7 +17,7 @@ import { projectFullPath } from '../projects/service.ts';
 import { TagRef } from '../tags/index.ts';
 import { UserRef } from '../users/index.ts';
 import { renderMarkdown } from './markdown.ts';
-import { preloadReleases, type LinkRow, type ProjectFacts } from './loaders.ts';
+import type { LinkRow, ProjectFacts } from './loaders.ts';
 import {
   assetDownloadUrl,
   collectEvidence,
@@ -29,7 +29,6 @@ import {
   listReleases,
   RELEASE_SORTS,
   RELEASE_WRITE_LEVEL,
-  releaseByTag,
   updateRelease,
   type ReleaseCreateInput as CreateInput,
   type ReleaseUpdateInput as UpdateInput,
@@ -45,15 +44,37 @@ export const ReleaseAssetLinkTypeEnum = builder.enumType('ReleaseAssetLinkType',
   values: { OTHER: { value: 'other' }, RUNBOOK: { value: 'runbook' }, PACKAGE: { value: 'package' }, IMAGE: { value: 'image' } } as const,
 });
 
+declare module '../../graphql/abilities.ts' {
+  interface Abilities {
+    /** GitLab's `update_release`: by the project's id. */
+    updateRelease: number;
+  }
+}
+
+defineAbility('updateRelease', (ctx, projectId) => ctx.loaders.projectAccess.use(projectId, (access) => access.level >= RELEASE_WRITE_LEVEL));
+
+/** Release fields that answer null to those who may not read the project's code. */
+const forCodeReaders = hiddenUnless('readCode', (r: Release) => r.projectId);
+
 /**
- * `use` applied to the facts of the release's project (its row, web URL, the viewer's rights):
- * at once once loaded, so the many per-release and per-link fields below need no promise.
+ * `use` applied to the facts of the release's project (its row, web URL): at once once loaded, so
+ * the many per-release and per-link fields below need no promise.
  */
 const facts = <T>(ctx: Context, r: { projectId: number }, use: (facts: ProjectFacts) => T) => ctx.loaders.releases.facts.use(r.projectId, use);
 const encodedTag = (tag: string) => encodeURIComponent(tag);
 
 const releaseWebUrl = (f: ProjectFacts, r: Release) => `${f.webUrl}/-/releases/${encodedTag(r.tag)}`;
 
+const projectIds = (releases: readonly Release[]) => new Set(releases.map((r) => r.projectId));
+
+/** Preloads of release fields: their projects' facts, the viewer's access to them, their relations. */
+const preloadFacts: Preload<Release> = (ctx, releases) => ctx.loaders.releases.facts.preload(projectIds(releases));
+const preloadAccess: Preload<Release> = (ctx, releases) => ctx.loaders.projectAccess.preload(projectIds(releases));
+const preloadCodeFacts = preloadAll(preloadAccess, preloadFacts);
+const releaseIds = (releases: readonly Release[]) => releases.map((r) => r.id);
+const preloadLinks: Preload<Release> = (ctx, releases) => ctx.loaders.releases.links.preload(releaseIds(releases));
+/** Evidences carry their release's URL (facts) and are for code readers (access). */
+const preloadEvidences = preloadAll(preloadCodeFacts, (ctx, releases) => ctx.loaders.releases.evidences.preload(releaseIds(releases)));
 
 const IssueStatsRef = builder.objectRef<{ total: number; closed: number }>('MilestoneIssueStats').implement({
   fields: (t) => ({ total: t.exposeInt('total'), closed: t.exposeInt('closed') }),
@@ -89,13 +110,16 @@ class ReleaseUrls {
     private readonly facts: ProjectFacts,
   ) {}
 
+  get projectId() {
+    return this.release.projectId;
+  }
+
   get selfUrl() {
     return releaseWebUrl(this.facts, this.release);
   }
 
-  /** Only for those who may edit the release. */
   get editUrl() {
-    return this.facts.canEdit ? `${this.selfUrl}/edit` : null;
+    return `${this.selfUrl}/edit`;
   }
 
   get openedIssuesUrl() {
@@ -126,7 +150,11 @@ class ReleaseUrls {
 const ReleaseLinksRef = builder.objectRef<ReleaseUrls>('ReleaseLinks').implement({
   fields: (t) => ({
     selfUrl: t.exposeString('selfUrl'),
-    editUrl: t.exposeString('editUrl', { nullable: true, description: 'Only for those who may edit the release.' }),
+    editUrl: t.exposeString('editUrl', {
+      nullable: true,
+      description: 'Only for those who may edit the release.',
+      ...hiddenUnless('updateRelease', (urls: ReleaseUrls) => urls.projectId),
+    }),
     openedIssuesUrl: t.exposeString('openedIssuesUrl'),
     closedIssuesUrl: t.exposeString('closedIssuesUrl'),
     openedMergeRequestsUrl: t.exposeString('openedMergeRequestsUrl'),
@@ -147,65 +175,94 @@ export const ReleaseRef = builder.prismaObject('Release', {
     releasedAt: t.expose('releasedAt', { type: 'Time' }),
     upcomingRelease: t.boolean({ resolve: (r) => r.releasedAt > new Date() }),
     historicalRelease: t.boolean({ resolve: (r) => r.releasedAt < r.createdAt }),
-    author: t.field({ type: UserRef, nullable: true, resolve: (r, _a, ctx) => (r.authorId == null ? null : ctx.loaders.user.get(r.authorId)) }),
+    author: t.field({
+      type: UserRef,
+      nullable: true,
+      preload: (ctx, releases) => ctx.loaders.user.preload(new Set(releases.flatMap((r) => (r.authorId == null ? [] : [r.authorId])))),
+      resolve: (r, _a, ctx) => (r.authorId == null ? null : ctx.loaders.user.get(r.authorId)),
+    }),
     commit: t.field({
       type: CommitRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
+      ...forCodeReaders,
+      preload: preloadAll(preloadCodeFacts, (ctx, releases) => ctx.loaders.repository.preload(projectIds(releases))),
       resolve: (r, _a, ctx) =>
         r.sha
-          ? facts(ctx, r, (f) => {
-              if (!f.canReadCode) return null;
-              return ctx.loaders.repository.use(r.projectId, (repository) => {
+          ? facts(ctx, r, (f) =>
+              ctx.loaders.repository.use(r.projectId, (repository) => {
                 const commit = repository.commit(r.sha!);
                 return commit && { ...commit, project: f.project };
-              });
-            })
+              }),
+            )
           : null,
     }),
     commitPath: t.string({
       nullable: true,
-      resolve: (r, _a, ctx) => facts(ctx, r, (f) => (r.sha && f.canReadCode ? `/${projectFullPath(f.project)}/-/commit/${r.sha}` : null)),
+      ...forCodeReaders,
+      preload: preloadCodeFacts,
+      resolve: (r, _a, ctx) => (r.sha ? facts(ctx, r, (f) => `/${projectFullPath(f.project)}/-/commit/${r.sha}`) : null),
     }),
     tagPath: t.string({
       nullable: true,
-      resolve: (r, _a, ctx) => facts(ctx, r, (f) => (f.canReadCode ? `/${projectFullPath(f.project)}/-/tags/${encodedTag(r.tag)}` : null)),
+      ...forCodeReaders,
+      preload: preloadCodeFacts,
+      resolve: (r, _a, ctx) => facts(ctx, r, (f) => `/${projectFullPath(f.project)}/-/tags/${encodedTag(r.tag)}`),
     }),
     milestones: t.connection({
       type: MilestoneRef,
+      // The milestones of the page, for the fields below a milestone to preload from.
+      preload: async (ctx, releases) => {
+        const ids = releaseIds(releases);
+        await ctx.loaders.releases.milestones.preload(ids);
+        return ids.flatMap((id) => {
+          const milestones = ctx.loaders.releases.milestones.get(id);
+          // Settled by the preload (a list still being read elsewhere leaves its fields to read them).
+          return Array.isArray(milestones) ? milestones : [];
+        });
+      },
       resolve: (r, args, ctx) => ctx.loaders.releases.milestones.use(r.id, (milestones) => listConnection(args, milestones)),
     }),
     evidences: t.connection({
       type: ReleaseEvidenceRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
-      resolve: (r, args, ctx) =>
-        facts(ctx, r, (f) => (f.canReadCode ? ctx.loaders.releases.evidences.use(r.id, (evidences) => listConnection(args, evidences.map((e) => ({ ...e, release: r })))) : null)),
+      ...forCodeReaders,
+      preload: preloadEvidences,
+      resolve: (r, args, ctx) => ctx.loaders.releases.evidences.use(r.id, (evidences) => listConnection(args, evidences.map((e) => ({ ...e, release: r })))),
     }),
     evidence: t.field({
       type: ReleaseEvidenceRef,
       nullable: true,
       args: { id: t.arg.int({ required: true }) },
+      ...forCodeReaders,
+      preload: preloadEvidences,
       resolve: (r, { id }, ctx) =>
-        facts(ctx, r, (f) => {
-          if (!f.canReadCode) return null;
-          return ctx.loaders.releases.evidences.use(r.id, (evidences) => {
-            const evidence = evidences.find((e) => e.id === id);
-            return evidence ? { ...evidence, release: r } : null;
-          });
+        ctx.loaders.releases.evidences.use(r.id, (evidences) => {
+          const evidence = evidences.find((e) => e.id === id);
+          return evidence ? { ...evidence, release: r } : null;
         }),
     }),
     evidenceSha: t.string({
       nullable: true,
       description: 'SHA-256 of the newest evidence.',
-      resolve: (r, _a, ctx) => facts(ctx, r, (f) => (f.canReadCode ? ctx.loaders.releases.evidences.use(r.id, (evidences) => evidences[0]?.sha ?? null) : null)),
+      ...forCodeReaders,
+      preload: preloadEvidences,
+      resolve: (r, _a, ctx) => ctx.loaders.releases.evidences.use(r.id, (evidences) => evidences[0]?.sha ?? null),
     }),
-    assets: t.field({ type: ReleaseAssetsRef, resolve: (r) => r }),
-    links: t.field({ type: ReleaseLinksRef, resolve: (r, _a, ctx) => facts(ctx, r, (f) => new ReleaseUrls(r, f)) }),
+    // The assets are the release's: the fields below preload from the same page.
+    assets: t.field({ type: ReleaseAssetsRef, preload: (_ctx, releases) => releases, resolve: (r) => r }),
+    links: t.field({
+      type: ReleaseLinksRef,
+      // Facts for the URLs, access for `editUrl`.
+      preload: preloadCodeFacts,
+      resolve: (r, _a, ctx) => facts(ctx, r, (f) => new ReleaseUrls(r, f)),
+    }),
     assetDownloadUrl: t.string({
       nullable: true,
       description: 'URL of the asset link with exactly this direct asset path; needs the right to read code.',
       args: { directAssetPath: t.arg.string({ required: true }) },
+      ...refusedUnless('readCode', (r: Release) => r.projectId),
       resolve: (r, { directAssetPath }, ctx) => assetDownloadUrl(ctx, r, directAssetPath),
     }),
   }),
@@ -275,11 +332,14 @@ ReleaseAssetsRef.implement({
   fields: (t) => ({
     count: t.int({
       description: 'Links, plus the four source archives for those who may read the code.',
-      resolve: (r, _a, ctx) => facts(ctx, r, (f) => ctx.loaders.releases.links.use(r.id, (links) => links.length + (f.canReadCode ? ARCHIVE_FORMATS.length : 0))),
+      preload: preloadAll(preloadAccess, preloadLinks),
+      resolve: (r, _a, ctx) =>
+        ctx.loaders.projectAccess.use(r.projectId, (access) => ctx.loaders.releases.links.use(r.id, (links) => links.length + (access.readCode ? ARCHIVE_FORMATS.length : 0))),
     }),
     links: t.connection({
       type: ReleaseAssetLinkRef,
       args: { directAssetPath: t.arg.string() },
+      preload: preloadAll(preloadFacts, preloadLinks),
       resolve: (r, args, ctx) =>
         facts(ctx, r, (f) =>
           ctx.loaders.releases.links.use(r.id, (rows) => {
@@ -292,35 +352,12 @@ ReleaseAssetsRef.implement({
       type: ReleaseSourceRef,
       nullable: true,
       description: 'Null for those who may not read the code.',
-      resolve: (r, args, ctx) => facts(ctx, r, (f) => (f.canReadCode ? listConnection(args, releaseSources(ctx, r, f.project)) : null)),
+      ...forCodeReaders,
+      preload: preloadCodeFacts,
+      resolve: (r, args, ctx) => facts(ctx, r, (f) => listConnection(args, releaseSources(ctx, r, f.project))),
     }),
   }),
 });
-
-/** Release fields that read the project's facts (`facts` above). */
-const FACT_FIELDS = ['commit', 'commitPath', 'tagPath', 'evidences', 'evidence', 'evidenceSha', 'assets', 'links', 'assetDownloadUrl'];
-
-/** A page of releases with the relations its selected fields read preloaded (see preloadReleases). */
-async function releasePage<C extends { edges: readonly ({ node: Release } | null)[] }>(ctx: Context, paging: Promise<C>, info: GraphQLResolveInfo) {
-  const page = await paging;
-  const selected = Lookahead.of(info).nodes();
-  const assets = selected.child('assets');
-  const milestones = selected.child('milestones').nodes();
-  await preloadReleases(
-    ctx,
-    page.edges.flatMap((edge) => (edge ? [edge.node] : [])),
-    {
-      facts: FACT_FIELDS.some((name) => selected.has(name)),
-      author: selected.has('author'),
-      commit: selected.has('commit'),
-      links: assets.has('count') || assets.has('links'),
-      milestones: selected.has('milestones'),
-      milestonePaths: milestones.has('webPath') || milestones.has('webUrl'),
-      evidences: ['evidences', 'evidence', 'evidenceSha'].some((name) => selected.has(name)),
-    },
-  );
-  return page;
-}
 
 builder.objectFields(ProjectRef, (t) => ({
   releases: t.connection({
@@ -330,13 +367,13 @@ builder.objectFields(ProjectRef, (t) => ({
       updatedBefore: t.arg({ type: 'Time', description: 'Only releases updated before this time.' }),
       updatedAfter: t.arg({ type: 'Time', description: 'Only releases updated after this time.' }),
     },
-    resolve: (p, args, ctx, info) => releasePage(ctx, pagedConnection(args, listReleases(ctx, p as ProjectWithNamespace, args)), info),
+    resolve: (p, args, ctx, info) => preloadedPage(ctx, info, pagedConnection(args, listReleases(ctx, p, args))),
   }),
   release: t.field({
     type: ReleaseRef,
     nullable: true,
     args: { tagName: t.arg.string({ required: true }) },
-    resolve: (p, { tagName }, ctx) => releaseByTag(ctx, p as ProjectWithNamespace, tagName),
+    resolve: (p, { tagName }, ctx) => findRelease(ctx, p, tagName),
   }),
   latestReleasePath: t.string({
     nullable: true,
@@ -345,7 +382,7 @@ builder.objectFields(ProjectRef, (t) => ({
       'with the suffix and the query kept (except order_by and credentials); null without releases.',
     args: { suffixPath: t.arg.string(), query: t.arg({ type: 'JSON' }) },
     resolve: (p, { suffixPath, query }, ctx) =>
-      latestReleasePath(ctx, p as ProjectWithNamespace, { suffixPath, query: query as Record<string, unknown> | null }),
+      latestReleasePath(ctx, p, { suffixPath, query: query as Record<string, unknown> | null }),
   }),
 }));
 
@@ -353,7 +390,7 @@ builder.objectField(GroupRef, 'releases', (t) =>
   t.connection({
     type: ReleaseRef,
     args: { sort: t.arg({ type: GroupReleaseSortEnum, defaultValue: 'RELEASED_AT_DESC', description: 'Sort group releases by given criteria.' }) },
-    resolve: (g, args, ctx, info) => releasePage(ctx, pagedConnection(args, listGroupReleases(ctx, g, args.sort)), info),
+    resolve: (g, args, ctx, info) => preloadedPage(ctx, info, pagedConnection(args, listGroupReleases(ctx, g, args.sort))),
   }),
 );
 
@@ -374,7 +411,7 @@ const ReleaseAssetsInput = builder.inputType('ReleaseAssetsInput', {
   fields: (t) => ({ links: t.field({ type: [ReleaseAssetLinkInput] }) }),
 });
 
-const releaseAttributes = (t: any) => ({
+const releaseAttributes = (t: InputFields) => ({
   name: t.string(),
   description: t.string(),
   releasedAt: t.field({ type: 'Time' }),
@@ -403,7 +440,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
+      return asPayload('release', () => createRelease(ctx, p, { ...(input as CreateInput), links: input.assets?.links }));
     },
   }),
   releaseUpdate: t.field({
@@ -411,7 +448,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseUpdateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
+      return asPayload('release', () => updateRelease(ctx, p, input.tagName, input as UpdateInput));
     },
   }),
   releaseDelete: t.field({
@@ -419,7 +456,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseTagInput('ReleaseDeleteInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'release', () => deleteRelease(ctx, p, input.tagName));
+      return asPayload('release', () => deleteRelease(ctx, p, input.tagName));
     },
   }),
   collectReleaseEvidence: t.field({
@@ -427,7 +464,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ReleaseTagInput('CollectReleaseEvidenceInput'), required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const p = await resolveProject(ctx, input);
-      return asPayload(ctx, 'evidence', async () => {
+      return asPayload('evidence', async () => {
         const evidence = await collectEvidence(ctx, p, input.tagName);
         return { ...evidence, release: (await findRelease(ctx, p, input.tagName))! };
       });

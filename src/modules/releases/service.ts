@@ -4,8 +4,6 @@ import type { Milestone, Namespace, Prisma, Release, ReleaseEvidence, ReleaseLin
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { Conditions, selectList } from '../../db/rows.ts';
-import { PROJECTS_JOIN } from '../../core/loaders.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, ConflictError, ForbiddenError, MissingError, NotFoundError, ParamError, UnprocessableError } from '../../core/errors.ts';
@@ -13,7 +11,8 @@ import { checkFilePath } from '../../git/paths.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { linkProblems, normalizeFilepath, type LinkInput, type LinkRow } from './links.ts';
 import { ensureTag, removeTag, tagExists } from '../tags/service.ts';
-import { projectConditions } from '../projects/service.ts';
+import { projectConditions } from '../projects/store.ts';
+import { groupReleasePages, projectReleasePages } from './store.ts';
 
 /** Who creates, updates and deletes releases (GitLab's create_release, update_release, destroy_release). */
 export const RELEASE_WRITE_LEVEL = AccessLevel.DEVELOPER;
@@ -21,81 +20,20 @@ export const RELEASE_WRITE_LEVEL = AccessLevel.DEVELOPER;
 export const RELEASE_SORTS = ['CREATED_DESC', 'CREATED_ASC', 'RELEASED_AT_DESC', 'RELEASED_AT_ASC'] as const;
 export type ReleaseSort = (typeof RELEASE_SORTS)[number];
 
-/** The column and direction of a sort; the id breaks ties so that pages never overlap. */
-function ordering(sort: ReleaseSort | null | undefined) {
-  return {
-    CREATED_DESC: { column: 'created_at', direction: 'desc' },
-    CREATED_ASC: { column: 'created_at', direction: 'asc' },
-    RELEASED_AT_DESC: { column: 'released_at', direction: 'desc' },
-    RELEASED_AT_ASC: { column: 'released_at', direction: 'asc' },
-  }[sort ?? 'RELEASED_AT_DESC'];
-}
-
 export type ReleaseFilter = { sort?: ReleaseSort | null; updatedBefore?: Date | null; updatedAfter?: Date | null };
-
-/**
- * A project's releases, one condition per filter; the bounds are instants, compared with the UTC
- * the columns hold whatever the session's time zone.
- */
-const PROJECT_RELEASES = `FROM releases r WHERE r.project_id = $1
-  AND ($2::timestamptz IS NULL OR r.updated_at < ($2::timestamptz AT TIME ZONE 'UTC'))
-  AND ($3::timestamptz IS NULL OR r.updated_at > ($3::timestamptz AT TIME ZONE 'UTC'))`;
-const RELEASE_COLUMNS = selectList(
-  {
-    id: 'id', projectId: 'project_id', tag: 'tag', name: 'name', description: 'description', authorId: 'author_id', sha: 'sha',
-    releasedAt: 'released_at', createdAt: 'created_at', updatedAt: 'updated_at',
-  } satisfies Record<keyof Release, string>,
-  'r',
-);
-
-/**
- * Releases read a page at a time over the pool (SqlReader), 100 rows without Prisma's per-row
- * cost: `from` names them `r` and binds `values`. test/release-loaders.test.ts compares the pages
- * with Prisma's for every sort and filter.
- */
-function releaseListing(ctx: Context, from: string, values: unknown[], sort: ReleaseSort | null | undefined): Listing<Release> {
-  // The column and direction come from the four sorts above, never from the request.
-  const { column, direction } = ordering(sort);
-  const order = `ORDER BY r.${column} ${direction}, r.id ${direction}`;
-  return {
-    fetch: ({ offset, limit }) => {
-      const page = new Conditions(values);
-      return ctx.deps.sql.rows<Release>(`SELECT ${RELEASE_COLUMNS} ${from} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
-    },
-    count: async () => (await ctx.deps.sql.rows<{ count: number }>(`SELECT count(*)::int AS count ${from}`, values))[0]!.count,
-  };
-}
 
 /** Releases of a project the viewer can see (the project field already checked that): the list every release page reads. */
 export function listReleases(ctx: Context, project: ProjectWithNamespace, filter: ReleaseFilter = {}): Listing<Release> {
-  return releaseListing(ctx, PROJECT_RELEASES, [project.id, filter.updatedBefore ?? null, filter.updatedAfter ?? null], filter.sort);
+  return projectReleasePages(ctx.deps.sql, project.id, filter);
 }
 
 /** Releases of every project in the group and its subgroups that the viewer may read. */
 export function listGroupReleases(ctx: Context, group: Namespace, sort?: ReleaseSort | null): Listing<Release> {
-  const where = projectConditions(ctx, { namespaceId: group.id, includeSubgroups: true });
-  return releaseListing(ctx, `FROM ${PROJECTS_JOIN} JOIN releases r ON r.project_id = p.id WHERE ${where}`, where.values, sort);
+  return groupReleasePages(ctx.deps.sql, projectConditions(ctx, { namespaceId: group.id, includeSubgroups: true }), sort);
 }
 
 export const findRelease = (ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> =>
   ctx.loaders.releases.byTag.load(project.id, tag);
-
-/**
- * The one release rule GitLab words differently per interface. Its REST endpoints that address one
- * release (by tag, its asset downloads, the latest-release permalink) authorize reading code
- * before they look for it, so a Guest of a private project gets 403 there, whether the release
- * exists or not. Its GraphQL `project.release` gives the same Guest the release with the code
- * fields null, as do its REST release lists and release-links API. Both answers are GitLab's.
- */
-async function readCodeFirstOverRest(ctx: Context, project: ProjectWithNamespace) {
-  if (ctx.via === 'rest') await ctx.policy.requireReadCode(project);
-}
-
-/** One release by its tag, as the viewer may read it (see `readCodeFirstOverRest`). */
-export async function releaseByTag(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> {
-  await readCodeFirstOverRest(ctx, project);
-  return findRelease(ctx, project, tag);
-}
 
 /** Query parameters a permalink does not carry on: GitLab's `order_by`, and credentials, never echoed into a Location. */
 const NOT_CARRIED = ['order_by', 'private_token', 'access_token', 'job_token'];
@@ -110,7 +48,6 @@ export async function latestReleasePath(
   project: ProjectWithNamespace,
   opts: { suffixPath?: string | null; query?: Record<string, unknown> | null } = {},
 ): Promise<string | null> {
-  await readCodeFirstOverRest(ctx, project);
   if (opts.suffixPath && checkFilePath(opts.suffixPath) === null) {
     throw new ParamError('suffix_path should be a valid file path', 'suffixPath should be a valid file path');
   }
@@ -326,12 +263,10 @@ export async function collectEvidence(ctx: Context, project: ProjectWithNamespac
 
 /**
  * Where a release's asset download path leads: the URL of the link with exactly that path, or
- * null. Following a download needs the right to read code, as on GitLab's downloads route.
+ * null. Following a download needs the right to read code, as on GitLab's downloads route: the
+ * field that asks declares it (`assetDownloadUrl` in schema.ts).
  */
 export async function assetDownloadUrl(ctx: Context, release: Release, path: string): Promise<string | null> {
-  const project = await ctx.loaders.project.load(release.projectId);
-  if (!project) throw new NotFoundError('Project');
-  await ctx.policy.requireReadCode(project);
   const links = await ctx.loaders.releases.links.load(release.id);
   return links.find((l) => l.filepath === normalizeFilepath(path))?.url ?? null;
 }

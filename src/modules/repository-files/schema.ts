@@ -1,8 +1,10 @@
+import type { ObjectRef } from '@pothos/core';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { BlameRange, TreeEntryInfo } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
+import type { Types } from '../../graphql/payloads.ts';
 import { CommitRef, RepositoryRef } from '../commits/index.ts';
 import { projectFullPath } from '../projects/service.ts';
 import {
@@ -136,17 +138,10 @@ const SubmoduleRef = builder.objectRef<EntryAt>('Submodule').implement({
 const entriesOf = (tree: TreeAt, type?: TreeEntryInfo['type']): EntryAt[] =>
   tree.entries.filter((e) => !type || e.type === type).map((e) => ({ ...e, project: tree.project, ref: tree.ref }));
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one helper for three connection fields of different node types
-const entryConnection = (t: any, ref: any, type: TreeEntryInfo['type'], name: string) =>
+/** One connection field of the tree's entries of one type (trees, blobs, submodules). */
+const entryConnection = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, TreeAt>, ref: ObjectRef<Types, EntryAt>, type: TreeEntryInfo['type'], name: string) =>
   t.connection(
-    {
-      type: ref,
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      resolve: (tree: TreeAt, args: any) => {
-        const list = entriesOf(tree, type);
-        return listConnection(args, list);
-      },
-    },
+    { type: ref, resolve: (tree, args) => listConnection(args, entriesOf(tree, type)) },
     { name: `${name}Connection` },
     { name: `${name}Edge` },
   );

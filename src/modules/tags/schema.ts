@@ -65,7 +65,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: TagCreateInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'tag', async () => withProject(project)(await createTag(ctx, project, input))!);
+      return asPayload('tag', async () => withProject(project)(await createTag(ctx, project, input))!);
     },
   }),
   tagDelete: t.field({
@@ -73,7 +73,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: TagDeleteInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const project = await resolveProject(ctx, input);
-      return asPayload(ctx, 'tag', async () => withProject(project)(await deleteTag(ctx, project, input.name))!);
+      return asPayload('tag', async () => withProject(project)(await deleteTag(ctx, project, input.name))!);
     },
   }),
 }));

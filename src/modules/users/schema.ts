@@ -120,7 +120,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UserCreateInput, required: true }) },
     resolve: (_r, { input }, ctx) => {
       const { clientMutationId: _, ...attributes } = input;
-      return asPayload(ctx, 'user', () => createUser(ctx, attributes), input);
+      return asPayload('user', () => createUser(ctx, attributes), input);
     },
   }),
   userUpdate: t.field({
@@ -129,7 +129,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: UserUpdateInput, required: true }) },
     resolve: (_r, { input }, ctx) => {
       const { clientMutationId: _, id, ...attributes } = input;
-      return asPayload(ctx, 'user', () => updateUser(ctx, id, attributes), input);
+      return asPayload('user', () => updateUser(ctx, id, attributes), input);
     },
   }),
 }));

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
 import type { Prisma, User } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { hashPassword } from '../../auth/passwords.ts';
 import type { Context } from '../../core/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -85,7 +83,7 @@ export type UserCreateInput = UserInput & {
   username: string;
   name: string;
   email: string;
-  /** GitLab mails a reset link; forgegate sends no mail, so the user starts with a random password. */
+  /** GitLab mails a reset link; forgegate sends no mail and keeps no password (see createUser). */
   resetPassword?: boolean | null;
   forceRandomPassword?: boolean | null;
 };
@@ -93,26 +91,24 @@ export type UserCreateInput = UserInput & {
 /**
  * Creates a user with its personal namespace (administrators only). The password is given, or
  * asked to be random (`force_random_password`, `reset_password`): GitLab's `at_least_one_of`.
+ * It is checked and not kept: accounts sign in with tokens only (docs/api.md), so nothing would
+ * ever read it.
  */
 export async function createUser(ctx: Context, input: UserCreateInput): Promise<User> {
   ctx.policy.requireAdmin();
   checkInput(rules.atLeastOneOf(input, { password: 'password', resetPassword: 'reset_password', forceRandomPassword: 'force_random_password' }));
-  const random = input.forceRandomPassword || input.resetPassword;
-  const password = input.password ?? (random ? randomBytes(24).toString('base64url') : null);
-  if (password === null) throw new ValidationError({ password: ["can't be blank"] });
-  return createUserRecord(ctx.db, { ...input, password });
+  if (input.password == null && !input.forceRandomPassword && !input.resetPassword) throw new ValidationError({ password: ["can't be blank"] });
+  return createUserRecord(ctx.db, input);
 }
 
 export async function createUserRecord(db: Db, input: UserInput & { username: string; name: string; email: string }): Promise<User> {
   await validateUser(db, input);
-  const passwordDigest = input.password ? await hashPassword(input.password) : null;
   return db.$transaction(async (tx) => {
     const user = await tx.user.create({
       data: {
         username: input.username,
         name: input.name,
         email: input.email,
-        passwordDigest,
         isAdmin: input.admin ?? false,
         bio: input.bio ?? '',
         canCreateGroup: input.canCreateGroup ?? true,
@@ -134,7 +130,6 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
   const user = await ctx.db.user.findUnique({ where: { id } });
   if (!user) throw new NotFoundError('User');
   await validateUser(ctx.db, input, user);
-  const passwordDigest = input.password ? await hashPassword(input.password) : undefined;
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.user.update({
       where: { id },
@@ -142,7 +137,6 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
         username: input.username ?? undefined,
         name: input.name ?? undefined,
         email: input.email ?? undefined,
-        passwordDigest,
         isAdmin: input.admin ?? undefined,
         bio: input.bio ?? undefined,
         canCreateGroup: input.canCreateGroup ?? undefined,

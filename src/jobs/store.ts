@@ -1,5 +1,35 @@
 import type { Db } from '../db/client.ts';
-import { JOBS_SCHEMA } from './queue.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+
+/** pg-boss keeps its tables in this schema of the application's database. */
+export const JOBS_SCHEMA = 'pgboss';
+
+type Executor = { executeSql: (text: string, values: unknown[]) => Promise<{ rows: any[] }> };
+
+// Prisma's raw API binds a plain object as text; pg-boss's `$3::jsonb` wants JSON text anyway.
+const bindable = (value: unknown) =>
+  value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value) ? JSON.stringify(value) : value;
+
+/** pg-boss's statements run inside a Prisma transaction (a job enqueued with the transaction's writes). */
+export function transactionExecutor(tx: Prisma.TransactionClient): Executor {
+  return { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<any[]>(text, ...values.map(bindable)) }) };
+}
+
+/** Counts one run of `queue` (Sidekiq's processed), and one failure when `failed` is 1. */
+export function countRun(db: Db, queue: string, failed: 0 | 1) {
+  return db.$executeRaw`
+    INSERT INTO job_queue_stats (queue, processed, failed) VALUES (${queue}, 1, ${failed})
+    ON CONFLICT (queue) DO UPDATE SET processed = job_queue_stats.processed + 1, failed = job_queue_stats.failed + ${failed}`;
+}
+
+/** Puts an active job back in its queue as if never fetched: clearing started_on, which pg-boss's fetch reads to count a retry, keeps the attempt number. */
+export async function handBackJob(db: Db, job: { id: string; name: string }): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE ${JOBS_SCHEMA}.job SET state = 'retry', start_after = now(), started_on = NULL WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
+    job.name,
+    job.id,
+  );
+}
 
 /** Per queue: jobs ready to run, and how long (whole seconds) the oldest of them has waited. */
 export type QueueMetric = { name: string; backlog: number; latency: number; latencySeconds: number };

@@ -130,7 +130,7 @@ async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerO
   return {
     schema,
     graphqlEndpoint: '/api/graphql',
-    // The self-contained GraphiQL bundle costs ~80 MB of heap once loaded: only when the page is asked for.
+    // The self-contained GraphiQL bundle is large once loaded: only when the page is asked for.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: 'forgegate GraphiQL' },
     landingPage: false,
@@ -191,7 +191,7 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
 
   const registry = new OperationRegistry(schema, operationDocuments, deps.config.graphqlTimeoutMs, opts.restEngine);
   // Public like GitLab's API documentation: answered before authentication, so no credential (or a bad one) matters.
-  // Built by the first request for it (~60 ms of every start otherwise), then kept.
+  // Built by the first request for it (not on every start), then kept.
   let openApi: ReturnType<typeof openApiDocument> | undefined;
   app.use('/api/v4', apiJsonAnswers);
   app.get(`/api/v4${OPENAPI_PATH}`, (_req, res) => {

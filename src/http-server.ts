@@ -20,12 +20,10 @@ export type AppListener = http.RequestListener & Partial<Pick<Express, 'request'
 
 /**
  * The HTTP server of an app. An Express app moves every request and response onto its own
- * prototypes (`Object.setPrototypeOf` in `app.handle`): V8 then has to give the object, already
- * built by Node, a new hidden class, and the code that reads it afterwards (Node's header and
- * socket code, Express's, ours) runs on slow paths. This server builds them on those prototypes
- * from the start, so the call changes nothing. Measured here (two cores, one route answering 600
- * bytes): 108 µs of CPU per request with Node's own classes, 35 µs with these; a bare `node:http`
- * handler takes 14 µs.
+ * prototypes (`Object.setPrototypeOf` in `app.handle`), and every object whose prototype changes
+ * after it was built is slower to read for the code after (Node's header and socket code,
+ * Express's, ours). This server builds them on those prototypes from the start, so the call
+ * changes nothing: a third of the CPU per request (bench/RESULTS.md, "Figures behind the code").
  */
 export function createAppServer(app: AppListener, listener: http.RequestListener = app): http.Server {
   if (!app.request || !app.response) return http.createServer(listener);

@@ -43,8 +43,7 @@ export const projectsOfMember = (user: string) =>
 export const NO_PROJECTS = 'FALSE';
 
 // Every credentialed request starts with one of these: over the pool, one statement each, the
-// rows Prisma's `include: { user: true }` would give in two statements (~0.9 ms more CPU per
-// uncached request, measured in a test worker).
+// rows Prisma's `include: { user: true }` would give in two statements (bench/RESULTS.md, "Figures behind the code").
 const TOKEN_BY_DIGEST = `SELECT ${selectList('PersonalAccessToken', 't')}, ${userColumns('u', 'user.')}
   FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = $1`;
 const JOB_TOKEN_BY_DIGEST = `SELECT ${selectList('JobToken', 'j')}, ${userColumns('u', 'user.')}

@@ -143,7 +143,7 @@ type CoreLoaders = { [K in keyof typeof CORE_LOADERS]: ReturnType<(typeof CORE_L
  * folder (`declare module '../../core/loaders.ts' { interface ModuleLoaders { releases: … } }`)
  * and registers the factory in the module manifest; the kernel never names an area.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// biome-ignore lint/suspicious/noEmptyInterface: areas add their loaders to it by declaration merging
 export interface ModuleLoaders {}
 
 export type LoaderFactories = { [K in keyof ModuleLoaders]?: (ctx: Context) => ModuleLoaders[K] };
@@ -175,8 +175,8 @@ function loadersPrototype(factories: LoaderFactories): object {
 /**
  * Per-request loaders, each made on its first use and kept for the request, so nothing is shared
  * between requests or viewers. Most requests use one or two: a getter per loader on a prototype
- * made once per app, where making every core loader and defining a getter per area on each request
- * cost a small request (GET /projects/:id) ~1 % of its CPU.
+ * made once per app, instead of making every core loader and defining a getter per area on each
+ * request.
  */
 export function createLoaders(ctx: Context, factories: LoaderFactories): Loaders {
   const loaders = Object.create(loadersPrototype(factories)) as Loaders & { [CONTEXT]: Context };

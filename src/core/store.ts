@@ -12,7 +12,7 @@ export const projectWithNamespaceColumns = (prefix = '') => `${selectList('Proje
 
 /**
  * A project with its namespace in one statement, the read every project-scoped request starts with
- * (Prisma's `include` takes two, ~0.3-0.4 ms of CPU per statement here).
+ * (Prisma's `include` takes two; bench/RESULTS.md, "Figures behind the code").
  */
 const PROJECTS_WITH_NAMESPACE = `SELECT ${projectWithNamespaceColumns()} FROM ${PROJECTS_JOIN}`;
 

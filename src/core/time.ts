@@ -5,8 +5,8 @@ const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
 /**
  * `date.toISOString()`, computed in JavaScript: `2021-03-09T14:58:50.007Z`. Answers hold thousands
- * of timestamps (a page of 100 releases: 1,100), and the built-in costs about 1 µs each on these
- * machines (it leaves optimized code for a C++ call); this takes about 0.3 µs. The calendar date
+ * of timestamps (a page of 100 releases: 1,100), and the built-in leaves optimized code for a
+ * C++ call, several times dearer than this (bench/RESULTS.md, "Figures behind the code"). The calendar date
  * comes from the day number by the civil-from-days algorithm (eras of 400 years, years starting
  * in March so that the leap day comes last). Years outside 0000-9999, which ISO writes with a
  * sign and six digits, and invalid dates are left to the built-in.

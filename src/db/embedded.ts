@@ -73,8 +73,8 @@ function letPostgresUserReach(paths: string[], notice?: (message: string) => voi
 
 /**
  * The `postgres` account's ids from /etc/passwd: reading a file costs nothing, while `id` is two
- * synchronous processes forked from the starting server (~15 ms each on two cores, longer in VMs
- * where fork copies page tables slowly). Accounts from other NSS sources are not in the file: `id`.
+ * synchronous processes forked from the starting server, slow where fork copies page tables
+ * slowly (VMs). Accounts from other NSS sources are not in the file: `id`.
  */
 function postgresAccount(): { uid: number; gid: number } | undefined {
   const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
@@ -227,8 +227,8 @@ const SOCKET_PATH_MAX = 107;
 
 /**
  * Clients reach the server through a Unix socket in its data directory (only the server's user may
- * enter it) when the socket's path fits: loopback TCP costs both sides more CPU, ~40 % more per new
- * connection and ~10 % more per Prisma statement here. TCP on 127.0.0.1 stays open for a data
+ * enter it) when the socket's path fits: loopback TCP costs both sides more CPU, per connection
+ * and per statement (bench/RESULTS.md, "Figures behind the code"). TCP on 127.0.0.1 stays open for a data
  * directory too deep for a socket path.
  */
 function socketDirectory(dir: string, port: number): string | null {

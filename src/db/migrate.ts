@@ -89,8 +89,8 @@ export type MigrationState =
   | 'other';
 
 /**
- * Most starts find the database current, and one query spares them loading the ~5 MB wasm engine
- * (~40 MB of memory and ~0.2 s of CPU, issue #12).
+ * Most starts find the database current, and one query spares them loading the wasm schema
+ * engine, which is dear in memory and CPU (bench/RESULTS.md, "Figures behind the code").
  */
 export async function migrationState(client: pg.Client): Promise<MigrationState> {
   // Looked up rather than queried and caught: an error would abort the transaction this may run in.

@@ -12,7 +12,7 @@ const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(tex
 
 /**
  * `YYYY-MM-DD HH:MM:SS[.f[f[f]]]` read by position: a list of 100 releases holds ~1,500 timestamps,
- * and building an ISO string for Date's parser took 0.43-0.51 µs each, against 0.17-0.25 µs.
+ * and building an ISO string for Date's parser costs twice as much (bench/RESULTS.md, "Figures behind the code").
  * Anything else (years before 1000, which Date.UTC would move, BC, infinity) goes to the parser.
  */
 function utcTimestamp(text: string): Date {
@@ -33,9 +33,8 @@ const types = {
 
 /**
  * Reads over the pool itself, for the few statements nearly every request runs (a project with its
- * namespace). Prisma's `$queryRaw` spends ~0.16 ms of CPU per statement on top of node-postgres's
- * own (parameterizing, planning, mapping: 0.23 against 0.07 ms on the bench machine), which is a
- * tenth of a small request. Same pool, so the same timeouts, the same statement counter and the
+ * namespace). Prisma's `$queryRaw` spends three times node-postgres's CPU per statement
+ * (parameterizing, planning, mapping), a tenth of a small request (bench/RESULTS.md, "Figures behind the code"). Same pool, so the same timeouts, the same statement counter and the
  * same errors (`isDatabaseUnavailable` reads node-postgres's); rows come back with the columns'
  * own names (`a.b` as `b` of an object `a`, see `rowBuilder`) and JavaScript values as Prisma's
  * would be (timestamps and dates as UTC `Date`s). Not for writes: those stay with Prisma and its
@@ -43,8 +42,7 @@ const types = {
  *
  * `prepared`: each statement is prepared once per connection, under a name derived from its text,
  * and PostgreSQL plans it once instead of on every request. The access-level reads go through the
- * membership views, which took PostgreSQL 0.35 ms to plan against 0.1 ms to run (measured here);
- * GET /projects/:id as a member then cost the machine 1.66-1.96 ms in all against 1.79-2.28 ms.
+ * membership views, which take PostgreSQL longer to plan than to run (bench/RESULTS.md, "Figures behind the code").
  * Off (`DB_PREPARED_STATEMENTS=false`), statements are unnamed, as a transaction-mode PgBouncer
  * that does not track prepared statements needs.
  */
@@ -85,9 +83,8 @@ type RowBuilder = { fits(fields: readonly pg.FieldDef[]): boolean; build(values:
  * The rows of a statement as objects with one property per column, in column order, built by an
  * object literal made for the statement's columns. node-postgres copies a null-prototype template
  * into each row and stores the columns by name: objects of more than a few properties built that
- * way are dictionaries, slow to build and to read. A project with its namespace (26 columns) cost
- * the client 101-124 µs of CPU per read that way, and 62-98 µs as arrays given to a literal
- * (measured here). The literal is compiled once per statement (the columns of a text do not
+ * way are slow to build and to read, arrays given to a literal much less so (bench/RESULTS.md, "Figures behind the code"). The
+ * literal is compiled once per statement (the columns of a text do not
  * change; `fits` checks that they did not).
  *
  * A column named `a.b` is `b` of an object `a` (a joined model's columns, as `selectList` names

@@ -74,8 +74,8 @@ export class GitStore {
   }
 
   /**
-   * libgit2's handles, kept from one request to the next: opening one (reading the repository's
-   * config and layout) cost ~110 µs of CPU, a tenth of a 1 KB raw read. A kept handle still sees
+   * libgit2's handles, kept from one request to the next: opening one reads the repository's
+   * config and layout, a tenth of a small raw read (bench/RESULTS.md, "Figures behind the code"). A kept handle still sees
    * what other processes write: libgit2 reads refs from disk at every lookup and rescans the
    * object database when an object is missing. A repository that does not open is not kept.
    */
@@ -137,8 +137,8 @@ export class GitStore {
 
   /**
    * A new bare repository, written as git's repository layout (gitrepository-layout(5)) instead of
-   * by a `git init` process: a spawn blocks the main thread of the process that forks, 6 ms for a
-   * 200 MB server and more as it grows (about 20 ms for a test worker).
+   * by a `git init` process: a spawn blocks the main thread of the process that forks, longer as
+   * the process grows (bench/RESULTS.md, "Figures behind the code").
    * Only the server's user may read it (directories 0700, files 0600, whatever the umask), and
    * `core.sharedRepository=0600` keeps the git processes that write into it later doing the same.
    * It is built beside its place and renamed in, so a crash never leaves half a repository; an

@@ -98,7 +98,7 @@ export const payloadClientMutationIdField = <P extends { clientMutationId?: stri
     resolve: (p, _a, _ctx, info) => clientMutationIdOf(p, info),
   });
 
-export function payloadType<K extends string, T>(name: string, key: K, type: ObjectRef<Context extends never ? never : any, T>) {
+export function payloadType<K extends string, T>(name: string, key: K, type: ObjectRef<Types, T>) {
   return builder.objectRef<Payload<K, T>>(name).implement({
     fields: (t) => ({
       // The object field's type is only known per payload; Pothos cannot infer it from a computed key.

@@ -6,10 +6,10 @@ import { Lookahead } from './lookahead.ts';
 /**
  * What a field reads for a whole page of its parents before they resolve, one batch per relation
  * (`loader.preload(ids)`), so that its resolver, reading the same loaders, answers at once (see
- * SettledLoader). It answers what the field resolves to for those parents when fields below it
- * preload too (their parents), else nothing.
+ * SettledLoader). It answers what the field resolves to for those parents, as an array, when fields
+ * below it preload too (their parents); anything else answered is ignored.
  */
-export type Preload<Parent> = (ctx: Context, parents: readonly Parent[]) => MaybePromise<readonly unknown[] | void>;
+export type Preload<Parent> = (ctx: Context, parents: readonly Parent[]) => MaybePromise<unknown>;
 
 declare global {
   export namespace PothosSchemaTypes {
@@ -68,8 +68,9 @@ async function preloadFields(ctx: Context, type: GraphQLObjectType, parents: rea
     preloadsOf(type).map(async ([name, field, preload]) => {
       if (!selected.has(name)) return;
       const children = await preload(ctx, parents);
-      const next = children?.length ? below(field, selected.child(name)) : null;
-      if (next) await preloadFields(ctx, next[0], children!, next[1]);
+      if (!Array.isArray(children) || children.length === 0) return;
+      const next = below(field, selected.child(name));
+      if (next) await preloadFields(ctx, next[0], children, next[1]);
     }),
   );
 }

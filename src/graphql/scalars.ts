@@ -26,9 +26,9 @@ export function storableDates(scalar: GraphQLScalarType): GraphQLScalarType {
 /**
  * Timestamps answered as their ISO 8601 text (`2021-03-09T14:58:50.007Z`), the text JSON.stringify
  * writes for a Date. graphql-scalars' DateTime hands the Date itself to the answer, and the JSON
- * writer then calls its toJSON from native code, about 2 µs a timestamp: ~2.2 ms of a REST page of
- * 100 releases (1,100 timestamps), ~0.3 ms as `isoTimestamp` here. The REST facade's operation
- * types already say `string`.
+ * writer then calls its toJSON from native code, several times slower over a page of 100 releases
+ * (1,100 timestamps) than `isoTimestamp` (bench/RESULTS.md, "Figures behind the code"). The REST facade's operation types already
+ * say `string`.
  */
 export function isoTimestamps(scalar: GraphQLScalarType): GraphQLScalarType {
   const config = scalar.toConfig();

@@ -2,10 +2,9 @@
  * A value's JSON as UTF-8 bytes, the same bytes as `Buffer.from(JSON.stringify(value))`, written a
  * piece at a time. JSON.stringify returns a large answer (a page of 100 releases: 170-350 KB) as a
  * chain of parts, and the first read of its characters (for its UTF-8 length, or to write it)
- * copies the chain into one new string. Above 128 KB V8 puts that string in pages of its own,
- * freshly mapped each time and unmapped after the next collection: where page faults are dear
- * (about 9 µs each on the Firecracker VMs this runs on), that copy cost 0.45-0.75 ms and 25-40
- * faults per 130 KB against 0.02 ms for encoding it once it is flat (measured here). The pieces
+ * copies the chain into one new string. A large string gets memory pages of its own, mapped for
+ * it and unmapped after the next collection: where page faults are dear (VMs), that copy costs
+ * far more than encoding the pieces (bench/RESULTS.md, "Figures behind the code"). The pieces
  * below are each an element of an array, a few KB, copied in the young generation's pages, which
  * stay mapped; the bytes go to one buffer sized by the pieces' own lengths. Objects of a few keys
  * (GraphQL's `data`, a field, a connection) are envelopes walked to reach the lists inside them;

@@ -13,10 +13,14 @@ export type JobContext = {
   log: Logger;
 };
 
-/** Throw to fail the attempt (it is retried with backoff until its retries run out). */
-export type JobHandler<T = any> = (data: T, job: JobContext) => Promise<void>;
+/**
+ * Throw to fail the attempt (it is retried with backoff until its retries run out). `data` is the
+ * JSON its queue was sent, whose shape each handler declares: a list of handlers holds them as
+ * `JobHandler` (data `never`), which any handler's own data type fits.
+ */
+export type JobHandler<T = never> = (data: T, job: JobContext) => Promise<void>;
 
-export type QueueDefinition<T = any> = {
+export type QueueDefinition<T = never> = {
   handler: JobHandler<T>;
   /** Retries after the first run (default 3). */
   retryLimit?: number;

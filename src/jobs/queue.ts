@@ -162,7 +162,8 @@ export class JobQueue {
     const log = this.log.child({ job: job.id, queue: job.name, attempt: job.retryCount + 1 });
     let failure: { error: unknown } | null = null;
     try {
-      await queue.handler(job.data, { id: job.id, queue: job.name, attempt: job.retryCount + 1, retryLimit: job.retryLimit, deps, log });
+      // The data its queue was sent, in the shape the handler declares (JobHandler).
+      await queue.handler(job.data as never, { id: job.id, queue: job.name, attempt: job.retryCount + 1, retryLimit: job.retryLimit, deps, log });
     } catch (error) {
       failure = { error };
     }
@@ -231,7 +232,7 @@ export class JobQueue {
 /** Creates the missing queues and updates those whose retry settings differ from their declaration. */
 async function declareQueues(boss: PgBoss, db: Db, resolved: ResolvedQueue[]): Promise<void> {
   // Every start declares every queue, and on all but the first they are there as declared: one
-  // read then, no transaction (five locked registrations cost ~300 ms of each start).
+  // read then, no transaction (locked registrations would lengthen every start).
   if (!queueChanges(resolved, await boss.getQueues()).length) return;
   // pg-boss creates a queue as a partition of its job table with foreign keys to the queue table;
   // two processes starting together deadlock there. One registration at a time across every

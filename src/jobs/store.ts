@@ -4,7 +4,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 /** pg-boss keeps its tables in this schema of the application's database. */
 export const JOBS_SCHEMA = 'pgboss';
 
-type Executor = { executeSql: (text: string, values: unknown[]) => Promise<{ rows: any[] }> };
+type Executor = { executeSql: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }> };
 
 // Prisma's raw API binds a plain object as text; pg-boss's `$3::jsonb` wants JSON text anyway.
 const bindable = (value: unknown) =>
@@ -12,7 +12,7 @@ const bindable = (value: unknown) =>
 
 /** pg-boss's statements run inside a Prisma transaction (a job enqueued with the transaction's writes). */
 export function transactionExecutor(tx: Prisma.TransactionClient): Executor {
-  return { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<any[]>(text, ...values.map(bindable)) }) };
+  return { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values.map(bindable)) }) };
 }
 
 /** Counts one run of `queue` (Sidekiq's processed), and one failure when `failed` is 1. */

@@ -8,7 +8,7 @@ import type { Email } from '../generated/prisma/client.ts';
 export type Message = { to: string[]; subject: string; text: string };
 
 export class Mailer {
-  /** Made for the first message: nodemailer costs ~40 ms and a few MB at start, and mail is rare (issue #12). */
+  /** Made for the first message: loading nodemailer lengthens the start, and mail is rare (issue #12). */
   private transport?: Promise<Transporter>;
 
   constructor(

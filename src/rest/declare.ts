@@ -77,43 +77,46 @@ const REF_SCHEMA: JsonSchema = {
   description: 'The ID or URL-encoded full path of the project or group',
 };
 
+/** A declaration given no options (`param.string()`). */
+type NoOptions = Record<never, never>;
+
 /** The declarations a route's `params` are built from; each reads through the `Params` accessor of the same name. */
 export const param = {
-  string: <const O extends StringOpts = {}>(opts: O = {} as O) =>
+  string: <const O extends StringOpts = NoOptions>(opts: O = {} as O) =>
     declare<string, O>(opts, { type: 'string', ...(opts.max !== undefined && { maxLength: opts.max }) }, (p, name) => p.string(name, opts)),
 
-  int: <const O extends IntOpts = {}>(opts: O = {} as O) =>
+  int: <const O extends IntOpts = NoOptions>(opts: O = {} as O) =>
     declare<number, O>(opts, { type: 'integer' }, (p, name) => p.int(name, opts)),
 
-  bool: <const O extends Common<boolean> = {}>(opts: O = {} as O) => declare<boolean, O>(opts, { type: 'boolean' }, (p, name) => p.bool(name, opts)),
+  bool: <const O extends Common<boolean> = NoOptions>(opts: O = {} as O) => declare<boolean, O>(opts, { type: 'boolean' }, (p, name) => p.bool(name, opts)),
 
-  oneOf: <const V extends string, const O extends Common<V> = {}>(values: readonly V[], opts: O = {} as O) =>
+  oneOf: <const V extends string, const O extends Common<V> = NoOptions>(values: readonly V[], opts: O = {} as O) =>
     declare<V, O>(opts, { type: 'string', enum: [...values] }, (p, name) => p.oneOf(name, values, opts)),
 
   /** ISO 8601 date-time, given to the operation as a UTC string. */
-  dateTime: <const O extends { description?: string } = {}>(opts: O = {} as O) =>
+  dateTime: <const O extends { description?: string } = NoOptions>(opts: O = {} as O) =>
     declare<string, O>(opts, { type: 'string', format: 'date-time' }, (p, name) => p.dateTime(name)),
 
   /** `YYYY-MM-DD`; an empty string clears the date (null). */
-  date: <const O extends { description?: string; required?: boolean } = {}>(opts: O = {} as O) =>
+  date: <const O extends { description?: string; required?: boolean } = NoOptions>(opts: O = {} as O) =>
     declare<string | null, O>(opts, { type: ['string', 'null'], format: 'date' }, (p, name) => p.date(name, opts)),
 
   /** An array, or a comma-separated string. */
-  stringArray: <const O extends { description?: string; required?: boolean } = {}>(opts: O = {} as O) =>
+  stringArray: <const O extends { description?: string; required?: boolean } = NoOptions>(opts: O = {} as O) =>
     declare<string[], O>(opts, { type: 'array', items: { type: 'string' } }, (p, name) => p.stringArray(name, opts)),
 
-  intArray: <const O extends { description?: string } = {}>(opts: O = {} as O) =>
+  intArray: <const O extends { description?: string } = NoOptions>(opts: O = {} as O) =>
     declare<number[], O>(opts, { type: 'array', items: { type: 'integer' } }, (p, name) => p.intArray(name)),
 
   /** A nested hash whose keys are declared like a route's own (`range[start]`). */
-  hash: <const S extends ParamShape, const O extends { description?: string } = {}>(shape: S, opts: O = {} as O) =>
+  hash: <const S extends ParamShape, const O extends { description?: string } = NoOptions>(shape: S, opts: O = {} as O) =>
     declare<Values<S>, O>(opts, objectSchema(shape), (p, name) => {
       const child = p.hash(name);
       return child && readAll(shape, child);
     }),
 
   /** An array of nested hashes (`assets[links][][url]`), each element read like `hash`. */
-  hashes: <const S extends ParamShape, const O extends { description?: string } = {}>(shape: S, opts: O = {} as O) =>
+  hashes: <const S extends ParamShape, const O extends { description?: string } = NoOptions>(shape: S, opts: O = {} as O) =>
     declare<Values<S>[], O>(opts, { type: 'array', items: objectSchema(shape) }, (p, name) => p.hashes(name)?.map((child) => readAll(shape, child))),
 
   /** A parameter a JSON body may set to null (to clear a value), else read as `inner` declares. */
@@ -124,7 +127,7 @@ export const param = {
   }),
 
   /** A multipart file part (Grape's `type: File`): missing → `<name> is missing`, a plain field → `<name> is invalid`. */
-  file: <const O extends { description?: string; required?: boolean } = {}>(opts: O = {} as O) =>
+  file: <const O extends { description?: string; required?: boolean } = NoOptions>(opts: O = {} as O) =>
     declare<Upload, O>(opts, { type: 'string', format: 'binary' }, (p, name) => {
       const value = p.value(name);
       if (value === undefined || value === null || value === '') {

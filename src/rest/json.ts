@@ -33,13 +33,8 @@ function answerJson(this: Response, body: unknown) {
  * Under /api/v4, every `res.json` (a route's own `respond`, the authentication and error answers)
  * goes through `writeJson`, so no answer there carries Express's charset.
  *
- * One function for every response, not a closure per response. With a closure per response,
- * what each request allocated outlived it in V8's young-generation collections: under 404s for
- * /api/v4 one request at a time, 2 MB survived each collection and was promoted to the old
- * generation (GET /projects/:id: 3.3 MB); with one function, 0.01 MB (1.5 MB). Measured with
- * `node --trace-gc-nvp` (`new_space_survived`, `promoted`); V8 keeps a function stored in a
- * property as a constant of the hidden class, which is the likely link from old objects to
- * each request's.
+ * One function for every response, not a closure per response: with a closure per response,
+ * what each request allocated outlived it and was promoted to the old generation (bench/RESULTS.md, "Figures behind the code").
  */
 export function apiJsonAnswers(_req: Request, res: Response, next: NextFunction) {
   res.json = answerJson;

@@ -21,12 +21,12 @@ import { checkDocumentSize, checkOperation, checkOperationScopesCached, withDead
 /**
  * The named operations the REST facade runs, each assembled with its fragments and validated
  * against the schema on first use, then executed in-process with the request's context: no HTTP
- * round trip, no re-parsing. Validating all ~300 at start cost ~150-300 ms of every process's
- * start for operations most processes never run; `validateAll` (test/schema.test.ts) keeps a
- * broken document from reaching a commit.
+ * round trip, no re-parsing. Validating all ~300 at start would lengthen every process's start
+ * for operations most processes never run (bench/RESULTS.md, "Figures behind the code"); `validateAll` (test/schema.test.ts) keeps
+ * a broken document from reaching a commit.
  *
- * Each operation is compiled by graphql-jit on first use (~1.5x faster execution than graphql-js,
- * same data: test/rest-jit.test.ts runs REST routes both ways), as /api/graphql's are. The
+ * Each operation is compiled by graphql-jit on first use (faster than graphql-js, same data:
+ * test/rest-jit.test.ts runs REST routes both ways), as /api/graphql's are. The
  * registry's documents share fragment nodes between operations: `compileOperation` compiles a
  * private copy. A skipped field comes back as a key holding `undefined`: shapers treat such keys
  * as absent (JSON drops them). An operation graphql-jit cannot compile runs on graphql-js.
@@ -34,7 +34,7 @@ import { checkDocumentSize, checkOperation, checkOperationScopesCached, withDead
 /**
  * An operation set: definitions indexed at start (duplicate and unnamed operations fail there),
  * each operation assembled with its fragments, validated and compiled against one schema on first
- * use. Assembling all ~300 at start walked every fragment spread: ~100 ms of each start.
+ * use, for the same reason: assembling all ~300 at start walks every fragment spread.
  */
 type Prepared = {
   operations: Map<string, OperationDefinitionNode>;
@@ -53,9 +53,15 @@ const preparedSets = new WeakMap<GraphQLSchema, WeakMap<DocumentNode[], Prepared
 
 function prepared(schema: GraphQLSchema, documents: DocumentNode[]): Prepared {
   let bySchema = preparedSets.get(schema);
-  if (!bySchema) preparedSets.set(schema, (bySchema = new WeakMap()));
+  if (!bySchema) {
+    bySchema = new WeakMap();
+    preparedSets.set(schema, bySchema);
+  }
   let set = bySchema.get(documents);
-  if (!set) bySchema.set(documents, (set = { ...indexed(documents), documents: new Map(), validated: new Set(), compiled: new Map() }));
+  if (!set) {
+    set = { ...indexed(documents), documents: new Map(), validated: new Set(), compiled: new Map() };
+    bySchema.set(documents, set);
+  }
   return set;
 }
 

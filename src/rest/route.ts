@@ -73,7 +73,7 @@ export type Route = {
 };
 
 /** Declares one route; the operation's name and the params give every callback its types. */
-export function route<O extends OperationName, const P extends ParamShape = {}, R = undefined>(def: RouteDef<O, P, R>): Route {
+export function route<O extends OperationName, const P extends ParamShape = Record<never, never>, R = undefined>(def: RouteDef<O, P, R>): Route {
   return { ...def, params: def.params ?? {}, rules: def.rules ?? [] };
 }
 

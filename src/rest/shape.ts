@@ -10,9 +10,8 @@ export function found<T>(value: T | null | undefined, resource: string): T {
 /**
  * The entity without `keys`, the others in their order, after the keys `leading` already holds.
  * Shapers use it instead of object rest (`({ web_url, ...commit }) =>`) and instead of a spread
- * that is not the first of its object literal (`{ ...user, ...membership }`): V8 runs both on a
- * slow path, ~10 µs an object, 1.6 ms of a list of 100 releases for their 200 milestones alone.
- * This loop takes 0.05 ms for the same; a literal's first spread is a fast clone.
+ * that is not the first of its object literal (`{ ...user, ...membership }`), both many times
+ * slower for a page of entities (bench/RESULTS.md, "Figures behind the code"); a literal's first spread is a plain clone.
  */
 export function omit<T extends object, K extends keyof T, L extends object = object>(entity: T, keys: readonly K[], leading?: L): L & Omit<T, K> {
   const copy = (leading ?? {}) as Record<string, unknown>;
@@ -25,8 +24,8 @@ export function omit<T extends object, K extends keyof T, L extends object = obj
  * A key holding `undefined` (a field graphql-jit skipped) counts as absent too.
  */
 export function withoutNull<T extends Record<string, unknown>>(entity: T, keys: (keyof T)[]): T {
-  // Copied without the keys, not copied then deleted from: a deletion turns the object into a
-  // slow dictionary for everything after, JSON.stringify included.
+  // Copied without the keys, not copied then deleted from: an object that lost a key is slower
+  // for everything after, JSON.stringify included.
   const copy = {} as Record<string, unknown>;
   for (const key in entity) if (entity[key] != null || !keys.includes(key)) copy[key] = entity[key];
   return copy as T;

@@ -19,7 +19,7 @@ export async function findGroup(ctx: Context, ref: GroupRef): Promise<Namespace 
       : ref.fullPath
         ? await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(ref.fullPath) } })
         : null;
-  if (!group || group.kind !== 'group') return null;
+  if (group?.kind !== 'group') return null;
   return (await ctx.policy.canReadNamespace(group)) ? group : null;
 }
 

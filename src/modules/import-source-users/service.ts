@@ -224,7 +224,7 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
     const scope = `${row.import_type}/${row.source_host}/`;
     const keysOf = [row.gitlab_public_email && `e:${scope}${row.gitlab_public_email.toLowerCase()}`, row.gitlab_username && `u:${scope}${row.gitlab_username.toLowerCase()}`].filter(Boolean) as string[];
     if (keysOf.some((k) => seen.has(k))) throw sheetErrors(['The provided spreadsheet contains duplicate email addresses or usernames.']);
-    keysOf.forEach((k) => seen.add(k));
+    for (const key of keysOf) seen.add(key);
   }
   const reassignments: Reassignment[] = [];
   const unknown: string[] = [];

@@ -115,7 +115,6 @@ builder.objectField(GroupRef, 'projects', (t) =>
   }),
 );
 
-const projectRefArgs = (t: { arg: { id: () => any; int: () => any } }) => ({ fullPath: t.arg.id(), id: t.arg.int() });
 const toRef = (args: { fullPath?: unknown; id?: unknown }) => ({
   id: typeof args.id === 'number' ? args.id : null,
   fullPath: args.fullPath == null ? null : String(args.fullPath),
@@ -128,7 +127,7 @@ builder.queryFields((t) => ({
     description: 'A project by full path or id; null when it does not exist or is not visible.',
     // Repository reads (files, blobs, blame, trees) are open to read_repository tokens too.
     extensions: scopes(...REPOSITORY_READ_SCOPES),
-    args: projectRefArgs(t),
+    args: { fullPath: t.arg.id(), id: t.arg.int() },
     resolve: (_r, args, ctx) => findProject(ctx, toRef(args)),
   }),
   projects: t.connection({

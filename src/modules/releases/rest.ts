@@ -8,7 +8,7 @@ import { commitEntity } from '../commits/entity.ts';
 import { milestoneEntity } from '../milestones/entity.ts';
 import { LINK_TYPE, linkEntity, linkType } from './entity.ts';
 
-/** Sources only for those who may read the code (written out: a spread here would be V8's slow path). */
+/** Sources only for those who may read the code (written out, not spread: see `omit` in rest/shape.ts). */
 const assetsEntity = ({ count, sources, links }: NonNullable<ReleaseDetailsFragment['assets']>) => {
   const linkEntities = nodesOf(links).map(linkEntity);
   return sources ? { count, sources: nodesOf(sources), links: linkEntities } : { count, links: linkEntities };

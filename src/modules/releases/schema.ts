@@ -278,8 +278,8 @@ function releaseSources(ctx: Context, r: Release, p: ProjectWithNamespace) {
 /**
  * A link with what its URLs need (its release, the project's facts), which it answers as
  * properties (see ReleaseUrls): a page of 100 releases has 500 links. Fields copied one by one, not
- * spread: spreading a node-postgres row took 1.0-1.2 µs a link against 0.03-0.04 µs (node 20). A
- * field added to LinkRow and not here fails to compile.
+ * spread, which costs a row many times more (bench/RESULTS.md, "Figures behind the code"). A field added to LinkRow and not here
+ * fails to compile.
  */
 export class LinkParent implements LinkRow {
   readonly id: number;

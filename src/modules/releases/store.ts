@@ -51,9 +51,9 @@ export const groupReleasePages = (sql: SqlReader, where: Conditions, sort: Relea
   releasePages(sql, `FROM ${PROJECTS_JOIN} JOIN releases r ON r.project_id = p.id WHERE ${where}`, where.values, sort);
 
 /**
- * A list of 100 releases reads ~500 links, ~200 milestones and 100 evidences: through Prisma's
- * findMany the links alone took 6.9 ms of CPU, over the pool 3.1 ms (SqlReader). The columns are
- * read as the models' fields (selectList); test/release-loaders.test.ts compares the rows with Prisma's.
+ * A list of 100 releases reads ~500 links, ~200 milestones and 100 evidences, over the pool
+ * (SqlReader) at half the CPU of Prisma's findMany (bench/RESULTS.md, "Figures behind the code"). The columns are read as the
+ * models' fields (selectList); test/release-loaders.test.ts compares the rows with Prisma's.
  */
 const LINKS = `SELECT ${selectList('ReleaseLink', 'l', { omit: ['createdAt', 'updatedAt'] })} FROM release_links l WHERE l.release_id = ANY($1) ORDER BY l.created_at DESC, l.id DESC`;
 const MILESTONES = `SELECT ${selectList('Milestone', 'm')}, rm.release_id AS "releaseId"

@@ -15,7 +15,13 @@ import { startRuntime } from '../src/server.ts';
 const COUNT = 1000;
 const CONCURRENCY = 10;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-bench-'));
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL: 'http://bench.test', ALERT_INTAKE_RATE_LIMIT: '1000000', JOB_WORKERS_IN_SERVER: 'false' });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  EXTERNAL_URL: 'http://bench.test',
+  ALERT_INTAKE_RATE_LIMIT: '1000000',
+  JOB_WORKERS_IN_SERVER: 'false',
+});
 const runtime = await startRuntime(config, {});
 const { deps } = runtime;
 const server = createAppServer(buildApp(deps)).listen(0, '127.0.0.1');
@@ -26,9 +32,11 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 async function rate(task: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < COUNT) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < COUNT) await task(next++);
+    }),
+  );
   return COUNT / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
@@ -42,7 +50,11 @@ try {
   const endpoint = await api(`/projects/${project.id}/alert_management/http_integrations`, { name: 'bench', active: true });
   const url = new URL(endpoint.url).pathname;
   const send = async (body: object) => {
-    const res = await fetch(`${base}${url}`, { method: 'POST', headers: { authorization: `Bearer ${endpoint.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${endpoint.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 200) throw new Error(`intake answered ${res.status}`);
     await res.arrayBuffer();
   };

@@ -75,14 +75,18 @@ try {
   const tree = await perRun(() => call('GET', `/projects/${project.id}/repository/tree?recursive=true&per_page=100&page=5`));
   const treeFloor = await perRun(() => runGit(dir, ['ls-tree', '-r', '-t', 'main']));
   const actions = (i: number) => Array.from({ length: 10 }, (_, n) => ({ action: 'create', file_path: `w${i}/new${n}.txt`, content: `${i} ${n}\n` }));
-  const write = await perRun((i) => call('POST', `/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: `write ${i}`, actions: actions(i + 1000) }));
+  const write = await perRun((i) =>
+    call('POST', `/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: `write ${i}`, actions: actions(i + 1000) }),
+  );
   const writeFloor = await perRun(async (i) => {
     const parent = (await runGit(dir, ['rev-parse', 'main'])).trim();
     const who = { name: 'Bench', email: 'b@example.com', date: new Date() };
     const changes = actions(i + 5000).map((a) => ({ path: a.file_path, content: Buffer.from(a.content), mode: 0o100644 }));
     await commitChanges(dir, { branch: 'main', parent, expectedTip: parent, changes, message: `floor ${i}`, author: who, committer: who });
   });
-  console.log(`GET commits (100, with_stats)   ${list.toFixed(1)} ms/request   floor (git rev-list --count + git log + git show --numstat) ${listFloor.toFixed(1)} ms`);
+  console.log(
+    `GET commits (100, with_stats)   ${list.toFixed(1)} ms/request   floor (git rev-list --count + git log + git show --numstat) ${listFloor.toFixed(1)} ms`,
+  );
   console.log(`GET tree (recursive, 100 of ${FILES + 20})   ${tree.toFixed(1)} ms/request   floor (git ls-tree -r -t) ${treeFloor.toFixed(1)} ms`);
   console.log(`POST commits (10 actions)       ${write.toFixed(1)} ms/request   floor (plumbing commit) ${writeFloor.toFixed(1)} ms`);
 } finally {

@@ -31,7 +31,9 @@ try {
   const list = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
   console.log(`CPU ms/request at 10 connections, ${ROUNDS} rounds of ${SECONDS} s; A = ${revision}, B = working tree`);
   for (const [name, [a, b]] of figures) {
-    console.log(`${name.padEnd(8)} A ${list(a!.cpuMs)}\n${''.padEnd(8)} B ${list(b!.cpuMs)}\n${''.padEnd(8)} median A ${median(a!.cpuMs).toFixed(2)}, B ${median(b!.cpuMs).toFixed(2)}: B/A ${(median(b!.cpuMs) / median(a!.cpuMs)).toFixed(3)}`);
+    console.log(
+      `${name.padEnd(8)} A ${list(a!.cpuMs)}\n${''.padEnd(8)} B ${list(b!.cpuMs)}\n${''.padEnd(8)} median A ${median(a!.cpuMs).toFixed(2)}, B ${median(b!.cpuMs).toFixed(2)}: B/A ${(median(b!.cpuMs) / median(a!.cpuMs)).toFixed(3)}`,
+    );
   }
 } finally {
   await stopBenchServers(servers);

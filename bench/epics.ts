@@ -33,7 +33,6 @@ async function floor(groupId: number) {
 }
 
 try {
-
   const group = await post('/groups', { name: 'Bench', path: 'bench' });
   const labels = await Promise.all(['backend', 'frontend'].map((name) => post(`/groups/${group.id}/labels`, { name, color: '#428BCA' })));
   const authors = await Promise.all(
@@ -65,7 +64,10 @@ try {
   const graphql = { url: `${base}/api/graphql`, method: 'POST' as const, headers, body: JSON.stringify({ query }) };
 
   console.log(`100 epics (2 labels each, 75 with a parent, 10 authors), ${CONNECTIONS} connections, ${seconds} s each`);
-  for (const [name, target] of [['REST', rest], ['GraphQL', graphql]] as const) {
+  for (const [name, target] of [
+    ['REST', rest],
+    ['GraphQL', graphql],
+  ] as const) {
     const check = await fetch(target.url, target);
     if (!check.ok) throw new Error(`${name}: ${check.status} ${await check.text()}`);
     const rounds = 20;
@@ -73,7 +75,9 @@ try {
     for (let i = 0; i < rounds; i++) await (await fetch(target.url, target)).arrayBuffer();
     const sqlPerRequest = queryCounter.count / rounds;
     const result = await autocannon({ ...target, connections: CONNECTIONS, duration: seconds });
-    console.log(`${name.padEnd(8)} ${result.requests.average.toFixed(1)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${sqlPerRequest} SQL/request  (${result.non2xx} non-2xx)`);
+    console.log(
+      `${name.padEnd(8)} ${result.requests.average.toFixed(1)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ${sqlPerRequest} SQL/request  (${result.non2xx} non-2xx)`,
+    );
   }
   queryCounter.reset();
   const floorRate = await floor(group.id);

@@ -93,12 +93,16 @@ try {
   }
   let after = 0;
   for (;;) {
-    const rows = await db.release.findMany({ where: { projectId: project.id, id: { gt: after } }, orderBy: { id: 'asc' }, take: 500, include: { links: true, milestones: true, author: true } });
+    const rows = await db.release.findMany({
+      where: { projectId: project.id, id: { gt: after } },
+      orderBy: { id: 'asc' },
+      take: 500,
+      include: { links: true, milestones: true, author: true },
+    });
     if (!rows.length) break;
     after = rows[rows.length - 1].id;
   }
   console.log(`floor: read every row in pages of 500   ${(performance.now() - started).toFixed(0).padStart(6)} ms`);
-
 } finally {
   clearInterval(sampler);
   await runtime.close();

@@ -41,19 +41,28 @@ try {
   const project = await call('POST', '/projects', { name: 'bench', initialize_with_readme: true });
   const files = { '1 KB': randomBytes(512).toString('hex'), '1 MB': randomBytes(512 * 1024).toString('hex') };
   for (const [name, content] of Object.entries(files)) {
-    await call('POST', `/projects/${project.id}/repository/files/${encodeURIComponent(`bench/${name}.txt`)}`, { branch: 'main', content, commit_message: name });
+    await call('POST', `/projects/${project.id}/repository/files/${encodeURIComponent(`bench/${name}.txt`)}`, {
+      branch: 'main',
+      content,
+      commit_message: name,
+    });
   }
   const repo = runtime.deps.git.pathFor(project.id);
 
   const rows: string[][] = [];
   for (const name of Object.keys(files)) {
     const file = `/projects/${project.id}/repository/files/${encodeURIComponent(`bench/${name}.txt`)}`;
-    for (const [label, url] of [['GET file (JSON)', `${file}?ref=main`], ['GET raw', `${file}/raw?ref=main`]]) {
+    for (const [label, url] of [
+      ['GET file (JSON)', `${file}?ref=main`],
+      ['GET raw', `${file}/raw?ref=main`],
+    ]) {
       const result = await autocannon({ url: `${base}${url}`, headers, connections, duration: seconds });
       if (result.non2xx) throw new Error(`${label} ${name}: ${result.non2xx} non-2xx answers`);
       rows.push([name, label, result.requests.average.toFixed(0), `${result.latency.p50} ms`, `${result.latency.p99} ms`]);
     }
-    const oid = spawnSync('git', ['-C', repo, 'rev-parse', `main:bench/${name}.txt`]).stdout.toString().trim();
+    const oid = spawnSync('git', ['-C', repo, 'rev-parse', `main:bench/${name}.txt`])
+      .stdout.toString()
+      .trim();
     let reads = 0;
     const started = performance.now();
     while (performance.now() - started < seconds * 1000) {

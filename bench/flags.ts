@@ -16,7 +16,11 @@ const chosen = scenarioNames(process.argv.slice(2));
 const all = startCommand();
 const variants = [
   { name: 'all', ...all },
-  ...Object.keys(all.env).map((key) => ({ name: `without ${key}`, env: Object.fromEntries(Object.entries(all.env).filter(([k]) => k !== key)), nodeFlags: all.nodeFlags })),
+  ...Object.keys(all.env).map((key) => ({
+    name: `without ${key}`,
+    env: Object.fromEntries(Object.entries(all.env).filter(([k]) => k !== key)),
+    nodeFlags: all.nodeFlags,
+  })),
   ...all.nodeFlags.map((flag) => ({ name: `without ${flag}`, env: all.env, nodeFlags: all.nodeFlags.filter((f) => f !== flag) })),
 ];
 

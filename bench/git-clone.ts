@@ -86,7 +86,9 @@ try {
   // object checks forgegate runs on every push.
   const floorBare = path.join(work, 'floor.git');
   await git(['init', '-q', '--bare', floorBare]);
-  const pushFloorMs = await timed(() => git(['push', '-q', '--receive-pack=git -c receive.fsckObjects=true receive-pack', `file://${floorBare}`, 'main'], source));
+  const pushFloorMs = await timed(() =>
+    git(['push', '-q', '--receive-pack=git -c receive.fsckObjects=true receive-pack', `file://${floorBare}`, 'main'], source),
+  );
   const bare = runtime.deps.git.pathFor(project.id);
   const packedBytes = Number(/size-pack: (\d+)/.exec(await git(['count-objects', '-v'], bare))![1]) * 1024;
 
@@ -94,7 +96,10 @@ try {
   const floor: number[] = [];
   for (let run = 0; run < runs; run++) {
     // Alternate the order so neither side always gets the warmer page cache.
-    const cases: [number[], string][] = [[viaForgegate, remote], [floor, bare]];
+    const cases: [number[], string][] = [
+      [viaForgegate, remote],
+      [floor, bare],
+    ];
     if (run % 2) cases.reverse();
     for (const [times, from] of cases) {
       const into = path.join(work, `clone-${run}-${times === floor ? 'local' : 'http'}`);
@@ -105,7 +110,9 @@ try {
 
   const http = median(viaForgegate);
   const local = median(floor);
-  console.log(`\n${FILES} commits, packed ${(packedBytes / 1024 / 1024).toFixed(1)} MiB; ${runs} clones each, median; Node ${process.version}, ${os.cpus().length} CPUs\n`);
+  console.log(
+    `\n${FILES} commits, packed ${(packedBytes / 1024 / 1024).toFixed(1)} MiB; ${runs} clones each, median; Node ${process.version}, ${os.cpus().length} CPUs\n`,
+  );
   console.log('| case | time |\n|---|---|');
   console.log(`| git push of the whole history to forgegate | ${pushMs.toFixed(0)} ms |`);
   console.log(`| git push of it to a local bare repository, file:// (floor) | ${pushFloorMs.toFixed(0)} ms |`);

@@ -18,15 +18,28 @@ const cases: Array<{ name: string; body: string; signedIn?: boolean }> = [
   { name: 'spreads doubled 23 times (2^23 selections), anonymous', body: body(doubling(22, '__typename x:__typename')) },
   { name: 'spreads doubled 23 times, signed in', body: body(doubling(22, '__typename x:__typename')), signedIn: true },
   { name: 'spreads doubled 13 times (8,192 selections: under the cap)', body: body(doubling(12, '__typename x:__typename')) },
-  { name: '30 aliases of currentUser (the alias ceiling)', body: body(`{ ${Array.from({ length: 30 }, (_, i) => `a${i}: currentUser { username }`).join(' ')} }`), signedIn: true },
+  {
+    name: '30 aliases of currentUser (the alias ceiling)',
+    body: body(`{ ${Array.from({ length: 30 }, (_, i) => `a${i}: currentUser { username }`).join(' ')} }`),
+    signedIn: true,
+  },
   { name: '1,000 aliases of __typename', body: body(`{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: __typename`).join(' ')} }`) },
   { name: '1,200 identical fields (field merging)', body: body(`{ ${'currentUser { username } '.repeat(1200)}}`), signedIn: true },
   { name: 'batched array of 1,000 queries', body: `[${Array(1000).fill(body('{ __typename }')).join(',')}]` },
   { name: "GraphiQL's introspection, anonymous", body: body(getIntrospectionQuery({ inputValueDeprecation: true, descriptions: true })) },
-  { name: 'introspection cycle (types.fields.type.fields…), anonymous', body: body(`{ __schema { ${'types { fields { type { '.repeat(4)}name${' } } }'.repeat(4)} } }`) },
+  {
+    name: 'introspection cycle (types.fields.type.fields…), anonymous',
+    body: body(`{ __schema { ${'types { fields { type { '.repeat(4)}name${' } } }'.repeat(4)} } }`),
+  },
   { name: 'depth 22, anonymous', body: body(`{ project(fullPath: "a/b") { group { ${'parent { '.repeat(19)}id${' }'.repeat(19)} } } }`) },
-  { name: 'a schema cycle unrolled (group.projects.nodes ×3)', body: body(`{ project(fullPath: "a/b") { ${'group { projects { nodes { '.repeat(3)}name${' } } }'.repeat(3)} } }`) },
-  { name: '1,600 distinct fields nested in one another', body: body(`{ ${Array.from({ length: 1600 }, (_, i) => `f${i} {`).join(' ')} x ${'}'.repeat(1600)} }`) },
+  {
+    name: 'a schema cycle unrolled (group.projects.nodes ×3)',
+    body: body(`{ project(fullPath: "a/b") { ${'group { projects { nodes { '.repeat(3)}name${' } } }'.repeat(3)} } }`),
+  },
+  {
+    name: '1,600 distinct fields nested in one another',
+    body: body(`{ ${Array.from({ length: 1600 }, (_, i) => `f${i} {`).join(' ')} x ${'}'.repeat(1600)} }`),
+  },
   { name: 'variables nested 5,000 deep', body: `{"query":"{ __typename }","variables":${nested(5000)}}`, signedIn: true },
 ];
 
@@ -50,7 +63,9 @@ async function healthDuring(done: Promise<unknown>): Promise<number> {
 // Warm up: Yoga and graphql-jit load on the endpoint's first request.
 await (await post(body('{ __typename }'))).text();
 
-console.log(`GraphQL abuse, Node ${process.version}, ${ROUNDS} rounds per case: median / worst (the worst includes graphql-jit compiling a document the second time it is seen)`);
+console.log(
+  `GraphQL abuse, Node ${process.version}, ${ROUNDS} rounds per case: median / worst (the worst includes graphql-jit compiling a document the second time it is seen)`,
+);
 console.log('| request | bytes | status | answer | wall ms | CPU ms | slowest /-/health ms |');
 console.log('|---|---|---|---|---|---|---|');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

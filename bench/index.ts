@@ -41,7 +41,10 @@ const started = performance.now();
 const starts = await measureStarts();
 // The node flags and allocator settings of `npm start` (package.json).
 const { env: startEnv, nodeFlags } = startCommand();
-const app = await start<Ready>('forgegate', [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { ...startEnv, BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' });
+const app = await start<Ready>('forgegate', [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], {
+  ...startEnv,
+  BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+});
 const seeded = app.ready;
 const floor = await start<{ base: string }>('floor', ['--import', 'tsx', 'bench/floor/server.ts'], {
   DATABASE_URL: seeded.databaseUrl,
@@ -58,7 +61,13 @@ type Scenario = { name: string; method: 'GET' | 'POST'; path: string; token: str
 const json = { 'content-type': 'application/json' };
 const scenarios: Scenario[] = [
   { name: '100 releases, REST', method: 'GET', path: `/api/v4/projects/${seeded.projectId}/releases?per_page=100`, token: seeded.token },
-  { name: '100 releases, GraphQL', method: 'POST', path: '/api/graphql', token: seeded.token, body: () => JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: seeded.projectPath } }) },
+  {
+    name: '100 releases, GraphQL',
+    method: 'POST',
+    path: '/api/graphql',
+    token: seeded.token,
+    body: () => JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: seeded.projectPath } }),
+  },
   { name: 'GET /projects/:id', method: 'GET', path: `/api/v4/projects/${seeded.projectId}`, token: seeded.token },
   // A private project read by its members: the permission check reads their memberships.
   { name: 'GET /projects/:id, member of 1,000', method: 'GET', path: `/api/v4/projects/${seeded.memberProjectId}`, token: seeded.memberOf1000 },
@@ -75,7 +84,12 @@ const scenarios: Scenario[] = [
     token: seeded.token,
     body: () => JSON.stringify({ title: randomUUID() }),
     // Each create is a new row: ids, titles and times differ, the rest must not.
-    mask: (s) => s.replace(/"(id|iid)":\d+/g, '"$1":0').replace(/"title":"[^"]*"/, '"title":""').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'T').replace(/milestones\/\d+/, 'milestones/0'),
+    mask: (s) =>
+      s
+        .replace(/"(id|iid)":\d+/g, '"$1":0')
+        .replace(/"title":"[^"]*"/, '"title":""')
+        .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'T')
+        .replace(/milestones\/\d+/, 'milestones/0'),
   },
 ];
 
@@ -97,7 +111,14 @@ async function measure(server: { base: string; stats: string }, s: Scenario): Pr
       url: server.base,
       connections,
       duration,
-      requests: [{ method: s.method, path: s.path, headers: { 'PRIVATE-TOKEN': s.token, ...json }, ...(s.body && { setupRequest: (req) => ({ ...req, body: s.body!() }) }) }],
+      requests: [
+        {
+          method: s.method,
+          path: s.path,
+          headers: { 'PRIVATE-TOKEN': s.token, ...json },
+          ...(s.body && { setupRequest: (req) => ({ ...req, body: s.body!() }) }),
+        },
+      ],
     });
   // Both servers serve the scenario unmeasured first. V8 was still optimising the server's code
   // 5 s into a scenario (--trace-opt), and its CPU per request kept falling for ~6 s (GET /projects
@@ -138,7 +159,9 @@ try {
       const y = mask(b.bytes.toString());
       let at = 0;
       while (at < x.length && x[at] === y[at]) at++;
-      console.error(`${s.name}: the floor answers different bytes (status ${a.status}/${b.status}), first difference at ${at}:\n  forgegate …${x.slice(Math.max(0, at - 80), at + 80)}\n  floor     …${y.slice(Math.max(0, at - 80), at + 80)}`);
+      console.error(
+        `${s.name}: the floor answers different bytes (status ${a.status}/${b.status}), first difference at ${at}:\n  forgegate …${x.slice(Math.max(0, at - 80), at + 80)}\n  floor     …${y.slice(Math.max(0, at - 80), at + 80)}`,
+      );
       rows.push(`| ${s.name} | floor differs: not timed | | | | | | | |`);
       continue;
     }
@@ -149,14 +172,32 @@ try {
     );
     console.error(`done: ${s.name}`);
   }
-  console.log(`\nforgegate / floor, ${seconds} s per case, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\nforgegate / floor, ${seconds} s per case, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   // The list at 10 connections again, served by `npm start`'s process: its RSS, idle and at peak.
   const list = scenarios[0]!;
-  const loaded = await underLoad({ dataDir: path.dirname(seeded.repositories), databaseUrl: seeded.databaseUrl, path: list.path, token: list.token, connections: 10, seconds });
+  const loaded = await underLoad({
+    dataDir: path.dirname(seeded.repositories),
+    databaseUrl: seeded.databaseUrl,
+    path: list.path,
+    token: list.token,
+    connections: 10,
+    seconds,
+  });
   const warm = [...starts.warmMs].sort((a, b) => a - b);
-  console.log(`npm start (dist/bundle/main.js, spawn to listening): cold ${Math.round(starts.coldMs)} ms, warm median ${Math.round(warm[warm.length >> 1]!)} ms (${starts.warmMs.map(Math.round).join(', ')}); idle RSS ${mb(starts.idleRss)} MB`);
-  console.log(`npm start serving "${list.name}" at 10 connections (warm-up, then ${seconds} s measured): idle RSS ${mb(loaded.idleRss)} MB, peak ${mb(loaded.peakRss)} MB (${(loaded.peakRss / loaded.idleRss).toFixed(2)}× idle), ${loaded.cpuMs.toFixed(2)} CPU ms/request, ${loaded.rps.toFixed(0)} req/s`);
-  console.log(`scenario server (bench/server.ts, seeds in-process): start ${Math.round(seeded.startupMs)} ms, RSS after seeding ${mb(idle.rss)} MB; bench took ${Math.round((performance.now() - started) / 1000)} s\n`);
+  console.log(
+    `npm start (dist/bundle/main.js, spawn to listening): cold ${Math.round(starts.coldMs)} ms, warm median ${Math.round(warm[warm.length >> 1]!)} ms (${starts.warmMs.map(Math.round).join(', ')}); idle RSS ${mb(starts.idleRss)} MB`,
+  );
+  console.log(
+    `npm start serving "${list.name}" at 10 connections (warm-up, then ${seconds} s measured): idle RSS ${mb(loaded.idleRss)} MB, peak ${mb(loaded.peakRss)} MB (${(loaded.peakRss / loaded.idleRss).toFixed(2)}× idle), ${loaded.cpuMs.toFixed(2)} CPU ms/request, ${loaded.rps.toFixed(0)} req/s`,
+  );
+  console.log(
+    `scenario server (bench/server.ts, seeds in-process): start ${Math.round(seeded.startupMs)} ms, RSS after seeding ${mb(idle.rss)} MB; bench took ${Math.round((performance.now() - started) / 1000)} s\n`,
+  );
   console.log('| scenario | bytes | req/s, 1 conn | req/s, 10 conn | CPU ms/request (10 conn) | CPU ratio | SQL/request | RSS MB (10 conn) |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);

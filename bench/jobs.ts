@@ -43,7 +43,10 @@ try {
   for (;;) {
     const jobs = await boss.fetch('bench-floor', { batchSize: 5 });
     if (jobs.length === 0) break;
-    await boss.complete('bench-floor', jobs.map((j) => j.id));
+    await boss.complete(
+      'bench-floor',
+      jobs.map((j) => j.id),
+    );
     done += jobs.length;
   }
   console.log(`floor: pg-boss fetch+complete ${rate(done, performance.now() - started)}  (${done} jobs, batches of 5)`);

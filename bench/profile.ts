@@ -19,7 +19,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-profile-'));
 const profileFile = path.join(dir, 'serving.cpuprofile');
 // As `npm start` runs (its node flags and variables, package.json).
 const { env: startEnv, nodeFlags } = startCommand();
-const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...startEnv, BENCH_PROFILE: profileFile } });
+const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'bench/server.ts'], {
+  cwd: ROOT,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, ...startEnv, BENCH_PROFILE: profileFile },
+});
 let output = '';
 const ready = await new Promise<Ready>((resolve) =>
   child.stdout!.on('data', (c: Buffer) => {
@@ -44,7 +48,12 @@ const targets: Record<string, { path: string; method?: string; body?: string; to
 const t = targets[scenario];
 // A create needs a new title per request (a taken one is a 400): autocannon asks for each body.
 const setupRequest = scenario === 'milestone' ? (req: Record<string, unknown>) => ({ ...req, body: JSON.stringify({ title: randomUUID() }) }) : undefined;
-const load = { url: `${ready.base}${t.path}`, method: t.method ?? 'GET', ...(t.body && { body: t.body }), ...(setupRequest && { requests: [{ setupRequest }] }) };
+const load = {
+  url: `${ready.base}${t.path}`,
+  method: t.method ?? 'GET',
+  ...(t.body && { body: t.body }),
+  ...(setupRequest && { requests: [{ setupRequest }] }),
+};
 const headers = { 'PRIVATE-TOKEN': t.token ?? ready.token, 'content-type': 'application/json' };
 // The server's own CPU (all threads) over the profiled window, to set beside V8's samples.
 const cpuNow = async () => {
@@ -69,7 +78,18 @@ for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0
  * leaves are mostly time off the CPU: `perf record` on the server (on-CPU samples) put the kernel
  * under 5 % of the GET /projects list where V8 put writev at 40 %.
  */
-const SYSTEM_CALLS = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString', 'close', 'open', 'openFileHandle', 'read', 'fstat']);
+const SYSTEM_CALLS = new Set([
+  'writev',
+  'writeBuffer',
+  'writeUtf8String',
+  'writeLatin1String',
+  'writeAsciiString',
+  'close',
+  'open',
+  'openFileHandle',
+  'read',
+  'fstat',
+]);
 const category = (n: Node) => {
   const { url, functionName } = n.callFrame;
   if (!url && SYSTEM_CALLS.has(functionName)) return `(system call, mostly off-CPU) ${functionName}`;

@@ -42,7 +42,9 @@ const files = { small: randomBytes(512).toString('hex'), large: randomBytes(512 
 for (const [name, content] of Object.entries(files)) {
   await post(`/projects/${project.id}/repository/files/${name}.txt`, { branch: 'main', content, commit_message: name });
 }
-const sha = execFileSync('git', ['-C', deps.git.pathFor(project.id), 'rev-parse', 'main']).toString().trim();
+const sha = execFileSync('git', ['-C', deps.git.pathFor(project.id), 'rev-parse', 'main'])
+  .toString()
+  .trim();
 const milestones = [await post(`/projects/${project.id}/milestones`, { title: 'M1' }), await post(`/groups/${group.id}/milestones`, { title: 'G1' })];
 for (let i = 0; i < 100; i++) {
   await deps.db.release.create({
@@ -61,7 +63,9 @@ for (let i = 0; i < 100; i++) {
 }
 // A member of 1,000 projects (in a group of their own) and one of 10, for GET /projects.
 const many = await post('/groups', { name: 'Many', path: 'many' });
-await deps.db.project.createMany({ data: Array.from({ length: 1000 }, (_, i) => ({ name: `p${i}`, path: `p${i}`, namespaceId: many.id, createdAt: new Date(Date.UTC(2022, 0, 1, 0, i)) })) });
+await deps.db.project.createMany({
+  data: Array.from({ length: 1000 }, (_, i) => ({ name: `p${i}`, path: `p${i}`, namespaceId: many.id, createdAt: new Date(Date.UTC(2022, 0, 1, 0, i)) })),
+});
 const manyIds = (await deps.db.project.findMany({ where: { namespaceId: many.id }, select: { id: true }, orderBy: { id: 'asc' } })).map((p) => p.id);
 const member = async (name: string, ids: number[]) => {
   const user = await post('/users', { username: name, name, email: `${name}@bench.test`, password: randomBytes(16).toString('hex') });
@@ -78,10 +82,10 @@ const stats = http.createServer((_req, res) => {
 stats.listen(0, '127.0.0.1');
 await new Promise((resolve) => stats.once('listening', resolve));
 
-
 // BENCH_PROFILE=<file>: a CPU profile of the serving only (seeding left out), written at SIGTERM.
 const profiler = process.env.BENCH_PROFILE ? new (await import('node:inspector')).Session() : null;
-const inspect = <T>(method: string, params?: object) => new Promise<T>((resolve, reject) => profiler!.post(method, params, (e, r) => (e ? reject(e) : resolve(r as T))));
+const inspect = <T>(method: string, params?: object) =>
+  new Promise<T>((resolve, reject) => profiler!.post(method, params, (e, r) => (e ? reject(e) : resolve(r as T))));
 if (profiler) {
   profiler.connect();
   await inspect('Profiler.enable');
@@ -89,19 +93,19 @@ if (profiler) {
 }
 
 const ready = {
-    base,
-    stats: `http://127.0.0.1:${(stats.address() as AddressInfo).port}`,
-    databaseUrl: runtime.database.url,
-    repositories: path.join(dataDir, 'repositories'),
-    digestKey: deps.secrets.tokenDigestKey,
-    token,
-    memberOf1000,
-    memberOf10,
-    /** A private project both members belong to. */
-    memberProjectId: manyIds.at(-1),
-    projectId: project.id,
-    projectPath: `${group.full_path}/${project.path}`,
-    startupMs,
+  base,
+  stats: `http://127.0.0.1:${(stats.address() as AddressInfo).port}`,
+  databaseUrl: runtime.database.url,
+  repositories: path.join(dataDir, 'repositories'),
+  digestKey: deps.secrets.tokenDigestKey,
+  token,
+  memberOf1000,
+  memberOf10,
+  /** A private project both members belong to. */
+  memberProjectId: manyIds.at(-1),
+  projectId: project.id,
+  projectPath: `${group.full_path}/${project.path}`,
+  startupMs,
 };
 /** What the READY line tells the scripts that start this server. */
 export type Ready = typeof ready;

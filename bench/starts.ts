@@ -22,7 +22,10 @@ const LAUNCHER = 'bin/forgegate-server';
 export function startCommand(root = ROOT): { env: Record<string, string>; nodeFlags: string[] } {
   const launcher = path.join(root, LAUNCHER);
   const line: string = fs.existsSync(launcher)
-    ? fs.readFileSync(launcher, 'utf8').split('\n').find((l) => /\bexec node /.test(l))!
+    ? fs
+        .readFileSync(launcher, 'utf8')
+        .split('\n')
+        .find((l) => /\bexec node /.test(l))!
     : JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
   const words = line.split(/\s+/).filter((w) => w !== 'exec');
   const node = words.indexOf('node');
@@ -43,7 +46,11 @@ type Server = { child: ChildProcess; url: string; ms: number; stop: () => Promis
 /** Spawns `npm start`'s command (the launcher); resolves once it logs that it listens, with the time that took. */
 async function serve(env: Record<string, string>): Promise<Server> {
   const started = performance.now();
-  const child = spawn(path.join(ROOT, LAUNCHER), [], { cwd: ROOT, env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(path.join(ROOT, LAUNCHER), [], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stop = async () => {
     if (child.exitCode !== null) return;
     child.kill('SIGTERM');
@@ -110,7 +117,12 @@ export async function underLoad(opts: { dataDir: string; databaseUrl: string; pa
     let peak = idle.rss;
     const sampler = setInterval(() => (peak = Math.max(peak, usage(server.child.pid!).rss)), 100);
     const load = async () => {
-      const result = await autocannon({ url: server.url, connections: opts.connections, duration: opts.seconds, requests: [{ method: 'GET', path: opts.path, headers }] });
+      const result = await autocannon({
+        url: server.url,
+        connections: opts.connections,
+        duration: opts.seconds,
+        requests: [{ method: 'GET', path: opts.path, headers }],
+      });
       if (result.non2xx || result.errors) throw new Error(`${opts.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result;
     };
@@ -121,7 +133,12 @@ export async function underLoad(opts: { dataDir: string; databaseUrl: string; pa
       const before = usage(server.child.pid!);
       const result = await load();
       const after = usage(server.child.pid!);
-      return { idleRss: idle.rss, peakRss: Math.max(peak, after.rss), cpuMs: (after.cpuMs - before.cpuMs) / result.requests.total, rps: result.requests.average };
+      return {
+        idleRss: idle.rss,
+        peakRss: Math.max(peak, after.rss),
+        cpuMs: (after.cpuMs - before.cpuMs) / result.requests.total,
+        rps: result.requests.average,
+      };
     } finally {
       clearInterval(sampler);
     }

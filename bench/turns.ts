@@ -11,7 +11,11 @@ export type BenchServer = { child: ChildProcess; base: string; stats: string; to
 
 /** bench/server.ts in `cwd` under node `nodeFlags` and the variables `env`; resolves once it has seeded its data. */
 export function startBenchServer(cwd: string, launch: { env: Record<string, string>; nodeFlags: string[] }): Promise<BenchServer> {
-  const child = spawn(process.execPath, [...launch.nodeFlags, '--import', 'tsx', 'bench/server.ts'], { cwd, env: { ...process.env, ...launch.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...launch.nodeFlags, '--import', 'tsx', 'bench/server.ts'], {
+    cwd,
+    env: { ...process.env, ...launch.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
@@ -31,7 +35,11 @@ export async function stopBenchServers(servers: BenchServer[]) {
 /** rest: the 100-release list; graphql: the same list; project: GET /projects/:id; projects: GET /projects as a member of 10; raw: 1 KB. */
 export const scenarios = {
   rest: (s: BenchServer) => ({ path: `/api/v4/projects/${s.projectId}/releases?per_page=100` }),
-  graphql: (s: BenchServer) => ({ path: '/api/graphql', method: 'POST' as const, body: JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: s.projectPath } }) }),
+  graphql: (s: BenchServer) => ({
+    path: '/api/graphql',
+    method: 'POST' as const,
+    body: JSON.stringify({ query: RELEASES_QUERY, variables: { fullPath: s.projectPath } }),
+  }),
   project: (s: BenchServer) => ({ path: `/api/v4/projects/${s.projectId}` }),
   projects: (s: BenchServer) => ({ path: '/api/v4/projects', token: s.memberOf10 }),
   raw: (s: BenchServer) => ({ path: `/api/v4/projects/${s.projectId}/repository/files/small.txt/raw?ref=main` }),
@@ -53,12 +61,24 @@ const rss = (s: BenchServer) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/p
 
 /** CPU ms per request of `s` under `name` at 10 connections for `seconds`, and its peak RSS meanwhile. */
 async function load(s: BenchServer, name: Scenario, seconds: number) {
-  const { path: urlPath, method = 'GET', body, token = s.token } = scenarios[name](s) as { path: string; method?: 'GET' | 'POST'; body?: string; token?: string };
+  const {
+    path: urlPath,
+    method = 'GET',
+    body,
+    token = s.token,
+  } = scenarios[name](s) as { path: string; method?: 'GET' | 'POST'; body?: string; token?: string };
   let peakRss = rss(s);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(s))), 100);
   try {
     const before = await cpuMicros(s);
-    const result = await autocannon({ url: `${s.base}${urlPath}`, method, body, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, connections: 10, duration: seconds });
+    const result = await autocannon({
+      url: `${s.base}${urlPath}`,
+      method,
+      body,
+      headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' },
+      connections: 10,
+      duration: seconds,
+    });
     if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     return { cpuMs: ((await cpuMicros(s)) - before) / 1000 / result.requests.total, peakRss };
   } finally {

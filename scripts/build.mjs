@@ -112,8 +112,10 @@ function prismaWasmFromFile(outdir) {
       });
       build.onLoad({ filter: /[\\/]generated[\\/]prisma[\\/]internal[\\/]class\.js$/ }, async (args) => {
         const text = await fs.promises.readFile(args.path, 'utf8');
-        if (!text.includes(GENERATED)) throw new Error(`${args.path}: the generated client loads its wasm differently; update prismaWasmFromFile in scripts/build.mjs`);
-        const early = 'const queryCompilerModule = import("@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.mjs").then((m) => m.compiled);\nqueryCompilerModule.catch(() => {});\n';
+        if (!text.includes(GENERATED))
+          throw new Error(`${args.path}: the generated client loads its wasm differently; update prismaWasmFromFile in scripts/build.mjs`);
+        const early =
+          'const queryCompilerModule = import("@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.mjs").then((m) => m.compiled);\nqueryCompilerModule.catch(() => {});\n';
         return { contents: early + text.replace(GENERATED, 'return await queryCompilerModule;'), loader: 'js', resolveDir: path.dirname(args.path) };
       });
     },

@@ -32,14 +32,17 @@ function requestLogging(deps: AppDeps) {
     req.requestId = requestId;
     res.on('finish', () => {
       // req.path only: the query string may carry private_token.
-      deps.log.info({
-        requestId,
-        method: req.method,
-        path: req.baseUrl + req.path,
-        status: res.statusCode,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        userId: req.forgegate?.viewer.userId ?? null,
-      }, 'request');
+      deps.log.info(
+        {
+          requestId,
+          method: req.method,
+          path: req.baseUrl + req.path,
+          status: res.statusCode,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          userId: req.forgegate?.viewer.userId ?? null,
+        },
+        'request',
+      );
     });
     next();
   };
@@ -181,7 +184,9 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
     checks.repository_storage = storable && !missing;
     const ok = Object.values(checks).every(Boolean);
     const problem = !storable ? 'the repository storage is not writable' : missing && describeMissing(missing);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'failed', checks, ...(problem && { repository_storage_check: [{ status: 'failed', message: problem }] }) });
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'failed', checks, ...(problem && { repository_storage_check: [{ status: 'failed', message: problem }] }) });
   });
 
   const graphql = lazyGraphqlEndpoint(deps, opts);

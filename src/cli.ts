@@ -70,9 +70,15 @@ export async function main(argv: string[], { env = process.env, print = console.
   const { values } = parseArgs({
     args: rest,
     options: {
-      username: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' },
-      admin: { type: 'boolean' }, scopes: { type: 'string' }, 'expires-at': { type: 'string' },
-      project: { type: 'string' }, minutes: { type: 'string' },
+      username: { type: 'string' },
+      name: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      admin: { type: 'boolean' },
+      scopes: { type: 'string' },
+      'expires-at': { type: 'string' },
+      project: { type: 'string' },
+      minutes: { type: 'string' },
     },
   });
   if (!command || !['migrate', 'worker', 'create-user', 'create-token', 'create-job-token'].includes(command)) {
@@ -96,7 +102,13 @@ export async function main(argv: string[], { env = process.env, print = console.
     try {
       if (command === 'create-user') {
         if (!values.username || !values.name || !values.email) throw new Error('--username, --name and --email are required');
-        const user = await createUserRecord(db, { username: values.username, name: values.name, email: values.email, password: values.password, admin: values.admin });
+        const user = await createUserRecord(db, {
+          username: values.username,
+          name: values.name,
+          email: values.email,
+          password: values.password,
+          admin: values.admin,
+        });
         print(`created user ${user.username} (id ${user.id})`);
         return 0;
       }

@@ -2,7 +2,11 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const list = (value?: string) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value?: string) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function isAddressOrRange(entry: string): boolean {
   const [address, bits, extra] = entry.split('/');
@@ -14,14 +18,15 @@ function isAddressOrRange(entry: string): boolean {
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const postgresUrl = z
-  .string()
-  .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgresql:// URL');
+const postgresUrl = z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgresql:// URL');
 
 const millis = (fallback: number) => z.coerce.number().int().min(1).max(86_400_000).default(fallback);
 const seconds = (fallback: number) => z.coerce.number().int().min(1).max(31_536_000).default(fallback);
 const flag = (fallback: boolean) =>
-  z.enum(['true', 'false', '1', '0']).default(fallback ? 'true' : 'false').transform((v) => v === 'true' || v === '1');
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
 /** `<requests>/<seconds>`, e.g. `3600/3600`; unset means off. */
 const throttle = z
   .string()
@@ -48,14 +53,20 @@ const envSchema = z.object({
   // Background jobs (see README "Background jobs and scale-out").
   JOB_WORKERS_IN_SERVER: z.enum(['true', 'false']).default('true'),
   JOB_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
-  JOB_QUEUES: z.string().regex(/^[a-z0-9_.,-]+$/, 'must be a comma-separated list of queue names').optional(),
+  JOB_QUEUES: z
+    .string()
+    .regex(/^[a-z0-9_.,-]+$/, 'must be a comma-separated list of queue names')
+    .optional(),
   JOB_WORKER_TAG: z.string().min(1).max(100).default('forgegate'),
   JOB_WORKER_LABELS: z.string().max(500).optional(),
   JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   JOB_HEARTBEAT_SECONDS: z.coerce.number().min(0.2).max(60).default(5),
   JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(25),
   // Outgoing e-mail: smtp:// or smtps:// (user and password in the URL); unset keeps mail in the outbox table.
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().min(3).optional(),
   // Alert intake: requests one alert endpoint accepts per minute, across all processes (then 429).
   ALERT_INTAKE_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(3600),
@@ -95,7 +106,10 @@ const envSchema = z.object({
   // GitLab's API throttles, off by default as on self-managed GitLab.
   RATE_LIMIT_UNAUTHENTICATED_API: throttle,
   RATE_LIMIT_AUTHENTICATED_API: throttle,
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   // Tests only: run the suite against this server instead of an embedded one.
   TEST_DATABASE_URL: postgresUrl.optional(),
   // The epics feature of groups (GitLab's licensed `epics`); off answers 403 on every epic call.
@@ -159,12 +173,9 @@ export type JobsConfig = {
   shutdownTimeoutMs: number;
 };
 
-
-
 export class ConfigError extends Error {}
 
-const emptyToUndefined = (env: NodeJS.ProcessEnv) =>
-  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+const emptyToUndefined = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
 
 /** Reads and validates the environment once; every other module takes a Config. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

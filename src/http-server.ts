@@ -27,7 +27,10 @@ export type AppListener = http.RequestListener & Partial<Pick<Express, 'request'
  */
 export function createAppServer(app: AppListener, listener: http.RequestListener = app): http.Server {
   if (!app.request || !app.response) return http.createServer(listener);
-  return http.createServer({ IncomingMessage: bornWith(http.IncomingMessage, app.request), ServerResponse: bornWith(http.ServerResponse, app.response) }, listener);
+  return http.createServer(
+    { IncomingMessage: bornWith(http.IncomingMessage, app.request), ServerResponse: bornWith(http.ServerResponse, app.response) },
+    listener,
+  );
 }
 
 /** Node's message class, with instances born on `prototype` (which must inherit from the class's). */

@@ -67,7 +67,12 @@ http = startHttpServer(buildApp(runtime.deps), config, log, () => {
   // The bound port, not the configured one: PORT=0 asks the system for a free port.
   const { port } = http!.server.address() as AddressInfo;
   log.info(
-    { url: `http://${config.host}:${port}`, externalUrl: config.externalUrl, embeddedDatabase: runtime!.database.embedded, startupMs: Math.round(performance.now() - started) },
+    {
+      url: `http://${config.host}:${port}`,
+      externalUrl: config.externalUrl,
+      embeddedDatabase: runtime!.database.embedded,
+      startupMs: Math.round(performance.now() - started),
+    },
     'forgegate is listening',
   );
 });

@@ -32,7 +32,12 @@ function allowlist(entries: string[]): BlockList {
 export class AppMetrics {
   readonly registry = new Registry();
   private readonly allowed: BlockList;
-  private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
   private readonly durations = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method and route pattern.',
@@ -40,13 +45,42 @@ export class AppMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-  private readonly backlog = new Gauge({ name: 'forgegate_job_queue_backlog', help: 'Jobs ready to run and waiting, by queue.', labelNames: ['queue'], registers: [this.registry] });
-  private readonly latency = new Gauge({ name: 'forgegate_job_queue_latency_seconds', help: 'How long the oldest waiting job of a queue has waited.', labelNames: ['queue'], registers: [this.registry] });
-  private readonly processed = new Counter({ name: 'forgegate_jobs_processed_total', help: 'Job runs finished (failed ones included), by queue, all processes together.', labelNames: ['queue'], registers: [this.registry] });
-  private readonly failed = new Counter({ name: 'forgegate_jobs_failed_total', help: 'Job runs that failed, by queue, all processes together.', labelNames: ['queue'], registers: [this.registry] });
-  private readonly dead = new Gauge({ name: 'forgegate_jobs_dead', help: 'Jobs that failed their last retry, by queue.', labelNames: ['queue'], registers: [this.registry] });
+  private readonly backlog = new Gauge({
+    name: 'forgegate_job_queue_backlog',
+    help: 'Jobs ready to run and waiting, by queue.',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
+  private readonly latency = new Gauge({
+    name: 'forgegate_job_queue_latency_seconds',
+    help: 'How long the oldest waiting job of a queue has waited.',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
+  private readonly processed = new Counter({
+    name: 'forgegate_jobs_processed_total',
+    help: 'Job runs finished (failed ones included), by queue, all processes together.',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
+  private readonly failed = new Counter({
+    name: 'forgegate_jobs_failed_total',
+    help: 'Job runs that failed, by queue, all processes together.',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
+  private readonly dead = new Gauge({
+    name: 'forgegate_jobs_dead',
+    help: 'Jobs that failed their last retry, by queue.',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
   private readonly processes = new Gauge({ name: 'forgegate_job_processes', help: 'Worker processes with a live heartbeat.', registers: [this.registry] });
-  private readonly busy = new Gauge({ name: 'forgegate_job_processes_busy', help: 'Jobs running in all worker processes, as their last heartbeats reported.', registers: [this.registry] });
+  private readonly busy = new Gauge({
+    name: 'forgegate_job_processes_busy',
+    help: 'Jobs running in all worker processes, as their last heartbeats reported.',
+    registers: [this.registry],
+  });
 
   constructor(private readonly deps: AppDeps) {
     this.allowed = allowlist(deps.config.monitoringAllowlist);

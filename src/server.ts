@@ -75,4 +75,3 @@ async function connect(config: Config, opts: RuntimeOptions, log: pino.Logger, s
     },
   });
 }
-

@@ -86,13 +86,19 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
     await t.api('get', `/${kind}/${source().privateId}/access_requests`, a.token).expect(404);
   });
 
-  it('approves at Developer by default, never above the approver\'s own level', async () => {
+  it("approves at Developer by default, never above the approver's own level", async () => {
     const asker = await t.user();
     await t.api('post', url(), asker.token).expect(201);
     await t.api('put', url(`/${asker.id}/approve`), developer.token).expect(403);
     // Above a project Maintainer's own level; a group Maintainer may not approve at all.
-    await t.api('put', url(`/${asker.id}/approve`), maintainer.token).send({ access_level: 50 }).expect(403, { message: '403 Forbidden' });
-    await t.api('put', url(`/${asker.id}/approve`), manager().token).send({ access_level: 35 }).expect(400, { error: 'access_level does not have a valid value' });
+    await t
+      .api('put', url(`/${asker.id}/approve`), maintainer.token)
+      .send({ access_level: 50 })
+      .expect(403, { message: '403 Forbidden' });
+    await t
+      .api('put', url(`/${asker.id}/approve`), manager().token)
+      .send({ access_level: 35 })
+      .expect(400, { error: 'access_level does not have a valid value' });
     const approved = await t.api('put', url(`/${asker.id}/approve`), manager().token).expect(201);
     expect(approved.body).toMatchObject({ id: asker.id, username: asker.username, access_level: 30, created_by: { username: manager().username } });
     expect((await t.api('get', `/${kind}/${source().id}/members/${asker.id}`).expect(200)).body.access_level).toBe(30);
@@ -102,7 +108,14 @@ describe.each(['groups', 'projects'] as const)('access requests on %s', (kind) =
     // An owner (here the administrator) may grant Maintainer and above.
     const second = await t.user();
     await t.api('post', url(), second.token).expect(201);
-    expect((await t.api('put', url(`/${second.id}/approve`)).send({ access_level: 40 }).expect(201)).body.access_level).toBe(40);
+    expect(
+      (
+        await t
+          .api('put', url(`/${second.id}/approve`))
+          .send({ access_level: 40 })
+          .expect(201)
+      ).body.access_level,
+    ).toBe(40);
     await t.api('put', url(`/${second.id}/approve`), null).expect(401);
   });
 
@@ -172,7 +185,9 @@ describe('speed', () => {
 
 describe('access requests beyond the routes', () => {
   it('are refused where the group turned them off, and for members of a parent group', async () => {
-    const closedDoor = (await t.api('post', '/groups').send({ name: 'NoDoor', path: 'nodoor', visibility: 'public', request_access_enabled: false }).expect(201)).body;
+    const closedDoor = (
+      await t.api('post', '/groups').send({ name: 'NoDoor', path: 'nodoor', visibility: 'public', request_access_enabled: false }).expect(201)
+    ).body;
     const stranger = await t.user();
     await t.api('post', `/groups/${closedDoor.id}/access_requests`, stranger.token).expect(403);
     // Developer of the public group is a member of its project by inheritance.
@@ -187,7 +202,11 @@ describe('access requests beyond the routes', () => {
       asker.token,
     );
     expect(create.body.data.accessRequestCreate).toMatchObject({ accessRequest: { user: { username: asker.username } }, errors: [], clientMutationId: 'x1' });
-    const again = await t.graphql(`mutation { accessRequestCreate(input: {groupId: ${publicGroup.id}}) { accessRequest { requestedAt } errors } }`, {}, asker.token);
+    const again = await t.graphql(
+      `mutation { accessRequestCreate(input: {groupId: ${publicGroup.id}}) { accessRequest { requestedAt } errors } }`,
+      {},
+      asker.token,
+    );
     expect(again.body.data.accessRequestCreate).toEqual({ accessRequest: null, errors: ['User id already exists in source'] });
 
     for (const viewer of [owner.token, t.root.token]) {
@@ -198,17 +217,32 @@ describe('access requests beyond the routes', () => {
         viewer,
       );
       const nodes = gql.body.data.group.accessRequests.nodes.map((n: AccessRequestNode) => ({
-        id: n.user.databaseId, username: n.user.username, name: n.user.name, state: n.user.state, locked: n.user.locked,
-        avatar_url: n.user.avatarUrl, web_url: n.user.webUrl, created_at: n.createdAt, requested_at: n.requestedAt,
+        id: n.user.databaseId,
+        username: n.user.username,
+        name: n.user.name,
+        state: n.user.state,
+        locked: n.user.locked,
+        avatar_url: n.user.avatarUrl,
+        web_url: n.user.webUrl,
+        created_at: n.createdAt,
+        requested_at: n.requestedAt,
       }));
       expect(nodes).toEqual(rest);
     }
     const forbidden = await t.graphql(`{ group(fullPath: "${publicGroup.full_path}") { accessRequests { nodes { requestedAt } } } }`, {}, developer.token);
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
 
-    const capped = await t.graphql(`mutation { accessRequestApprove(input: {groupId: ${publicGroup.id}, userId: ${asker.id}, accessLevel: 50}) { member { accessLevel { integerValue } } errors } }`, {}, maintainer.token);
+    const capped = await t.graphql(
+      `mutation { accessRequestApprove(input: {groupId: ${publicGroup.id}, userId: ${asker.id}, accessLevel: 50}) { member { accessLevel { integerValue } } errors } }`,
+      {},
+      maintainer.token,
+    );
     expect(capped.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const approve = await t.graphql(`mutation { accessRequestApprove(input: {groupPath: "${publicGroup.full_path}", userId: ${asker.id}}) { member { accessLevel { integerValue } user { username } } errors } }`, {}, owner.token);
+    const approve = await t.graphql(
+      `mutation { accessRequestApprove(input: {groupPath: "${publicGroup.full_path}", userId: ${asker.id}}) { member { accessLevel { integerValue } user { username } } errors } }`,
+      {},
+      owner.token,
+    );
     expect(approve.body.data.accessRequestApprove).toEqual({ member: { accessLevel: { integerValue: 30 }, user: { username: asker.username } }, errors: [] });
     const deny = await t.graphql(`mutation { accessRequestDeny(input: {groupId: ${publicGroup.id}, userId: ${asker.id}}) { errors } }`, {}, owner.token);
     expect(deny.body.errors[0].extensions.code).toBe('NOT_FOUND');
@@ -221,15 +255,28 @@ describe.each([
   { kind: 'groups', answers: ['Owner', 'administrator'] },
   { kind: 'projects', answers: ['Maintainer', 'Owner', 'administrator'] },
 ] as const)('who answers access requests to $kind, over REST and GraphQL alike', ({ kind, answers }) => {
-  const ROLES = [['Guest', 10], ['Reporter', 20], ['Developer', 30], ['Maintainer', 40], ['Owner', 50], ['administrator', null]] as const;
+  const ROLES = [
+    ['Guest', 10],
+    ['Reporter', 20],
+    ['Developer', 30],
+    ['Maintainer', 40],
+    ['Owner', 50],
+    ['administrator', null],
+  ] as const;
   let source: { id: number; full_path?: string; path_with_namespace?: string };
   const path = () => source.full_path ?? source.path_with_namespace!;
   const input = (extra: string) => (kind === 'groups' ? `{groupPath: "${path()}", ${extra}}` : `{projectPath: "${path()}", ${extra}}`);
   const field = kind === 'groups' ? 'group' : 'project';
 
   beforeAll(async () => {
-    const group = (await t.api('post', '/groups').send({ name: `Matrix ${kind}`, path: `matrix-${kind}`, visibility: 'public' }).expect(201)).body;
-    source = kind === 'groups' ? group : (await t.api('post', '/projects').send({ name: 'Matrix', namespace_id: group.id, visibility: 'public' }).expect(201)).body;
+    const group = (
+      await t
+        .api('post', '/groups')
+        .send({ name: `Matrix ${kind}`, path: `matrix-${kind}`, visibility: 'public' })
+        .expect(201)
+    ).body;
+    source =
+      kind === 'groups' ? group : (await t.api('post', '/projects').send({ name: 'Matrix', namespace_id: group.id, visibility: 'public' }).expect(201)).body;
   });
 
   it.each(ROLES)('%s', async (role, level) => {
@@ -246,11 +293,17 @@ describe.each([
     expect(graphqlCode(listed)).toBe(allowed ? undefined : 'FORBIDDEN');
     if (allowed) {
       expect(list.body.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining(askers.map((a) => a.id)));
-      expect(listed.body.data[field].accessRequests.nodes.map((n: { user: { databaseId: number } }) => n.user.databaseId)).toEqual(list.body.map((r: { id: number }) => r.id));
+      expect(listed.body.data[field].accessRequests.nodes.map((n: { user: { databaseId: number } }) => n.user.databaseId)).toEqual(
+        list.body.map((r: { id: number }) => r.id),
+      );
     }
 
     await t.api('put', `${url}/${askers[0].id}/approve`, viewer.token).expect(allowed ? 201 : 403);
-    const approved = await t.graphql(`mutation { accessRequestApprove(input: ${input(`userId: ${askers[1].id}`)}) { member { accessLevel { integerValue } } errors } }`, {}, viewer.token);
+    const approved = await t.graphql(
+      `mutation { accessRequestApprove(input: ${input(`userId: ${askers[1].id}`)}) { member { accessLevel { integerValue } } errors } }`,
+      {},
+      viewer.token,
+    );
     expect(graphqlCode(approved)).toBe(allowed ? undefined : 'FORBIDDEN');
     await t.api('delete', `${url}/${askers[2].id}`, viewer.token).expect(allowed ? 204 : 403);
     const denied = await t.graphql(`mutation { accessRequestDeny(input: ${input(`userId: ${askers[3].id}`)}) { errors } }`, {}, viewer.token);

@@ -40,7 +40,11 @@ function subscribe(baseUrl: string, token: string, query = SUBSCRIPTION, variabl
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n');
           if (data) events.push(JSON.parse(data) as Event);
           for (const wake of waiters.splice(0)) wake();
         }
@@ -80,9 +84,12 @@ async function member(level: number) {
 beforeAll(async () => {
   t = await createTestApp();
   ({ project } = await seedProject(t));
-  const res = await t.graphql(`mutation($p: ID!) { httpIntegrationCreate(input: { projectPath: $p, name: "Live", active: true }) { integration { token url } errors } }`, {
-    p: project.path_with_namespace,
-  });
+  const res = await t.graphql(
+    `mutation($p: ID!) { httpIntegrationCreate(input: { projectPath: $p, name: "Live", active: true }) { integration { token url } errors } }`,
+    {
+      p: project.path_with_namespace,
+    },
+  );
   const created = res.body.data.httpIntegrationCreate.integration;
   integration = { token: created.token, path: new URL(created.url).pathname };
 });
@@ -119,11 +126,16 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
 
   it("streams only the subscribed project's alerts", async () => {
     const other = (await t.api('post', '/projects').send({ name: 'Other', path: 'other-live' }).expect(201)).body;
-    const otherIntegration = (await t.api('post', `/projects/${other.id}/alert_management/http_integrations`).send({ name: 'o', active: true }).expect(201)).body;
+    const otherIntegration = (await t.api('post', `/projects/${other.id}/alert_management/http_integrations`).send({ name: 'o', active: true }).expect(201))
+      .body;
     const sub = subscribe(t.base, t.root.token);
     await sub.started;
     try {
-      await request(t.base).post(new URL(otherIntegration.url).pathname).set('Authorization', `Bearer ${otherIntegration.token}`).send({ title: 'elsewhere' }).expect(200);
+      await request(t.base)
+        .post(new URL(otherIntegration.url).pathname)
+        .set('Authorization', `Bearer ${otherIntegration.token}`)
+        .send({ title: 'elsewhere' })
+        .expect(200);
       await postAlert({ title: 'here' }).expect(200);
       const [event] = await sub.until(1);
       expect(event.data?.alertManagementAlertUpdated?.title).toBe('here');
@@ -144,7 +156,11 @@ describe('alertManagementAlertUpdated (server-sent events)', () => {
     expect((await hidden.until(1))[0].errors?.[0]).toMatchObject({ message: 'Project not found', extensions: { code: 'NOT_FOUND' } });
     hidden.close();
     // The Reporter reads nothing through the list either: one rule for both.
-    const list = await t.graphql(`query($p: ID!) { project(fullPath: $p) { alertManagementAlerts { nodes { iid } } } }`, { p: project.path_with_namespace }, reporter.token);
+    const list = await t.graphql(
+      `query($p: ID!) { project(fullPath: $p) { alertManagementAlerts { nodes { iid } } } }`,
+      { p: project.path_with_namespace },
+      reporter.token,
+    );
     expect(list.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     // Positive control: a Developer on the same route is answered with the stream.
     const dev = await member(30);

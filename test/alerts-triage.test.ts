@@ -28,7 +28,15 @@ async function member(level: number) {
 }
 
 const metricsBody = (alerts: unknown[]) => ({
-  version: '4', groupKey: 'g', status: 'firing', receiver: 'r', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am', alerts,
+  version: '4',
+  groupKey: 'g',
+  status: 'firing',
+  receiver: 'r',
+  groupLabels: {},
+  commonLabels: {},
+  commonAnnotations: {},
+  externalURL: 'http://am',
+  alerts,
 });
 
 beforeAll(async () => {
@@ -49,8 +57,15 @@ describe('test alerts (Maintainer and above, with a JSON payload)', () => {
       .expect(201);
     expect(rest.headers['content-type']).toMatch(/^application\/json/);
     expect(rest.body).toEqual([expect.objectContaining({ title: 'Test alert', severity: 'low', event_count: 1, status: 'triggered' })]);
-    const gql = await t.graphql(TEST, { input: { projectPath: project.path_with_namespace, integrationId: e.id, payload: JSON.stringify({ title: 'Test alert', fingerprint: 'test-1' }) } }, maintainer.token);
-    expect(gql.body.data.alertManagementAlertTest).toEqual({ alerts: [{ iid: String(rest.body[0].iid), title: 'Test alert', severity: 'LOW', eventCount: 2 }], errors: [] });
+    const gql = await t.graphql(
+      TEST,
+      { input: { projectPath: project.path_with_namespace, integrationId: e.id, payload: JSON.stringify({ title: 'Test alert', fingerprint: 'test-1' }) } },
+      maintainer.token,
+    );
+    expect(gql.body.data.alertManagementAlertTest).toEqual({
+      alerts: [{ iid: String(rest.body[0].iid), title: 'Test alert', severity: 'LOW', eventCount: 2 }],
+      errors: [],
+    });
   });
 
   // The test stands in for the endpoint's key, which only those who manage the endpoints hold.
@@ -72,16 +87,23 @@ describe('test alerts (Maintainer and above, with a JSON payload)', () => {
       .expect(status);
     if (status === 403) expect(rest.body).toEqual({ message: '403 Forbidden' });
     if (status === 404) expect(rest.body).toEqual({ message: '404 Project Not Found' });
-    const gql = await t.graphql(TEST, { input: { projectPath: project.path_with_namespace, integrationId: e.id, payload: JSON.stringify({ title, fingerprint: `gql-${level}` }) } }, viewer.token);
+    const gql = await t.graphql(
+      TEST,
+      { input: { projectPath: project.path_with_namespace, integrationId: e.id, payload: JSON.stringify({ title, fingerprint: `gql-${level}` }) } },
+      viewer.token,
+    );
     const code = { 403: 'FORBIDDEN', 404: 'NOT_FOUND', 201: undefined }[status];
     expect(gql.body.errors?.[0]?.extensions?.code).toBe(code);
     expect(await t.db.alert.count({ where: { projectId: project.id, title } })).toBe(status === 201 ? 2 : 0);
   });
 
   it('a metrics-format payload makes one alert per element; bad or blank JSON, an inactive endpoint, another project: clear 4xx', async () => {
-    const created = await t.graphql(`mutation($p: ID!) { prometheusIntegrationCreate(input: { projectPath: $p, active: true }) { integration { id } errors } }`, {
-      p: project.path_with_namespace,
-    });
+    const created = await t.graphql(
+      `mutation($p: ID!) { prometheusIntegrationCreate(input: { projectPath: $p, active: true }) { integration { id } errors } }`,
+      {
+        p: project.path_with_namespace,
+      },
+    );
     const promId = Number(created.body.data.prometheusIntegrationCreate.integration.id.split('/').pop());
     const payload = JSON.stringify(
       metricsBody([
@@ -101,11 +123,19 @@ describe('test alerts (Maintainer and above, with a JSON payload)', () => {
     expect((await t.api('post', url).send({ payload: '[1,2]' }).expect(400)).body.message.payload[0]).toMatch(/valid json/);
     expect((await t.api('post', url).send({ payload: '  ' }).expect(400)).body).toEqual({ message: { payload: ["can't be blank"] } });
     await t.api('post', url).send({}).expect(400, { error: 'payload is missing' });
-    expect((await t.api('post', url).send({ payload: '{"end_time":"2024-01-01T00:00:00Z","fingerprint":"none"}' }).expect(400)).body.message.payload[0]).toMatch(/no alert/);
+    expect(
+      (await t.api('post', url).send({ payload: '{"end_time":"2024-01-01T00:00:00Z","fingerprint":"none"}' }).expect(400)).body.message.payload[0],
+    ).toMatch(/no alert/);
     const off = await endpoint('TestedOff', false);
-    await t.api('post', `/projects/${project.id}/alert_management/integrations/${off.numericId}/test_alert`).send({ payload: '{}' }).expect(400, { message: { integration: ['is not active'] } });
+    await t
+      .api('post', `/projects/${project.id}/alert_management/integrations/${off.numericId}/test_alert`)
+      .send({ payload: '{}' })
+      .expect(400, { message: { integration: ['is not active'] } });
     const other = (await t.api('post', '/projects').send({ name: 'Elsewhere', path: 'elsewhere-test' }).expect(201)).body;
-    await t.api('post', `/projects/${other.id}/alert_management/integrations/${e.numericId}/test_alert`).send({ payload: '{}' }).expect(404, { message: '404 Integration Not Found' });
+    await t
+      .api('post', `/projects/${other.id}/alert_management/integrations/${e.numericId}/test_alert`)
+      .send({ payload: '{}' })
+      .expect(404, { message: '404 Integration Not Found' });
   });
 });
 
@@ -152,9 +182,12 @@ describe('payload rules', () => {
   const mixed = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
   it('metrics format: every alias of every severity set (case-insensitive); unknown values are critical', async () => {
-    const created = await t.graphql(`mutation($p: ID!) { prometheusIntegrationCreate(input: { projectPath: $p, active: true }) { integration { token url } errors } }`, {
-      p: 'acme/severities',
-    });
+    const created = await t.graphql(
+      `mutation($p: ID!) { prometheusIntegrationCreate(input: { projectPath: $p, active: true }) { integration { token url } errors } }`,
+      {
+        p: 'acme/severities',
+      },
+    );
     // A project of its own (one metrics endpoint per project).
     expect(created.body.data.prometheusIntegrationCreate).toBeNull();
     const own = (await t.api('post', '/projects').send({ name: 'Severities', path: 'severities', namespace_id: group.id }).expect(201)).body;
@@ -170,8 +203,15 @@ describe('payload rules', () => {
   it('generic payload: the six severity names in any case; metrics aliases and unknown values are critical', async () => {
     const e = await endpoint('Severities');
     const cases: [string, string][] = [
-      ['Critical', 'critical'], ['HIGH', 'high'], ['medium', 'medium'], ['Low', 'low'], ['INFO', 'info'], ['Unknown', 'unknown'],
-      ['p2', 'critical'], ['warning', 'critical'], ['', 'critical'],
+      ['Critical', 'critical'],
+      ['HIGH', 'high'],
+      ['medium', 'medium'],
+      ['Low', 'low'],
+      ['INFO', 'info'],
+      ['Unknown', 'unknown'],
+      ['p2', 'critical'],
+      ['warning', 'critical'],
+      ['', 'critical'],
     ];
     for (const [value, severity] of cases) {
       const [alert] = (await post(e.path, e.token, { title: `generic severity ${value}`, severity: value }).expect(200)).body;
@@ -199,7 +239,9 @@ describe('triage', () => {
     const [alert] = (await post(e.path, e.token, { title: 'assign me' }).expect(200)).body;
     const a = await member(30);
     const b = await member(30);
-    const input = (usernames: string[], operationMode?: string) => ({ input: { projectPath: project.path_with_namespace, iid: String(alert.iid), assigneeUsernames: usernames, ...(operationMode && { operationMode }) } });
+    const input = (usernames: string[], operationMode?: string) => ({
+      input: { projectPath: project.path_with_namespace, iid: String(alert.iid), assigneeUsernames: usernames, ...(operationMode && { operationMode }) },
+    });
     const names = (res: { body: { data: { alertSetAssignees: { alert: { assignees: { username: string }[] } } } } }) =>
       res.body.data.alertSetAssignees.alert.assignees.map((u) => u.username).sort();
     expect(names(await t.graphql(ASSIGN, input([a.username])))).toEqual([a.username]);
@@ -288,7 +330,9 @@ describe('alert list', () => {
         });
       }
       // An incident on one of them, so the issue relation is read too.
-      await t.graphql(`mutation($input: AlertCreateIssueInput!) { createAlertIssue(input: $input) { errors } }`, { input: { projectPath: own.path_with_namespace, iid: String(from) } });
+      await t.graphql(`mutation($input: AlertCreateIssueInput!) { createAlertIssue(input: $input) { errors } }`, {
+        input: { projectPath: own.path_with_namespace, iid: String(from) },
+      });
     };
     await addAlerts(2, 1);
     await expectCounterSees(t, list);

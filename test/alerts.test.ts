@@ -35,7 +35,10 @@ describe('alert intake: the reference table (§14.5)', () => {
 
   it('Basic auth with a blank user and the key as password: 200', async () => {
     const e = await endpoint('Basic');
-    const res = await request(t.base).post(e.path).set('Authorization', `Basic ${Buffer.from(`:${e.token}`).toString('base64')}`).send({ title: 'b' });
+    const res = await request(t.base)
+      .post(e.path)
+      .set('Authorization', `Basic ${Buffer.from(`:${e.token}`).toString('base64')}`)
+      .send({ title: 'b' });
     expect(res.status).toBe(200);
     expect(res.body[0].title).toBe('b');
   });
@@ -92,15 +95,31 @@ describe('alert intake: the reference table (§14.5)', () => {
   });
 
   it('an Alertmanager v4 body: 201 with an empty body, one alert per element', async () => {
-    const created = await t.graphql(`mutation($p: ID!) { prometheusIntegrationCreate(input: { projectPath: $p, active: true }) { integration { token url } errors } }`, {
-      p: project.path_with_namespace,
-    });
+    const created = await t.graphql(
+      `mutation($p: ID!) { prometheusIntegrationCreate(input: { projectPath: $p, active: true }) { integration { token url } errors } }`,
+      {
+        p: project.path_with_namespace,
+      },
+    );
     const { token, url } = created.body.data.prometheusIntegrationCreate.integration;
     expect(new URL(url).pathname).toBe(`/${project.path_with_namespace}/prometheus/alerts/notify.json`);
     const body = {
-      version: '4', groupKey: 'g', status: 'firing', receiver: 'r', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am',
+      version: '4',
+      groupKey: 'g',
+      status: 'firing',
+      receiver: 'r',
+      groupLabels: {},
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: 'http://am',
       alerts: [
-        { status: 'firing', startsAt: '2024-01-01T00:00:00Z', labels: { alertname: 'HighLoad', severity: 'P2' }, annotations: { runbook: 'http://rb' }, generatorURL: 'http://prom/graph?g0.expr=up%3D%3D0' },
+        {
+          status: 'firing',
+          startsAt: '2024-01-01T00:00:00Z',
+          labels: { alertname: 'HighLoad', severity: 'P2' },
+          annotations: { runbook: 'http://rb' },
+          generatorURL: 'http://prom/graph?g0.expr=up%3D%3D0',
+        },
         { status: 'firing', startsAt: '2024-01-01T00:00:00Z', labels: { severity: 'warning' }, annotations: { title: 'Titled' } },
         { status: 'firing', labels: { alertname: 'NoStart' } },
       ],
@@ -144,7 +163,8 @@ describe('alert intake rate limit', () => {
 describe('alert state machine and payload rules', () => {
   it('defaults, severities, hosts, details; resolve then re-open makes a new alert', async () => {
     const e = await endpoint('Rules');
-    const [created] = (await post(e.path, e.token, { severity: 'HIGH', hosts: 'web-1', fingerprint: ['a', ['b', 1]], extra: { nested: true } }).expect(200)).body;
+    const [created] = (await post(e.path, e.token, { severity: 'HIGH', hosts: 'web-1', fingerprint: ['a', ['b', 1]], extra: { nested: true } }).expect(200))
+      .body;
     expect(created.title).toBe('New: Alert');
     const stored = await t.db.alert.findFirstOrThrow({ where: { projectId: project.id, iid: created.iid } });
     expect([stored.severity, stored.hosts]).toEqual(['high', ['web-1']]);
@@ -208,14 +228,23 @@ describe('alert endpoints, triage and incidents', () => {
     const dev = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
     await t.api('post', `/projects/${project.id}/alert_management/http_integrations`, dev.token).send({ name: 'Dev' }).expect(403);
-    await t.api('post', `/projects/${project.id}/alert_management/http_integrations`).send({ name: 'Main' }).expect(400, { message: { name: ['has already been taken'] } });
+    await t
+      .api('post', `/projects/${project.id}/alert_management/http_integrations`)
+      .send({ name: 'Main' })
+      .expect(400, { message: { name: ['has already been taken'] } });
   });
 
   it('lists every endpoint, as GitLab does, past the page of 100 GraphQL answers', async () => {
     const many = (await t.api('post', '/projects').send({ name: 'Many endpoints' }).expect(201)).body;
     const names = Array.from({ length: 101 }, (_, i) => `Endpoint ${String(i).padStart(3, '0')}`);
     await t.db.alertIntegration.createMany({
-      data: names.map((name, i) => ({ projectId: many.id, type: 'http' as const, name, endpointIdentifier: i.toString(16).padStart(16, '0'), tokenDigest: 'x' })),
+      data: names.map((name, i) => ({
+        projectId: many.id,
+        type: 'http' as const,
+        name,
+        endpointIdentifier: i.toString(16).padStart(16, '0'),
+        tokenDigest: 'x',
+      })),
     });
     const listed = (await t.api('get', `/projects/${many.id}/alert_management/integrations`).expect(200)).body;
     expect(listed.map((i: { name: string }) => i.name)).toEqual(names);
@@ -231,9 +260,12 @@ describe('alert endpoints, triage and incidents', () => {
     expect(list.body.length).toBeGreaterThan(0);
     expect(list.body.every((a: { severity: string }) => a.severity === 'high')).toBe(true);
     expect(list.body.some((a: { title: string }) => a.title === 'low one')).toBe(false);
-    const gql = await t.graphql(`query($p: ID!) { project(fullPath: $p) { alertManagementAlerts(severities: [HIGH], first: 50) { nodes { iid } } alertManagementAlertStatusCounts { all open resolved } } }`, {
-      p: project.path_with_namespace,
-    });
+    const gql = await t.graphql(
+      `query($p: ID!) { project(fullPath: $p) { alertManagementAlerts(severities: [HIGH], first: 50) { nodes { iid } } alertManagementAlertStatusCounts { all open resolved } } }`,
+      {
+        p: project.path_with_namespace,
+      },
+    );
     expect(gql.body.data.project.alertManagementAlerts.nodes.map((n: { iid: string }) => Number(n.iid))).toEqual(list.body.map((a: { iid: number }) => a.iid));
     const iid = list.body.find((a: { title: string }) => a.title === 'triage me').iid;
     const put = await t.api('put', `/projects/${project.id}/alert_management/alerts/${iid}`).send({ status: 'acknowledged' });

@@ -42,7 +42,9 @@ describe('application settings', () => {
     );
     expect(m.body.data.applicationSettingsUpdate).toEqual({ errors: [], applicationSettings: { allowLocalRequestsFromWebHooksAndServices: true } });
     const rest = (await t.api('get', '/application/settings').expect(200)).body;
-    const gql = (await t.graphql('{ applicationSettings { bulkImportEnabled allowLocalRequestsFromWebHooksAndServices dnsRebindingProtectionEnabled updatedAt } }')).body.data.applicationSettings;
+    const gql = (
+      await t.graphql('{ applicationSettings { bulkImportEnabled allowLocalRequestsFromWebHooksAndServices dnsRebindingProtectionEnabled updatedAt } }')
+    ).body.data.applicationSettings;
     expect(gql).toEqual({
       bulkImportEnabled: rest.bulk_import_enabled,
       allowLocalRequestsFromWebHooksAndServices: rest.allow_local_requests_from_web_hooks_and_services,

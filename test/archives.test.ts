@@ -25,14 +25,17 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
 function listing(bytes: Buffer, format: string): string[] {
   const file = path.join(dir, `a.${format}`);
   fs.writeFileSync(file, bytes);
-  const out = format === 'zip' ? execFileSync('unzip', ['-Z1', file]) : execFileSync('tar', [format === 'tar.gz' ? '-tzf' : format === 'tar.bz2' ? '-tjf' : '-tf', file]);
+  const out =
+    format === 'zip' ? execFileSync('unzip', ['-Z1', file]) : execFileSync('tar', [format === 'tar.gz' ? '-tzf' : format === 'tar.bz2' ? '-tjf' : '-tf', file]);
   return out.toString().trim().split('\n');
 }
 
 beforeAll(async () => {
   t = await createTestApp();
   ({ project } = await seedProject(t));
-  head = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main']).toString().trim();
+  head = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main'])
+    .toString()
+    .trim();
   await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'rel/v1', ref: 'main' }).expect(201);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'archives-'));
 });
@@ -73,7 +76,12 @@ describe('archives', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="app-main-${head}.${format}"`);
     expect(res.headers['content-transfer-encoding']).toBe('binary');
     expect(listing(res.body, format)).toContain(`app-main-${head}/README.md`);
-    const web = await request(t.base).get(`/${project.path_with_namespace}/-/archive/main/app-main.${suffix}`).set('PRIVATE-TOKEN', t.root.token).buffer(true).parse(binary).expect(200);
+    const web = await request(t.base)
+      .get(`/${project.path_with_namespace}/-/archive/main/app-main.${suffix}`)
+      .set('PRIVATE-TOKEN', t.root.token)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
     expect(web.headers['content-disposition']).toBe(`attachment; filename="app-main.${format}"`);
     expect(listing(web.body, format)).toContain(`app-main-${head}/README.md`);
   });

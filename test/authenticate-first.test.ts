@@ -17,9 +17,13 @@ let outsider: { id: number; token: string };
 beforeAll(async () => {
   t = await createTestApp();
   group = (await t.api('post', '/groups').send({ name: 'Hidden', path: 'hidden', visibility: 'private' }).expect(201)).body;
-  project = (await t.api('post', '/projects').send({ name: 'Hidden app', namespace_id: group.id, visibility: 'private', initialize_with_readme: true }).expect(201)).body;
+  project = (
+    await t.api('post', '/projects').send({ name: 'Hidden app', namespace_id: group.id, visibility: 'private', initialize_with_readme: true }).expect(201)
+  ).body;
   publicGroup = (await t.api('post', '/groups').send({ name: 'Open', path: 'open', visibility: 'public' }).expect(201)).body;
-  publicProject = (await t.api('post', '/projects').send({ name: 'Open app', namespace_id: publicGroup.id, visibility: 'public', initialize_with_readme: true }).expect(201)).body;
+  publicProject = (
+    await t.api('post', '/projects').send({ name: 'Open app', namespace_id: publicGroup.id, visibility: 'public', initialize_with_readme: true }).expect(201)
+  ).body;
   outsider = await t.user('outsider');
 });
 afterAll(() => t.close());
@@ -35,7 +39,10 @@ const GITLAB: { source: string; paths: RegExp; writes?: true }[] = [
   { source: 'lib/api/project_milestones.rb, lib/api/group_milestones.rb: before { authenticate! }', paths: /^\/(groups|projects)\/:id\/milestones/ },
   { source: 'lib/api/integrations.rb (groups): before { authenticate! }', paths: /^\/groups\/:id\/integrations/ },
   { source: 'lib/api/group_placeholder_reassignments.rb: before { authenticate!; … user_group }', paths: /^\/groups\/:id\/placeholder_reassignments/ },
-  { source: 'lib/api/project_packages_protection_rules.rb: after_validation { authenticate!; authorize_admin_package! }', paths: /^\/projects\/:id\/packages\/protection\/rules/ },
+  {
+    source: 'lib/api/project_packages_protection_rules.rb: after_validation { authenticate!; authorize_admin_package! }',
+    paths: /^\/projects\/:id\/packages\/protection\/rules/,
+  },
   { source: 'lib/api/projects.rb: before { authenticate_non_get! }', paths: /^\/projects(\/:id(\/housekeeping)?)?$/, writes: true },
   { source: 'lib/api/groups.rb: before { authenticate_non_get! }', paths: /^\/groups(\/:id)?$/, writes: true },
   { source: 'lib/api/users.rb, resource :users: before { authenticate_non_get! }', paths: /^\/users(\/:user_id)?$/, writes: true },
@@ -72,7 +79,13 @@ describe('routes that authenticate first', () => {
     const gitlab = restRoutes.filter((r) => gitlabSource(r)).map((r) => `${r.method} ${r.path}`);
     expect(declared).toEqual(gitlab);
     // The three routes the issue names, and one of each kind of declaration.
-    for (const route of ['GET /groups/:id/integrations', 'GET /groups/:id/placeholder_reassignments', 'GET /projects/:id/packages/protection/rules', 'POST /projects', 'GET /user']) {
+    for (const route of [
+      'GET /groups/:id/integrations',
+      'GET /groups/:id/placeholder_reassignments',
+      'GET /projects/:id/packages/protection/rules',
+      'POST /projects',
+      'GET /user',
+    ]) {
       expect(declared).toContain(route);
     }
     expect(declared).not.toContain('GET /projects/:id');
@@ -85,14 +98,19 @@ describe('routes that authenticate first', () => {
     for (const route of flagged) {
       const res = await anonymously(route, requestPath(route, { group: group.id, project: project.id }));
       const body = route.method === 'HEAD' ? null : res.body;
-      if (res.status !== 401 || (body && JSON.stringify(body) !== '{"message":"401 Unauthorized"}')) wrong.push(`${route.method} ${route.path} → ${res.status} ${JSON.stringify(body)}`);
+      if (res.status !== 401 || (body && JSON.stringify(body) !== '{"message":"401 Unauthorized"}'))
+        wrong.push(`${route.method} ${route.path} → ${res.status} ${JSON.stringify(body)}`);
     }
     expect(wrong).toEqual([]);
     expect(flagged.length).toBeGreaterThan(60);
   });
 
   it('answer 401 on the routes found answering 404 (#37): group integrations, placeholder reassignments, package protection rules', async () => {
-    for (const path of [`/groups/${group.id}/integrations`, `/groups/${group.id}/placeholder_reassignments`, `/projects/${project.id}/packages/protection/rules`]) {
+    for (const path of [
+      `/groups/${group.id}/integrations`,
+      `/groups/${group.id}/placeholder_reassignments`,
+      `/projects/${project.id}/packages/protection/rules`,
+    ]) {
       await t.api('get', path, null).expect(401, { message: '401 Unauthorized' });
     }
     await t.api('get', `/groups/${group.id}/access_requests`, null).expect(401, { message: '401 Unauthorized' });
@@ -100,7 +118,12 @@ describe('routes that authenticate first', () => {
   });
 
   it('look the group or project up for a signed-in viewer: an outsider gets 404, a member the answer', async () => {
-    for (const path of [`/groups/${group.id}/integrations`, `/groups/${group.id}/placeholder_reassignments`, `/projects/${project.id}/packages/protection/rules`, `/projects/${project.id}/members`]) {
+    for (const path of [
+      `/groups/${group.id}/integrations`,
+      `/groups/${group.id}/placeholder_reassignments`,
+      `/projects/${project.id}/packages/protection/rules`,
+      `/projects/${project.id}/members`,
+    ]) {
       await t.api('get', path, outsider.token).expect(404);
     }
     await t.api('get', `/groups/${group.id}/integrations`).expect(200);

@@ -66,7 +66,9 @@ describe('CLI', () => {
     const runtime = await startRuntime(loadConfig(env), { databaseUrl: env.DATABASE_URL });
     const app = buildApp(runtime.deps);
     expect((await request(app).get('/api/v4/user').set('PRIVATE-TOKEN', token).expect(200)).body.username).toBe('ops');
-    expect((await request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', token).send({ name: 'x', path: 'x' }).expect(403)).body.error).toBe('insufficient_scope');
+    expect((await request(app).post('/api/v4/groups').set('PRIVATE-TOKEN', token).send({ name: 'x', path: 'x' }).expect(403)).body.error).toBe(
+      'insufficient_scope',
+    );
     await runtime.close();
   });
 
@@ -103,7 +105,10 @@ describe('CLI', () => {
     try {
       expect(await runCli(['create-token', '--username', 'nobody'], { env })).toBe(1);
       expect(await runCli(['migrate'], { env: { ...env, TOKEN_DIGEST_KEY: 'short' } })).toBe(1);
-      expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual(['error: no user nobody', expect.stringMatching(/^Invalid configuration:\n {2}TOKEN_DIGEST_KEY: /)]);
+      expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual([
+        'error: no user nobody',
+        expect.stringMatching(/^Invalid configuration:\n {2}TOKEN_DIGEST_KEY: /),
+      ]);
     } finally {
       stderr.mockRestore();
     }
@@ -130,7 +135,6 @@ describe('embedded PostgreSQL', () => {
       fs.rmSync(parent, { recursive: true, force: true });
     }
   });
-
 
   it('starts inside a folder only its owner may enter (a mktemp -d checkout, /root)', async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-private-'));

@@ -9,7 +9,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const git = (projectId: number, ...args: string[]) =>
-  execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args]).toString().trim();
+  execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args])
+    .toString()
+    .trim();
 
 describe('branches', () => {
   it('lists, reads, creates and deletes branches over REST, with GitLab errors', async () => {
@@ -18,7 +20,12 @@ describe('branches', () => {
     const sha = git(p.id, 'rev-parse', 'main');
     const created = (await t.api('post', base).send({ branch: 'feature/x', ref: 'main' }).expect(201)).body;
     expect(created).toMatchObject({
-      name: 'feature/x', merged: false, protected: false, default: false, developers_can_push: true, can_push: true,
+      name: 'feature/x',
+      merged: false,
+      protected: false,
+      default: false,
+      developers_can_push: true,
+      can_push: true,
       web_url: `${EXTERNAL_URL}/${p.path_with_namespace}/-/tree/feature/x`,
       commit: { id: sha, short_id: sha.slice(0, 8), title: 'Initial commit', parent_ids: [] },
     });
@@ -50,9 +57,13 @@ describe('branches', () => {
 
   it('answers branchNames and createBranch over GraphQL', async () => {
     const p = (await t.api('post', '/projects').send({ name: 'Branchy GQL', initialize_with_readme: true }).expect(201)).body;
-    const made = await t.graphql(`mutation { createBranch(input: { projectId: ${p.id}, name: "topic", ref: "main" }) { branch { name default commit { sha } } errors } }`);
+    const made = await t.graphql(
+      `mutation { createBranch(input: { projectId: ${p.id}, name: "topic", ref: "main" }) { branch { name default commit { sha } } errors } }`,
+    );
     expect(made.body.data.createBranch).toEqual({ branch: { name: 'topic', default: false, commit: { sha: git(p.id, 'rev-parse', 'main') } }, errors: [] });
-    const names = await t.graphql(`{ project(id: ${p.id}) { repository { all: branchNames(searchPattern: "*", offset: 0, limit: 10) t: branchNames(searchPattern: "to*", offset: 0, limit: 10) } } }`);
+    const names = await t.graphql(
+      `{ project(id: ${p.id}) { repository { all: branchNames(searchPattern: "*", offset: 0, limit: 10) t: branchNames(searchPattern: "to*", offset: 0, limit: 10) } } }`,
+    );
     expect(names.body.data.project.repository).toEqual({ all: ['main', 'topic'], t: ['topic'] });
     const again = await t.graphql(`mutation { createBranch(input: { projectId: ${p.id}, name: "topic", ref: "main" }) { branch { name } errors } }`);
     expect(again.body.data.createBranch).toEqual({ branch: null, errors: ['Branch already exists'] });

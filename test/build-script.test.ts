@@ -12,12 +12,26 @@ import { BUNDLE_EXTERNAL, build, ensureBuilt, isStale } from '../scripts/build.m
 function miniCheckout() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-build-'));
   fs.mkdirSync(path.join(root, 'src/modules/tags'), { recursive: true });
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a module, template literal included
-  fs.writeFileSync(path.join(root, 'src/main.ts'), "import { name, operations } from './modules/tags/index.ts';\nexport const greeting: string = `hello ${name}`;\nexport { operations };\n");
-  fs.writeFileSync(path.join(root, 'src/modules/tags/index.ts'), "export const name = 'tags';\nexport const operations = new URL('./operations.graphql', import.meta.url);\n");
+  fs.writeFileSync(
+    path.join(root, 'src/main.ts'),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a module, template literal included
+    "import { name, operations } from './modules/tags/index.ts';\nexport const greeting: string = `hello ${name}`;\nexport { operations };\n",
+  );
+  fs.writeFileSync(
+    path.join(root, 'src/modules/tags/index.ts'),
+    "export const name = 'tags';\nexport const operations = new URL('./operations.graphql', import.meta.url);\n",
+  );
   fs.writeFileSync(path.join(root, 'src/modules/tags/operations.graphql'), 'query tags { __typename }\n');
   // No DOM library (a server needs none): reading it was half of each compiler run's second of CPU.
-  const compilerOptions = { target: 'ES2022', lib: ['ES2022'], module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, noEmit: true, types: [] };
+  const compilerOptions = {
+    target: 'ES2022',
+    lib: ['ES2022'],
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    types: [],
+  };
   fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions }));
   fs.copyFileSync(fileURLToPath(new URL('../tsconfig.build.json', import.meta.url)), path.join(root, 'tsconfig.build.json'));
   return root;
@@ -32,7 +46,16 @@ function backdate(root: string, file: string) {
 /** Changes a file's mtime to now, as saving it does (a build takes longer than the clock's step). */
 const touch = (root: string, file: string) => fs.utimesSync(path.join(root, file), new Date(), new Date());
 
-const INPUTS = ['src/main.ts', 'src/modules/tags/index.ts', 'src/modules/tags/operations.graphql', 'src/modules/tags', 'src/modules', 'src', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = [
+  'src/main.ts',
+  'src/modules/tags/index.ts',
+  'src/modules/tags/operations.graphql',
+  'src/modules/tags',
+  'src/modules',
+  'src',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 describe('scripts/build.mjs', () => {
   // Each compiler run costs about a second of CPU: one checkout is built once, and each test works
@@ -77,7 +100,8 @@ describe('scripts/build.mjs', () => {
     for (const file of fs.readdirSync(bundle).filter((f) => f.endsWith('.js'))) {
       const text = fs.readFileSync(path.join(bundle, file), 'utf8');
       // esbuild writes each static import on a line of its own, and a dynamic one as import("…").
-      for (const [, fromStatement, fromCall] of text.matchAll(/^(?:import|export)\b[^\n;]*?\bfrom\s*"([^"]+)";$|\bimport\("([^"\s]+)"\)/gm)) imported.add((fromStatement ?? fromCall)!);
+      for (const [, fromStatement, fromCall] of text.matchAll(/^(?:import|export)\b[^\n;]*?\bfrom\s*"([^"]+)";$|\bimport\("([^"\s]+)"\)/gm))
+        imported.add((fromStatement ?? fromCall)!);
     }
     const packages = [...imported].filter((s) => !s.startsWith('./') && !s.startsWith('node:'));
     const allowed = (s: string) => BUNDLE_EXTERNAL.some((e) => (e.endsWith('/*') ? s.startsWith(e.slice(0, -1)) : s === e || s.startsWith(`${e}/`)));

@@ -30,9 +30,18 @@ describe('labels by id or name', () => {
     const updated = await t.api('put', `/projects/${project.id}/labels/bug`).send({ new_name: 'defect', color: '#123', priority: 3 }).expect(200);
     expect(updated.body).toMatchObject({ id: bug.id, name: 'defect', color: '#112233', priority: 3, description: 'Broken' });
     expect((await t.api('put', `/projects/${project.id}/labels/${bug.id}`).send({ priority: null }).expect(200)).body.priority).toBeNull();
-    await t.api('put', `/projects/${project.id}/labels/${bug.id}`).send({}).expect(400, { error: 'new_name, color, description, priority are missing, at least one parameter must be provided' });
-    await t.api('put', `/projects/${project.id}/labels/${bug.id}`).send({ color: 'nope' }).expect(400, { message: { color: ['must be a valid color code'] } });
-    await t.api('put', `/projects/${project.id}/labels/${bug.id}`).send({ new_name: 'kind/feature' }).expect(400, { message: { title: ['has already been taken'] } });
+    await t
+      .api('put', `/projects/${project.id}/labels/${bug.id}`)
+      .send({})
+      .expect(400, { error: 'new_name, color, description, priority are missing, at least one parameter must be provided' });
+    await t
+      .api('put', `/projects/${project.id}/labels/${bug.id}`)
+      .send({ color: 'nope' })
+      .expect(400, { message: { color: ['must be a valid color code'] } });
+    await t
+      .api('put', `/projects/${project.id}/labels/${bug.id}`)
+      .send({ new_name: 'kind/feature' })
+      .expect(400, { message: { title: ['has already been taken'] } });
     // A group's label is changed through the group, not through its projects.
     await t.api('put', `/projects/${project.id}/labels/group-wide`).send({ color: '#000000' }).expect(404, { message: '404 Label Not Found' });
 
@@ -53,9 +62,17 @@ describe('labels by id or name', () => {
     const chore = (await t.api('post', `/projects/${project.id}/labels`).send({ name: 'chore', color: '#AAAAAA' }).expect(201)).body;
     const byName = await t.api('put', `/projects/${project.id}/labels`).send({ name: 'chore', description: 'Housekeeping' }).expect(200);
     expect(byName.body).toMatchObject({ id: chore.id, name: 'chore', description: 'Housekeeping' });
-    expect((await t.api('put', `/projects/${project.id}/labels`).send({ label_id: chore.id, new_name: 'maintenance' }).expect(200)).body.name).toBe('maintenance');
-    await t.api('put', `/projects/${project.id}/labels`).send({ color: '#000000' }).expect(400, { error: 'label_id, name are missing, exactly one parameter must be provided' });
-    await t.api('put', `/projects/${project.id}/labels`).send({ label_id: chore.id, name: 'maintenance', color: '#000000' }).expect(400, { error: 'label_id, name are mutually exclusive' });
+    expect((await t.api('put', `/projects/${project.id}/labels`).send({ label_id: chore.id, new_name: 'maintenance' }).expect(200)).body.name).toBe(
+      'maintenance',
+    );
+    await t
+      .api('put', `/projects/${project.id}/labels`)
+      .send({ color: '#000000' })
+      .expect(400, { error: 'label_id, name are missing, exactly one parameter must be provided' });
+    await t
+      .api('put', `/projects/${project.id}/labels`)
+      .send({ label_id: chore.id, name: 'maintenance', color: '#000000' })
+      .expect(400, { error: 'label_id, name are mutually exclusive' });
     await t.api('delete', `/projects/${project.id}/labels`).send({ name: 'maintenance' }).expect(204);
     await t.api('get', `/projects/${project.id}/labels/${chore.id}`).expect(404, { message: '404 Label Not Found' });
   });
@@ -77,10 +94,9 @@ describe('labels by id or name', () => {
       },
       'visible',
     );
-    const updated = await t.graphql(
-      `mutation($input: LabelUpdateInput!) { labelUpdate(input: $input) { label { title color } errors clientMutationId } }`,
-      { input: { groupPath: group.full_path, title: 'group-wide', newTitle: 'org-wide', color: '#FFFFFF', clientMutationId: 'x' } },
-    );
+    const updated = await t.graphql(`mutation($input: LabelUpdateInput!) { labelUpdate(input: $input) { label { title color } errors clientMutationId } }`, {
+      input: { groupPath: group.full_path, title: 'group-wide', newTitle: 'org-wide', color: '#FFFFFF', clientMutationId: 'x' },
+    });
     expect(updated.body.data.labelUpdate).toEqual({ label: { title: 'org-wide', color: '#FFFFFF' }, errors: [], clientMutationId: 'x' });
     const deleted = await t.graphql(`mutation { labelDelete(input: {groupId: ${group.id}, labelId: ${label.id}}) { label { title } errors } }`);
     expect(deleted.body.data.labelDelete).toEqual({ label: { title: 'org-wide' }, errors: [] });
@@ -89,27 +105,43 @@ describe('labels by id or name', () => {
 });
 
 describe('PUT /groups/:id', () => {
-  it("updates name, path, description and visibility, moving the full paths below it", async () => {
+  it('updates name, path, description and visibility, moving the full paths below it', async () => {
     const sub = (await t.api('post', '/groups').send({ name: 'Sub', path: 'sub', parent_id: group.id }).expect(201)).body;
     const inner = (await t.api('post', '/projects').send({ name: 'Inner', namespace_id: sub.id }).expect(201)).body;
     const res = await t.api('put', `/groups/${group.id}`).send({ name: 'Acme Corp', path: 'acme-corp', description: 'Renamed' }).expect(200);
-    expect(res.body).toMatchObject({ id: group.id, name: 'Acme Corp', path: 'acme-corp', full_path: 'acme-corp', description: 'Renamed', web_url: 'http://gitlab.test/groups/acme-corp' });
+    expect(res.body).toMatchObject({
+      id: group.id,
+      name: 'Acme Corp',
+      path: 'acme-corp',
+      full_path: 'acme-corp',
+      description: 'Renamed',
+      web_url: 'http://gitlab.test/groups/acme-corp',
+    });
     expect((await t.api('get', `/groups/${sub.id}`).expect(200)).body.full_path).toBe('acme-corp/sub');
     expect((await t.api('get', `/projects/${inner.id}`).expect(200)).body.path_with_namespace).toBe('acme-corp/sub/inner');
     expect((await t.api('get', '/projects/acme-corp%2Fapp').expect(200)).body.id).toBe(project.id);
 
-    await t.api('put', `/groups/${sub.id}`).send({ visibility: 'public' }).expect(400, {
-      message: { visibility_level: ['public is not allowed since the parent group has a private visibility.'] },
-    });
+    await t
+      .api('put', `/groups/${sub.id}`)
+      .send({ visibility: 'public' })
+      .expect(400, {
+        message: { visibility_level: ['public is not allowed since the parent group has a private visibility.'] },
+      });
     await t.api('put', `/groups/${group.id}`).send({ visibility: 'public' }).expect(200);
     await t.api('put', `/groups/${sub.id}`).send({ visibility: 'internal' }).expect(200);
-    await t.api('put', `/groups/${group.id}`).send({ visibility: 'private' }).expect(400, {
-      message: { visibility_level: ['private is not allowed since there are sub-groups with higher visibility.'] },
-    });
+    await t
+      .api('put', `/groups/${group.id}`)
+      .send({ visibility: 'private' })
+      .expect(400, {
+        message: { visibility_level: ['private is not allowed since there are sub-groups with higher visibility.'] },
+      });
     await t.api('put', `/groups/${group.id}`).send({ visibility: 'secret' }).expect(400, { error: 'visibility does not have a valid value' });
     await t.api('put', `/groups/${group.id}`).send({ path: 'bad path!' }).expect(400);
     const other = (await t.api('post', '/groups').send({ name: 'Other', path: 'other' }).expect(201)).body;
-    await t.api('put', `/groups/${other.id}`).send({ path: 'acme-corp' }).expect(400, { message: { path: ['has already been taken'] } });
+    await t
+      .api('put', `/groups/${other.id}`)
+      .send({ path: 'acme-corp' })
+      .expect(400, { message: { path: ['has already been taken'] } });
 
     const maintainer = await t.user();
     await t.api('post', `/groups/${group.id}/members`).send({ user_id: maintainer.id, access_level: 40 }).expect(201);
@@ -145,7 +177,12 @@ describe('GET /users/:id/projects', () => {
   it("lists a user's personal projects visible to the viewer, with filters and pagination", async () => {
     const owner = await t.user('owner1');
     const viewer = await t.user('viewer1');
-    for (const [name, visibility] of [['Alpha', 'public'], ['Beta', 'private'], ['Gamma', 'internal'], ['Delta', 'public']]) {
+    for (const [name, visibility] of [
+      ['Alpha', 'public'],
+      ['Beta', 'private'],
+      ['Gamma', 'internal'],
+      ['Delta', 'public'],
+    ]) {
       await t.api('post', '/projects', owner.token).send({ name, visibility }).expect(201);
     }
     const asRoot = await t.api('get', `/users/${owner.id}/projects?order_by=name&sort=asc`).expect(200);
@@ -165,7 +202,10 @@ describe('GET /users/:id/projects', () => {
       { id: `gid://gitlab/User/${owner.id}` },
       viewer.token,
     );
-    expect(gql.body.data.user.namespace).toEqual({ fullPath: 'owner1', projects: { count: 3, nodes: asViewer.body.map((p: { name: string }) => ({ name: p.name })) } });
+    expect(gql.body.data.user.namespace).toEqual({
+      fullPath: 'owner1',
+      projects: { count: 3, nodes: asViewer.body.map((p: { name: string }) => ({ name: p.name })) },
+    });
     await t.api('get', '/users/999999/projects').expect(404, { message: '404 User Not Found' });
     await t.api('get', '/users/nobody-here/projects').expect(404, { message: '404 User Not Found' });
     await t.api('get', `/users/${owner.id}/projects?order_by=stars`).expect(400, { error: 'order_by does not have a valid value' });

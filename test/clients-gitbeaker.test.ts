@@ -52,7 +52,10 @@ afterAll(async () => {
 describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
   it('Users: current user, create, show, list, edit (sent as multipart/form-data)', async () => {
     expect(await call('Users.showCurrentUser', api.Users.showCurrentUser())).toMatchObject({ username: 'root', is_admin: true });
-    alice = await call('Users.create', api.Users.create({ username: 'alice', name: 'Alice', email: 'alice@example.com', password: 'correct-horse-battery', skipConfirmation: true }));
+    alice = await call(
+      'Users.create',
+      api.Users.create({ username: 'alice', name: 'Alice', email: 'alice@example.com', password: 'correct-horse-battery', skipConfirmation: true }),
+    );
     expect(alice).toMatchObject({ username: 'alice', name: 'Alice', email: 'alice@example.com' });
     expect(await call('Users.show', api.Users.show(alice.id))).toMatchObject({ id: alice.id, username: 'alice' });
     expect((await call('Users.all', api.Users.all({ username: 'alice' }))).map((u) => u.id)).toEqual([alice.id]);
@@ -72,7 +75,10 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
     expect(names(await call('Groups.allSubgroups', api.Groups.allSubgroups(groupId)))).toEqual(['Tea Party']);
     expect(names(await call('Groups.all', api.Groups.all({ search: 'wonder' })))).toEqual(['Wonderland']);
 
-    const project = await call('Projects.create', api.Projects.create({ name: 'Rabbit Hole', namespaceId: groupId, initializeWithReadme: true, topics: ['falling', 'tea'] }));
+    const project = await call(
+      'Projects.create',
+      api.Projects.create({ name: 'Rabbit Hole', namespaceId: groupId, initializeWithReadme: true, topics: ['falling', 'tea'] }),
+    );
     projectId = project.id;
     projectPath = String(project.path_with_namespace);
     expect(project).toMatchObject({ path_with_namespace: 'wonderland/rabbit-hole', default_branch: 'main', topics: ['falling', 'tea'] });
@@ -81,7 +87,10 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
     const edited = await call('Projects.edit', api.Projects.edit(projectId, { description: 'curiouser', topics: ['curious'] }));
     expect(edited).toMatchObject({ description: 'curiouser', topics: ['curious'] });
     // With an avatar gitbeaker sends a multipart form: the fields apply, the file (no avatars here) is dropped.
-    const withAvatar = await call('Projects.edit', api.Projects.edit(projectId, { description: 'with a picture', avatar: { content: new Blob(['png']), filename: 'a.png' } }));
+    const withAvatar = await call(
+      'Projects.edit',
+      api.Projects.edit(projectId, { description: 'with a picture', avatar: { content: new Blob(['png']), filename: 'a.png' } }),
+    );
     expect(withAvatar.description).toBe('with a picture');
     expect(names(await call('Projects.all', api.Projects.all({ search: 'rabbit' })))).toEqual(['Rabbit Hole']);
     expect(names(await call('Groups.allProjects', api.Groups.allProjects(groupId)))).toEqual(['Rabbit Hole']);
@@ -174,7 +183,9 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
       }),
     );
     expect(release).toMatchObject({ tag_name: 'v1.0.0', name: 'One', milestones: [expect.objectContaining({ title: 'v1.0' })] });
-    expect(release.assets.links).toMatchObject([{ name: 'readme', link_type: 'package', direct_asset_url: `http://gitlab.test/${projectPath}/-/releases/v1.0.0/downloads/bin/readme` }]);
+    expect(release.assets.links).toMatchObject([
+      { name: 'readme', link_type: 'package', direct_asset_url: `http://gitlab.test/${projectPath}/-/releases/v1.0.0/downloads/bin/readme` },
+    ]);
     expect((await call('ProjectReleases.show', api.ProjectReleases.show(projectId, 'v1.0.0'))).description).toBe('The first');
     expect(names(await call('ProjectReleases.all', api.ProjectReleases.all(projectId)))).toEqual(['One']);
     expect(names(await call('GroupReleases.all', api.GroupReleases.all(groupId)))).toEqual(['One']);
@@ -202,19 +213,31 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
   it('with a CI job token: releases, links, tags, files and archives of the job’s project only', async () => {
     const { token } = (await t.api('post', '/admin/job_tokens').send({ project_id: projectId, user_id: alice.id }).expect(201)).body;
     const ci = new Gitlab({ host: t.base, jobToken: token });
-    const created = await call('ProjectReleases.create', ci.ProjectReleases.create(projectId, { tagName: 'v2.0.0', ref: 'main', name: 'Two', releasedAt: '2031-01-01T00:00:00Z' }));
+    const created = await call(
+      'ProjectReleases.create',
+      ci.ProjectReleases.create(projectId, { tagName: 'v2.0.0', ref: 'main', name: 'Two', releasedAt: '2031-01-01T00:00:00Z' }),
+    );
     expect(created).toMatchObject({ tag_name: 'v2.0.0', author: { username: 'alice' } });
     expect(names(await call('ProjectReleases.all', ci.ProjectReleases.all(projectId)))).toEqual(['Two', 'One, revised']);
     expect((await call('ProjectReleases.show', ci.ProjectReleases.show(projectId, 'v2.0.0'))).name).toBe('Two');
     expect((await call('ProjectReleases.showLatest', ci.ProjectReleases.showLatest(projectId))).tag_name).toBe('v2.0.0');
     expect((await call('ProjectReleases.edit', ci.ProjectReleases.edit(projectId, 'v2.0.0', { description: 'from CI' }))).description).toBe('from CI');
-    const link = await call('ReleaseLinks.create', ci.ReleaseLinks.create(projectId, 'v2.0.0', 'bin', `${t.base}/api/v4/projects/${projectId}/repository/files/README.md/raw`, { directAssetPath: '/dist/bin' }));
+    const link = await call(
+      'ReleaseLinks.create',
+      ci.ReleaseLinks.create(projectId, 'v2.0.0', 'bin', `${t.base}/api/v4/projects/${projectId}/repository/files/README.md/raw`, {
+        directAssetPath: '/dist/bin',
+      }),
+    );
     expect(link.direct_asset_url).toMatch(/\/downloads\/dist\/bin$/);
     expect(await call('ProjectReleases.download', ci.ProjectReleases.download(projectId, 'v2.0.0', 'dist/bin'))).toMatch(/^# Rabbit Hole/);
     expect(names(await call('Tags.all', ci.Tags.all(projectId))).sort()).toEqual(['v1.0.0', 'v2.0.0']);
     expect((await call('RepositoryFiles.show', ci.RepositoryFiles.show(projectId, 'README.md', 'main'))).file_name).toBe('README.md');
     const archive = await call('Repositories.showArchive', ci.Repositories.showArchive(projectId, { fileType: 'zip', sha: 'v2.0.0' }));
-    expect(Buffer.from(await (archive as unknown as Blob).arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      Buffer.from(await (archive as unknown as Blob).arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
     expect(((await call('ProjectReleases.remove', ci.ProjectReleases.remove(projectId, 'v2.0.0'))) as unknown as { tag_name: string }).tag_name).toBe('v2.0.0');
     // Routes GitLab keeps from job tokens, and other projects.
     expect(await refused('ProjectMembers.all', ci.ProjectMembers.all(projectId))).toBe(401);
@@ -226,19 +249,28 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
     for (const fileType of ['tar.gz', 'zip', 'tar.bz2', 'tar', 'tgz'] as ArchiveType[]) {
       const archive = (await call('Repositories.showArchive', api.Repositories.showArchive(projectId, { fileType, sha: 'v1.0.0' }))) as unknown as Blob;
       const bytes = Buffer.from(await archive.arrayBuffer());
-      const magic: number[] | undefined = ({ 'tar.gz': [0x1f, 0x8b], tgz: [0x1f, 0x8b], zip: [0x50, 0x4b], 'tar.bz2': [0x42, 0x5a] } as Record<string, number[]>)[fileType];
+      const magic: number[] | undefined = (
+        { 'tar.gz': [0x1f, 0x8b], tgz: [0x1f, 0x8b], zip: [0x50, 0x4b], 'tar.bz2': [0x42, 0x5a] } as Record<string, number[]>
+      )[fileType];
       if (magic) expect([...bytes.subarray(0, 2)]).toEqual(magic);
       else expect(bytes.subarray(257, 262).toString()).toBe('ustar');
     }
   });
 
   it('pagination: follows Link across pages, stops at maxPages, and shows paginationInfo with showExpanded', async () => {
-    for (const n of [1, 2, 3, 4]) await t.api('post', `/projects/${projectId}/milestones`).send({ title: `page-${n}` }).expect(201);
+    for (const n of [1, 2, 3, 4])
+      await t
+        .api('post', `/projects/${projectId}/milestones`)
+        .send({ title: `page-${n}` })
+        .expect(201);
     const all = await call('ProjectMilestones.all', api.ProjectMilestones.all(projectId, { perPage: 2 }));
     expect(all).toHaveLength(5);
     const capped = await call('ProjectMilestones.all', api.ProjectMilestones.all(projectId, { perPage: 2, maxPages: 2 }));
     expect(capped).toHaveLength(4);
-    const expanded = await call('ProjectMilestones.all', api.ProjectMilestones.all(projectId, { perPage: 2, page: 2, showExpanded: true, pagination: 'offset' }));
+    const expanded = await call(
+      'ProjectMilestones.all',
+      api.ProjectMilestones.all(projectId, { perPage: 2, page: 2, showExpanded: true, pagination: 'offset' }),
+    );
     expect(expanded.data).toHaveLength(2);
     expect(expanded.paginationInfo).toEqual({ total: 5, next: 3, current: 2, previous: 1, perPage: 2, totalPages: 3 });
     const users = await call('Users.all', api.Users.all({ perPage: 1, maxPages: 1, showExpanded: true }));
@@ -250,7 +282,15 @@ describe('@gitbeaker/rest 43.8.0 against forgegate', () => {
     expect(await refused('Users.showCurrentUser', gitbeaker(t.base, 'glpat-not-a-token').Users.showCurrentUser())).toBe(401);
     expect(await refused('Projects.show', api.Projects.show(999_999))).toBe(404);
     expect(await refused('ProjectReleases.create', api.ProjectReleases.create(projectId, { tagName: 'no-such-tag' }))).toBe(422);
-    const aliceApi = gitbeaker(t.base, (await t.api('post', `/users/${alice.id}/personal_access_tokens`).send({ name: 'a', scopes: ['api'] }).expect(201)).body.token);
+    const aliceApi = gitbeaker(
+      t.base,
+      (
+        await t
+          .api('post', `/users/${alice.id}/personal_access_tokens`)
+          .send({ name: 'a', scopes: ['api'] })
+          .expect(201)
+      ).body.token,
+    );
     expect(await refused('Groups.remove', aliceApi.Groups.remove(groupId))).toBe(403);
   });
 });

@@ -6,7 +6,10 @@ import { expectTwins } from './helpers/twins.ts';
 
 let t: TestApp;
 let project: { id: number };
-const git = (...args: string[]) => execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args]).toString().trim();
+const git = (...args: string[]) =>
+  execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args])
+    .toString()
+    .trim();
 const COMMITS = () => `/projects/${project.id}/repository/commits`;
 const post = (body: object, token?: string) => t.api('post', COMMITS(), token).send(body);
 
@@ -68,19 +71,38 @@ describe('POST /projects/:id/repository/commits', () => {
 
   it('starts new branches from start_branch or start_sha, and replaces a branch only with force', async () => {
     const main = git('rev-parse', 'main');
-    const created = await post({ branch: 'feature', start_branch: 'main', commit_message: 'f', actions: [{ action: 'create', file_path: 'f.txt', content: 'f' }] }).expect(201);
+    const created = await post({
+      branch: 'feature',
+      start_branch: 'main',
+      commit_message: 'f',
+      actions: [{ action: 'create', file_path: 'f.txt', content: 'f' }],
+    }).expect(201);
     expect(created.body.parent_ids).toEqual([main]);
     const base = git('rev-parse', 'main~1');
     await post({ branch: 'feature', start_sha: base, commit_message: 'x', actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }] }).expect(400, {
       message: "A branch called 'feature' already exists. Switch to that branch in order to make changes",
     });
-    const forced = await post({ branch: 'feature', start_sha: base, force: true, commit_message: 'x', actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }] }).expect(201);
+    const forced = await post({
+      branch: 'feature',
+      start_sha: base,
+      force: true,
+      commit_message: 'x',
+      actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }],
+    }).expect(201);
     expect(forced.body.parent_ids).toEqual([base]);
     expect(git('rev-parse', 'feature')).toBe(forced.body.id);
-    await post({ branch: 'b2', start_branch: 'main', start_sha: base, commit_message: 'x', actions: [{ action: 'create', file_path: 'y', content: '' }] }).expect(400, {
+    await post({
+      branch: 'b2',
+      start_branch: 'main',
+      start_sha: base,
+      commit_message: 'x',
+      actions: [{ action: 'create', file_path: 'y', content: '' }],
+    }).expect(400, {
       message: "You can't pass both start_branch and start_sha",
     });
-    await post({ branch: 'b2', start_sha: 'abc', commit_message: 'x', actions: [{ action: 'create', file_path: 'y', content: '' }] }).expect(400, { message: "Invalid start_sha 'abc'" });
+    await post({ branch: 'b2', start_sha: 'abc', commit_message: 'x', actions: [{ action: 'create', file_path: 'y', content: '' }] }).expect(400, {
+      message: "Invalid start_sha 'abc'",
+    });
     await post({ branch: 'b2', start_sha: '1'.repeat(40), commit_message: 'x', actions: [{ action: 'create', file_path: 'y', content: '' }] }).expect(400, {
       message: `Cannot find start_sha '${'1'.repeat(40)}'`,
     });
@@ -110,26 +132,40 @@ describe('POST /projects/:id/repository/commits', () => {
     await post({
       branch: 'main',
       commit_message: 'm',
-      actions: [{ action: 'create', file_path: 'ok.txt', content: 'x' }, { action: 'update', file_path: 'notes/a.md', content: 'x', last_commit_id: '0'.repeat(40) }],
+      actions: [
+        { action: 'create', file_path: 'ok.txt', content: 'x' },
+        { action: 'update', file_path: 'notes/a.md', content: 'x', last_commit_id: '0'.repeat(40) },
+      ],
     }).expect(400, { message: 'The file has changed since you started editing it: notes/a.md' });
     const lastCommit = git('log', '-1', '--format=%H', 'main', '--', 'notes/a.md');
     await one({ action: 'update', file_path: 'notes/a.md', content: 'alpha\nbeta\ngamma\n', last_commit_id: lastCommit }).expect(400, {
       message: 'No changes were made: the new content is the same as the current content',
     });
     // A failing action anywhere in the list refuses the whole commit.
-    await post({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'ok.txt', content: 'x' }, { action: 'delete', file_path: 'missing' }] }).expect(400);
+    await post({
+      branch: 'main',
+      commit_message: 'm',
+      actions: [
+        { action: 'create', file_path: 'ok.txt', content: 'x' },
+        { action: 'delete', file_path: 'missing' },
+      ],
+    }).expect(400);
     expect(git('rev-parse', 'main')).toBe(tip);
     const guest = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: guest.id, access_level: 20 }).expect(201);
     await post({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'r.txt', content: 'x' }] }, guest.token).expect(403);
     const outsider = await t.user();
-    await post({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'r.txt', content: 'x' }] }, outsider.token).expect(404, { message: '404 Project Not Found' });
+    await post({ branch: 'main', commit_message: 'm', actions: [{ action: 'create', file_path: 'r.txt', content: 'x' }] }, outsider.token).expect(404, {
+      message: '404 Project Not Found',
+    });
   });
 
   it('never loses a concurrent commit: each writer lands on top of the others or gets a clean 400', async () => {
     const tip = git('rev-parse', 'main');
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => post({ branch: 'main', commit_message: `c${i}`, actions: [{ action: 'create', file_path: `race/${i}.txt`, content: `${i}` }] })),
+      Array.from({ length: 6 }, (_, i) =>
+        post({ branch: 'main', commit_message: `c${i}`, actions: [{ action: 'create', file_path: `race/${i}.txt`, content: `${i}` }] }),
+      ),
     );
     for (const r of results) expect([201, 400]).toContain(r.status);
     const won = results.filter((r) => r.status === 201);
@@ -181,7 +217,8 @@ describe('GET /projects/:id/repository/commits', () => {
   });
 
   it('finds commit authors among the users in one batch, over GraphQL', async () => {
-    const page = (first: number) => t.graphql(`{ project(fullPath: "acme/app") { repository { commits(first: ${first}) { nodes { sha fullTitle author { username } authorGravatar } } } } }`);
+    const page = (first: number) =>
+      t.graphql(`{ project(fullPath: "acme/app") { repository { commits(first: ${first}) { nodes { sha fullTitle author { username } authorGravatar } } } } }`);
     const nodes = (await page(20)).body.data.project.repository.commits.nodes as { author: { username: string } | null; authorGravatar: string }[];
     // Commits by root's address name root; the one written with another address names no one.
     expect(nodes.filter((n) => n.author?.username === 'root').length).toBeGreaterThan(1);
@@ -198,8 +235,25 @@ describe('GET /projects/:id/repository/commits/:sha and its diff', () => {
     const full = (await t.api('get', `${COMMITS()}/${sha}`).expect(200)).body;
     expect(full).toMatchObject({ id: sha, project_id: project.id, status: null, last_pipeline: null, stats: { additions: 1, deletions: 0, total: 1 } });
     expect(Object.keys(full)).toEqual([
-      'id', 'short_id', 'created_at', 'parent_ids', 'title', 'message', 'author_name', 'author_email', 'authored_date',
-      'committer_name', 'committer_email', 'committed_date', 'trailers', 'extended_trailers', 'web_url', 'stats', 'status', 'project_id', 'last_pipeline',
+      'id',
+      'short_id',
+      'created_at',
+      'parent_ids',
+      'title',
+      'message',
+      'author_name',
+      'author_email',
+      'authored_date',
+      'committer_name',
+      'committer_email',
+      'committed_date',
+      'trailers',
+      'extended_trailers',
+      'web_url',
+      'stats',
+      'status',
+      'project_id',
+      'last_pipeline',
     ]);
     expect((await t.api('get', `${COMMITS()}/${sha.slice(0, 10)}`).expect(200)).body.id).toBe(sha);
     expect((await t.api('get', `${COMMITS()}/main?stats=false`).expect(200)).body).not.toHaveProperty('stats');
@@ -213,11 +267,28 @@ describe('GET /projects/:id/repository/commits/:sha and its diff', () => {
     const diff = await t.api('get', `${COMMITS()}/${sha}/diff`).expect(200);
     expect(diff.headers['x-total']).toBe('3');
     const byPath = Object.fromEntries(diff.body.map((d: { new_path: string }) => [d.new_path, d]));
-    expect(byPath['README.md']).toMatchObject({ old_path: 'README.md', a_mode: '100644', b_mode: '0', deleted_file: true, new_file: false, renamed_file: false });
+    expect(byPath['README.md']).toMatchObject({
+      old_path: 'README.md',
+      a_mode: '100644',
+      b_mode: '0',
+      deleted_file: true,
+      new_file: false,
+      renamed_file: false,
+    });
     expect(byPath['notes/a.md']).toMatchObject({ old_path: 'docs/a.txt', renamed_file: true, new_file: false, generated_file: false });
     expect(byPath['notes/a.md'].diff).toBe('@@ -1,2 +1,3 @@\n alpha\n beta\n+gamma\n');
     expect(byPath['bin/run.sh']).toMatchObject({ a_mode: '100644', b_mode: '100755', diff: '' });
-    expect(Object.keys(diff.body[0])).toEqual(['diff', 'new_path', 'old_path', 'a_mode', 'b_mode', 'new_file', 'renamed_file', 'deleted_file', 'generated_file']);
+    expect(Object.keys(diff.body[0])).toEqual([
+      'diff',
+      'new_path',
+      'old_path',
+      'a_mode',
+      'b_mode',
+      'new_file',
+      'renamed_file',
+      'deleted_file',
+      'generated_file',
+    ]);
     const page = await t.api('get', `${COMMITS()}/${sha}/diff?per_page=1&page=3`).expect(200);
     expect(page.body).toEqual([diff.body[2]]);
     expect(page.headers).toMatchObject({ 'x-page': '3', 'x-next-page': '', 'x-prev-page': '2' });
@@ -269,11 +340,23 @@ describe('GraphQL twins', () => {
       'visible',
     );
     const outsider = await t.user();
-    await expectTwins(t, outsider.token, { rest: `${COMMITS()}/${sha}`, graphql: `{ project(fullPath: "acme/app") { repository { commit(ref: "main") { sha } } } }`, at: 'project.repository.commit', fields: {} }, 'not-found');
+    await expectTwins(
+      t,
+      outsider.token,
+      {
+        rest: `${COMMITS()}/${sha}`,
+        graphql: `{ project(fullPath: "acme/app") { repository { commit(ref: "main") { sha } } } }`,
+        at: 'project.repository.commit',
+        fields: {},
+      },
+      'not-found',
+    );
     const list = await t.graphql(`{ project(fullPath: "acme/app") { repository { commits(path: "bin/run.sh", first: 5) { count nodes { sha } } } } }`);
     const rest = (await t.api('get', `${COMMITS()}?path=bin/run.sh`).expect(200)).body;
     expect(list.body.data.project.repository.commits).toEqual({ count: rest.length, nodes: rest.map((c: { id: string }) => ({ sha: c.id })) });
-    const compare = await t.graphql(`{ project(fullPath: "acme/app") { repository { compare(from: "feature", to: "main") { compareSameRef commit { sha } commits { sha } diffs { newPath } } } } }`);
+    const compare = await t.graphql(
+      `{ project(fullPath: "acme/app") { repository { compare(from: "feature", to: "main") { compareSameRef commit { sha } commits { sha } diffs { newPath } } } } }`,
+    );
     const restCompare = (await t.api('get', `/projects/${project.id}/repository/compare?from=feature&to=main`).expect(200)).body;
     expect(compare.body.data.project.repository.compare).toEqual({
       compareSameRef: false,
@@ -311,7 +394,9 @@ describe('GraphQL twins', () => {
     expect(git('show', 'gql-branch:web/new.txt')).toBe('new');
     expect(git('ls-tree', 'gql-branch', 'bin/run.sh')).toMatch(/^100644 /);
     expect(git('ls-tree', '--name-only', 'gql-branch', 'notes/')).toBe('notes/b.md');
-    const refused = await t.graphql(document, { input: { ...input, branch: 'gql-branch', startBranch: undefined, actions: [{ action: 'DELETE', filePath: 'nope' }] } });
+    const refused = await t.graphql(document, {
+      input: { ...input, branch: 'gql-branch', startBranch: undefined, actions: [{ action: 'DELETE', filePath: 'nope' }] },
+    });
     expect(refused.body.data.commitCreate).toMatchObject({ commit: null, errors: ["A file with this name doesn't exist"], clientMutationId: 'abc' });
     const badEnum = await t.graphql(document, { input: { ...input, actions: [{ action: 'RENAME', filePath: 'x' }] } });
     expect(badEnum.body.errors[0].message).toMatch(/RENAME/);
@@ -340,7 +425,9 @@ describe('gitbeaker', () => {
     ]);
     const compare = await api.Repositories.compare(project.id, (created.parent_ids as string[])[0], created.id as string);
     expect(compare.commits?.map((c) => c.id)).toEqual([created.id]);
-    await expect(api.Commits.create(project.id, 'main', 'dup', [{ action: 'create', filePath: 'gb/one.txt', content: 'x' }])).rejects.toThrow('A file with this name already exists');
+    await expect(api.Commits.create(project.id, 'main', 'dup', [{ action: 'create', filePath: 'gb/one.txt', content: 'x' }])).rejects.toThrow(
+      'A file with this name already exists',
+    );
     await expect(api.Commits.show(project.id, 'f'.repeat(40))).rejects.toThrow('404 Commit Not Found');
   });
 });

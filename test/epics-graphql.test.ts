@@ -63,10 +63,17 @@ afterAll(() => t.close());
 
 describe('mutations', () => {
   it('createEpic: one input, clientMutationId back, typed global ids, errors in the payload', async () => {
-    const data = await gql(
-      `mutation($input: CreateEpicInput!) { createEpic(input: $input) { clientMutationId errors epic { ${EPIC_FIELDS} } } }`,
-      { input: { groupPath: 'acme', title: 'Roadmap', description: 'Plan', addLabels: ['bug'], startDateIsFixed: true, startDateFixed: '2025-01-01', clientMutationId: 'abc' } },
-    );
+    const data = await gql(`mutation($input: CreateEpicInput!) { createEpic(input: $input) { clientMutationId errors epic { ${EPIC_FIELDS} } } }`, {
+      input: {
+        groupPath: 'acme',
+        title: 'Roadmap',
+        description: 'Plan',
+        addLabels: ['bug'],
+        startDateIsFixed: true,
+        startDateFixed: '2025-01-01',
+        clientMutationId: 'abc',
+      },
+    });
     expect(data.createEpic).toMatchObject({
       clientMutationId: 'abc',
       errors: [],
@@ -96,7 +103,16 @@ describe('mutations', () => {
       `mutation($input: UpdateEpicInput!) { updateEpic(input: $input) { errors epic { state closedAt parent { id } labels { nodes { title } } references { relative } } } }`,
       { input: { groupPath: 'acme/sub', iid: child.iid, stateEvent: 'CLOSE', addLabels: ['bug'], parentId: parent.id } },
     );
-    expect(updated.updateEpic).toMatchObject({ errors: [], epic: { state: 'closed', closedAt: expect.any(String), parent: { id: parent.id }, labels: { nodes: [{ title: 'bug' }] }, references: { relative: `&${child.iid}` } } });
+    expect(updated.updateEpic).toMatchObject({
+      errors: [],
+      epic: {
+        state: 'closed',
+        closedAt: expect.any(String),
+        parent: { id: parent.id },
+        labels: { nodes: [{ title: 'bug' }] },
+        references: { relative: `&${child.iid}` },
+      },
+    });
     const tree = await gql(`{ group(fullPath: "acme") { epic(iid: "${parent.iid}") {
       hasChildren descendantCounts { openedEpics closedEpics }
       children { totalCount nodes { iid references { relative } ancestors { nodes { iid } } } } } } }`);
@@ -107,15 +123,20 @@ describe('mutations', () => {
     });
     const empty = await gql(`mutation { updateEpic(input: { groupPath: "acme", iid: "${parent.iid}" }) { errors epic { id } } }`);
     expect(empty.updateEpic).toEqual({ errors: ['The list of epic attributes is empty'], epic: null });
-    const removed = await gql(`mutation { destroyEpic(input: { groupPath: "acme", iid: "${parent.iid}", clientMutationId: "d" }) { clientMutationId errors epic { title } } }`);
+    const removed = await gql(
+      `mutation { destroyEpic(input: { groupPath: "acme", iid: "${parent.iid}", clientMutationId: "d" }) { clientMutationId errors epic { title } } }`,
+    );
     expect(removed.destroyEpic).toEqual({ clientMutationId: 'd', errors: [], epic: { title: 'Parent' } });
     expect((await gql(`{ group(fullPath: "acme/sub") { epic(iid: "${child.iid}") { parent { id } } } }`)).group.epic.parent).toBeNull();
   });
 
   it('epicAddChild and epicMoveChild nest and un-nest, with the hierarchy rules', async () => {
-    const make = async (title: string) => (await gql(`mutation { createEpic(input: { groupPath: "acme", title: "${title}" }) { epic { id iid } } }`)).createEpic.epic;
+    const make = async (title: string) =>
+      (await gql(`mutation { createEpic(input: { groupPath: "acme", title: "${title}" }) { epic { id iid } } }`)).createEpic.epic;
     const [a, b] = [await make('Tree A'), await make('Tree B')];
-    const added = await gql(`mutation { epicAddChild(input: { groupPath: "acme", iid: "${a.iid}", childId: "${b.id}" }) { errors epic { children { nodes { id } } } } }`);
+    const added = await gql(
+      `mutation { epicAddChild(input: { groupPath: "acme", iid: "${a.iid}", childId: "${b.id}" }) { errors epic { children { nodes { id } } } } }`,
+    );
     expect(added.epicAddChild).toEqual({ errors: [], epic: { children: { nodes: [{ id: b.id }] } } });
     const again = await gql(`mutation { epicAddChild(input: { groupPath: "acme", iid: "${a.iid}", childId: "${b.id}" }) { errors } }`);
     expect(again.epicAddChild.errors).toEqual(['Parent This epic cannot be added. It is already assigned to the parent epic.']);
@@ -140,13 +161,28 @@ describe('mutations', () => {
     const todo = `mutation { todoCreate(input: { targetId: "${epic.id}" }) { errors todo { id action state targetType body target { id } author { username } } } }`;
     expect((await gql(todo, {}, guest.token)).todoCreate).toEqual({
       errors: [],
-      todo: { id: expect.stringMatching(/^gid:\/\/gitlab\/Todo\/\d+$/), action: 'marked', state: 'pending', targetType: 'EPIC', body: 'Social', target: { id: epic.id }, author: { username: 'gus' } },
+      todo: {
+        id: expect.stringMatching(/^gid:\/\/gitlab\/Todo\/\d+$/),
+        action: 'marked',
+        state: 'pending',
+        targetType: 'EPIC',
+        body: 'Social',
+        target: { id: epic.id },
+        author: { username: 'gus' },
+      },
     });
     expect((await gql(todo, {}, guest.token)).todoCreate).toEqual({ errors: [], todo: null });
 
-    const award = await gql(`mutation { awardEmojiAdd(input: { awardableId: "${epic.id}", name: "thumbsdown" }) { errors awardEmoji { name emoji user { username } } } }`, {}, guest.token);
+    const award = await gql(
+      `mutation { awardEmojiAdd(input: { awardableId: "${epic.id}", name: "thumbsdown" }) { errors awardEmoji { name emoji user { username } } } }`,
+      {},
+      guest.token,
+    );
     expect(award.awardEmojiAdd).toEqual({ errors: [], awardEmoji: { name: 'thumbsdown', emoji: '👎', user: { username: 'gus' } } });
-    expect((await gql(`{ group(fullPath: "acme") { epic(iid: "${epic.iid}") { downvotes awardEmoji { nodes { name } } } } }`)).group.epic).toEqual({ downvotes: 1, awardEmoji: { nodes: [{ name: 'thumbsdown' }] } });
+    expect((await gql(`{ group(fullPath: "acme") { epic(iid: "${epic.iid}") { downvotes awardEmoji { nodes { name } } } } }`)).group.epic).toEqual({
+      downvotes: 1,
+      awardEmoji: { nodes: [{ name: 'thumbsdown' }] },
+    });
     const removed = await gql(`mutation { awardEmojiRemove(input: { awardableId: "${epic.id}", name: "thumbsdown" }) { errors } }`, {}, guest.token);
     expect(removed.awardEmojiRemove.errors).toEqual([]);
     const missing = await gql(`mutation { awardEmojiRemove(input: { awardableId: "${epic.id}", name: "thumbsdown" }) { errors } }`, {}, guest.token);
@@ -178,7 +214,11 @@ describe('Group.epics arguments', () => {
 
 describe('twins: the same viewer gets the same epics over REST and GraphQL', () => {
   beforeAll(async () => {
-    const create = (path: string, title: string, extra = {}) => t.api('post', `/groups/${encodeURIComponent(path)}/epics`).send({ title, ...extra }).expect(201);
+    const create = (path: string, title: string, extra = {}) =>
+      t
+        .api('post', `/groups/${encodeURIComponent(path)}/epics`)
+        .send({ title, ...extra })
+        .expect(201);
     const top = (await create('acme', 'Twin top', { labels: 'bug', due_date_is_fixed: true, due_date_fixed: '2026-01-31' })).body;
     await create('acme', 'Twin secret', { confidential: true });
     await create('acme/sub', 'Twin child', { parent_id: top.id, start_date_is_fixed: true, start_date_fixed: '2025-12-01' });
@@ -186,11 +226,12 @@ describe('twins: the same viewer gets the same epics over REST and GraphQL', () 
     await t.api('post', `/groups/${acme.id}/epics/${reacted.iid}/award_emoji`, guest.token).send({ name: 'thumbsup' }).expect(201);
   });
 
-  const viewers = () => [
-    ['anonymous', null],
-    ['guest', guest.token],
-    ['reporter', reporter.token],
-  ] as const;
+  const viewers = () =>
+    [
+      ['anonymous', null],
+      ['guest', guest.token],
+      ['reporter', reporter.token],
+    ] as const;
 
   const cases: [string, string, Record<string, unknown>][] = [
     ['everything', '', {}],
@@ -249,7 +290,8 @@ describe('twins: the same viewer gets the same epics over REST and GraphQL', () 
   }
 
   it('the confidential epic is in the reporter twin and not in the guest twin', async () => {
-    const names = async (token: string | null) => (await t.api('get', `/groups/${acme.id}/epics?per_page=100`, token).expect(200)).body.map((e: { title: string }) => e.title);
+    const names = async (token: string | null) =>
+      (await t.api('get', `/groups/${acme.id}/epics?per_page=100`, token).expect(200)).body.map((e: { title: string }) => e.title);
     expect(await names(reporter.token)).toContain('Twin secret');
     expect(await names(guest.token)).not.toContain('Twin secret');
   });
@@ -260,7 +302,9 @@ describe('query count', () => {
   async function groupWithEpics(path: string, count: number) {
     const group = (await t.api('post', '/groups').send({ name: path, path, visibility: 'public' }).expect(201)).body;
     const labels = await Promise.all(['l1', 'l2'].map((name) => t.db.label.create({ data: { groupId: group.id, name, color: '#123456' } })));
-    const authors = await Promise.all(Array.from({ length: 10 }, (_, i) => t.db.user.create({ data: { username: `${path}-a${i}`, name: `A${i}`, email: `${path}-a${i}@example.com` } })));
+    const authors = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => t.db.user.create({ data: { username: `${path}-a${i}`, name: `A${i}`, email: `${path}-a${i}@example.com` } })),
+    );
     let parentId: number | null = null;
     for (let i = 0; i < count; i++) {
       const created: { id: number } = await t.db.epic.create({

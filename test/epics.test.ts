@@ -44,7 +44,10 @@ beforeAll(async () => {
   people.guest = await member(acme, 10, 'gus');
   people.owner = await member(acme, 50, 'olive');
   people.outsider = await t.user('xavier');
-  for (const [name, color] of [['bug', '#FF0000'], ['ux', '#00FF00']]) {
+  for (const [name, color] of [
+    ['bug', '#FF0000'],
+    ['ux', '#00FF00'],
+  ]) {
     await t.api('post', `/groups/${acme.id}/labels`).send({ name, color }).expect(201);
   }
 });
@@ -104,7 +107,14 @@ describe('the epic entity', () => {
 
   it('shows the fixed-date fields to editors only', async () => {
     const created = await epic(acme, { title: 'Dates for editors' });
-    const hidden = ['start_date_is_fixed', 'start_date_fixed', 'start_date_from_inherited_source', 'due_date_is_fixed', 'due_date_fixed', 'due_date_from_inherited_source'];
+    const hidden = [
+      'start_date_is_fixed',
+      'start_date_fixed',
+      'start_date_from_inherited_source',
+      'due_date_is_fixed',
+      'due_date_fixed',
+      'due_date_from_inherited_source',
+    ];
     const asGuest = (await t.api('get', `/groups/${acme.id}/epics/${created.iid}`, people.guest.token).expect(200)).body;
     for (const key of hidden) expect(asGuest).not.toHaveProperty(key);
     expect(asGuest).toHaveProperty('start_date_from_milestones');
@@ -115,15 +125,23 @@ describe('the epic entity', () => {
   it('answers under /groups/:id/-/epics too and refuses a description over 1,048,576 characters', async () => {
     const created = (await t.api('post', `/groups/${other.id}/-/epics`).send({ title: 'Dash path' }).expect(201)).body;
     await t.api('get', `/groups/${other.id}/-/epics/${created.iid}`).expect(200);
-    await t.api('post', `/groups/${other.id}/epics`).send({ title: 'Long', description: 'x'.repeat(1_048_577) })
+    await t
+      .api('post', `/groups/${other.id}/epics`)
+      .send({ title: 'Long', description: 'x'.repeat(1_048_577) })
       .expect(400, { message: { description: ['is too long (maximum is 1048576 characters)'] } });
-    await t.api('post', `/groups/${other.id}/epics`).send({ title: 'Just fits', description: 'x'.repeat(1_048_576) }).expect(201);
+    await t
+      .api('post', `/groups/${other.id}/epics`)
+      .send({ title: 'Just fits', description: 'x'.repeat(1_048_576) })
+      .expect(201);
     await t.api('post', `/groups/${other.id}/epics`).send({ description: 'no title' }).expect(400, { error: 'title is missing' });
     await t.api('put', `/groups/${other.id}/epics/${created.iid}`).send({}).expect(400, {
       error:
         'add_labels, color, confidential, description, due_date_fixed, due_date_is_fixed, labels, parent_id, remove_labels, start_date_fixed, start_date_is_fixed, state_event, title, start_date, end_date are missing, at least one parameter must be provided',
     });
-    await t.api('put', `/groups/${other.id}/epics/${created.iid}`).send({ state_event: 'archive' }).expect(400, { error: 'state_event does not have a valid value' });
+    await t
+      .api('put', `/groups/${other.id}/epics/${created.iid}`)
+      .send({ state_event: 'archive' })
+      .expect(400, { error: 'state_event does not have a valid value' });
   });
 });
 
@@ -141,7 +159,10 @@ describe('list filters', () => {
     await setTimes(ids.gamma.id, '2024-03-01T00:00:00Z', '2024-04-01T00:00:00Z');
     await setTimes(ids.delta.id, '2024-04-01T00:00:00Z', '2024-03-01T00:00:00Z');
     // The other epics of acme (from the entity tests) are older than none of these: pin them earlier.
-    await t.db.epic.updateMany({ where: { groupId: acme.id, id: { notIn: Object.values(ids).map((e) => e.id) } }, data: { createdAt: new Date('2023-01-01T00:00:00Z'), updatedAt: new Date('2023-01-01T00:00:00Z') } });
+    await t.db.epic.updateMany({
+      where: { groupId: acme.id, id: { notIn: Object.values(ids).map((e) => e.id) } },
+      data: { createdAt: new Date('2023-01-01T00:00:00Z'), updatedAt: new Date('2023-01-01T00:00:00Z') },
+    });
   });
 
   const mine = (names: string[]) => names.filter((n) => ['Alpha launch', 'Beta', 'Gamma', 'Delta in sub'].includes(n));
@@ -170,7 +191,9 @@ describe('list filters', () => {
     expect(mine(await list(acme, `author_id=${people.reporter.id}`))).toEqual(['Gamma', 'Alpha launch']);
     expect(mine(await list(acme, 'author_username=bob'))).toEqual(['Delta in sub', 'Beta']);
     await t.api('get', `/groups/${acme.id}/epics?author_id=1&author_username=bob`).expect(400, { error: 'author_id, author_username are mutually exclusive' });
-    await t.api('get', `/groups/${acme.id}/epics?not[author_id]=1&not[author_username]=bob`).expect(400, { error: 'not[author_id], not[author_username] are mutually exclusive' });
+    await t
+      .api('get', `/groups/${acme.id}/epics?not[author_id]=1&not[author_username]=bob`)
+      .expect(400, { error: 'not[author_id], not[author_username] are mutually exclusive' });
   });
 
   it('labels (all of them), None and Any, and label objects on request', async () => {
@@ -268,10 +291,24 @@ describe('state, labels and dates on update', () => {
 
   it('inherits dates from the child epics unless fixed', async () => {
     const root = await epic(other, { title: 'Roadmap' });
-    const child = await epic(other, { title: 'Phase 1', parent_id: root.id, start_date_is_fixed: true, start_date_fixed: '2025-03-01', due_date_is_fixed: true, due_date_fixed: '2025-04-30' });
+    const child = await epic(other, {
+      title: 'Phase 1',
+      parent_id: root.id,
+      start_date_is_fixed: true,
+      start_date_fixed: '2025-03-01',
+      due_date_is_fixed: true,
+      due_date_fixed: '2025-04-30',
+    });
     const middle = await epic(other, { title: 'Phase 2', parent_id: root.id, due_date_is_fixed: true, due_date_fixed: '2025-06-30' });
     // A grandchild's start reaches the root through the unfixed middle epic.
-    await epic(other, { title: 'Phase 2a', parent_id: middle.id, start_date_is_fixed: true, start_date_fixed: '2025-02-01', due_date_is_fixed: true, due_date_fixed: '2025-09-30' });
+    await epic(other, {
+      title: 'Phase 2a',
+      parent_id: middle.id,
+      start_date_is_fixed: true,
+      start_date_fixed: '2025-02-01',
+      due_date_is_fixed: true,
+      due_date_fixed: '2025-09-30',
+    });
     const shown = (await t.api('get', `/groups/${other.id}/epics/${root.iid}`).expect(200)).body;
     expect(shown).toMatchObject({
       start_date: '2025-02-01',
@@ -283,7 +320,9 @@ describe('state, labels and dates on update', () => {
       end_date: '2025-06-30',
       due_date_from_inherited_source: '2025-06-30',
     });
-    const fixedRoot = (await t.api('put', `/groups/${other.id}/epics/${root.iid}`).send({ start_date_is_fixed: true, start_date_fixed: '2025-01-15' }).expect(200)).body;
+    const fixedRoot = (
+      await t.api('put', `/groups/${other.id}/epics/${root.iid}`).send({ start_date_is_fixed: true, start_date_fixed: '2025-01-15' }).expect(200)
+    ).body;
     expect(fixedRoot).toMatchObject({ start_date: '2025-01-15', start_date_fixed: '2025-01-15', start_date_from_inherited_source: '2025-02-01' });
     await t.api('put', `/groups/${other.id}/epics/${child.iid}`).send({ start_date_fixed: '2025-13-01' }).expect(400, { error: 'start_date_fixed is invalid' });
   });
@@ -293,7 +332,11 @@ describe('nesting', () => {
   it('sets and moves parents, with references relative to the requested group', async () => {
     const parent = await epic(acme, { title: 'Parent' });
     const child = await epic(sub, { title: 'Child', parent_id: parent.id });
-    expect(child).toMatchObject({ parent_id: parent.id, parent_iid: parent.iid, _links: { parent: `${EXTERNAL_URL}/api/v4/groups/${acme.id}/epics/${parent.iid}` } });
+    expect(child).toMatchObject({
+      parent_id: parent.id,
+      parent_iid: parent.iid,
+      _links: { parent: `${EXTERNAL_URL}/api/v4/groups/${acme.id}/epics/${parent.iid}` },
+    });
     const fromParent = (await t.api('get', `/groups/${acme.id}/epics?search=Child`).expect(200)).body[0];
     expect(fromParent.references).toEqual({ short: `&${child.iid}`, relative: `acme/sub&${child.iid}`, full: `acme/sub&${child.iid}` });
     const fromSub = (await t.api('get', `/groups/${sub.id}/epics?search=Child`).expect(200)).body[0];
@@ -310,32 +353,48 @@ describe('nesting', () => {
     await put(a, { parent_id: b.id }).expect(400, { message: { parent: ['This epic cannot be added. It is already an ancestor of the parent epic.'] } });
     // A parent in a subgroup cannot take an epic of the parent group.
     const inSub = await epic(sub, { title: 'Sub parent' });
-    await put(a, { parent_id: inSub.id }).expect(400, { message: { parent: ['This epic cannot be added. An epic must belong to the same group or subgroup as its parent epic.'] } });
+    await put(a, { parent_id: inSub.id }).expect(400, {
+      message: { parent: ['This epic cannot be added. An epic must belong to the same group or subgroup as its parent epic.'] },
+    });
     const foreign = await epic(other, { title: 'Foreign' });
-    await put(a, { parent_id: foreign.id }).expect(400, { message: { parent: ['This epic cannot be added. An epic must belong to the same group or subgroup as its parent epic.'] } });
+    await put(a, { parent_id: foreign.id }).expect(400, {
+      message: { parent: ['This epic cannot be added. An epic must belong to the same group or subgroup as its parent epic.'] },
+    });
     // A chain of 7 is one too deep.
     let top = await epic(acme, { title: 'Level 1' });
     for (let level = 2; level <= 6; level++) top = await epic(acme, { title: `Level ${level}`, parent_id: top.id });
-    await t.api('post', `/groups/${acme.id}/epics`).send({ title: 'Level 7', parent_id: top.id }).expect(400, {
-      message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (7) from its most distant ancestor.'] },
-    });
+    await t
+      .api('post', `/groups/${acme.id}/epics`)
+      .send({ title: 'Level 7', parent_id: top.id })
+      .expect(400, {
+        message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (7) from its most distant ancestor.'] },
+      });
     // A parent the viewer cannot manage (or that does not exist) is "no matching epic".
-    await t.api('post', `/groups/${acme.id}/epics`).send({ title: 'Orphan', parent_id: 999_999 })
+    await t
+      .api('post', `/groups/${acme.id}/epics`)
+      .send({ title: 'Orphan', parent_id: 999_999 })
       .expect(400, { message: { base: ['No matching epic found. Make sure that you are adding a valid epic URL.'] } });
     expect(await t.db.epic.count({ where: { title: { in: ['Level 7', 'Orphan'] } } })).toBe(0);
   });
 
   it('keeps confidential parents with confidential children only', async () => {
     const secret = await epic(acme, { title: 'Secret parent', confidential: true });
-    await t.api('post', `/groups/${acme.id}/epics`).send({ title: 'Open child', parent_id: secret.id }).expect(400, {
-      message: { base: [`&${secret.iid} cannot be added: cannot assign a non-confidential epic to a confidential parent. Make the epic confidential and try again.`] },
-    });
+    await t
+      .api('post', `/groups/${acme.id}/epics`)
+      .send({ title: 'Open child', parent_id: secret.id })
+      .expect(400, {
+        message: {
+          base: [`&${secret.iid} cannot be added: cannot assign a non-confidential epic to a confidential parent. Make the epic confidential and try again.`],
+        },
+      });
     const child = await epic(acme, { title: 'Secret child', parent_id: secret.id, confidential: true });
     expect(child.confidential).toBe('true');
     await t.api('put', `/groups/${acme.id}/epics/${child.iid}`).send({ confidential: false }).expect(400);
     const open = await epic(acme, { title: 'Open parent' });
     await epic(acme, { title: 'Open kid', parent_id: open.id });
-    await t.api('put', `/groups/${acme.id}/epics/${open.iid}`).send({ confidential: true })
+    await t
+      .api('put', `/groups/${acme.id}/epics/${open.iid}`)
+      .send({ confidential: true })
       .expect(400, { message: { confidential: ['Cannot make the epic confidential if it contains non-confidential child epics'] } });
   });
 
@@ -399,8 +458,14 @@ describe('to-dos and award emoji', () => {
     expect(up).toMatchObject({ name: 'thumbsup', user: { username: 'gus' }, awardable_id: created.id, awardable_type: 'Epic', url: null });
     await t.api('post', path, people.reporter.token).send({ name: 'thumbsup' }).expect(201);
     await t.api('post', path, people.developer.token).send({ name: 'thumbsdown' }).expect(201);
-    await t.api('post', path, people.guest.token).send({ name: 'thumbsup' }).expect(400, { message: { name: ['has already been taken'] } });
-    await t.api('post', path, people.guest.token).send({ name: 'not_an_emoji' }).expect(400, { message: { name: ['is not a valid emoji name'] } });
+    await t
+      .api('post', path, people.guest.token)
+      .send({ name: 'thumbsup' })
+      .expect(400, { message: { name: ['has already been taken'] } });
+    await t
+      .api('post', path, people.guest.token)
+      .send({ name: 'not_an_emoji' })
+      .expect(400, { message: { name: ['is not a valid emoji name'] } });
     await t.api('post', path, null).send({ name: 'smile' }).expect(401);
     expect((await t.api('get', `/groups/${acme.id}/epics/${created.iid}`).expect(200)).body).toMatchObject({ upvotes: 2, downvotes: 1 });
     const listed = await t.api('get', path, null).expect(200);
@@ -484,7 +549,10 @@ describe('color, behind the flag epic_highlight_color', () => {
     expect(Object.keys(shown).slice(0, 5)).toEqual(['id', 'iid', 'color', 'text_color', 'group_id']);
     const colored = await epic(other, { title: 'Coloured', color: 'yellow' });
     expect(colored).toMatchObject({ color: '#FFFF00', text_color: '#333333' });
-    await t.api('put', `/groups/${other.id}/epics/${colored.iid}`).send({ color: 'not-a-colour' }).expect(400, { message: { color: ['must be a valid color code'] } });
+    await t
+      .api('put', `/groups/${other.id}/epics/${colored.iid}`)
+      .send({ color: 'not-a-colour' })
+      .expect(400, { message: { color: ['must be a valid color code'] } });
     const gql = await t.graphql(`{ group(fullPath: "other") { epic(iid: "${colored.iid}") { color textColor } } }`);
     expect(gql.body.data.group.epic).toEqual({ color: '#FFFF00', textColor: '#333333' });
   });

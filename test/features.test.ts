@@ -8,7 +8,15 @@ type FeatureNode = {
   name: string;
   state: string;
   gates: { key: string; value: unknown }[];
-  definition: { name: string; introducedByUrl: string | null; rolloutIssueUrl: string | null; milestone: string | null; type: string; group: string | null; defaultEnabled: boolean };
+  definition: {
+    name: string;
+    introducedByUrl: string | null;
+    rolloutIssueUrl: string | null;
+    milestone: string | null;
+    type: string;
+    group: string | null;
+    defaultEnabled: boolean;
+  };
 };
 
 const definitionOf = (name: string) => ({
@@ -39,11 +47,22 @@ describe('features API (admin)', () => {
     await t.api('get', '/features').expect(200, []);
     const on = await t.api('post', '/features/epic_highlight_color').send({ value: 'true' }).expect(201);
     expect(on.headers['content-type']).toBe('application/json');
-    expect(on.body).toEqual({ name: 'epic_highlight_color', state: 'on', gates: [{ key: 'boolean', value: true }], definition: definitionOf('epic_highlight_color') });
+    expect(on.body).toEqual({
+      name: 'epic_highlight_color',
+      state: 'on',
+      gates: [{ key: 'boolean', value: true }],
+      definition: definitionOf('epic_highlight_color'),
+    });
     expect(await featureEnabled(t.deps, 'epic_highlight_color')).toBe(true);
 
     const partial = await t.api('post', '/features/fixture_rollout').send({ value: 30, key: 'percentage_of_actors' }).expect(201);
-    expect(partial.body).toMatchObject({ state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_actors', value: 30 }] });
+    expect(partial.body).toMatchObject({
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_actors', value: 30 },
+      ],
+    });
     // A bare number is a percentage of actors too (GitLab's default gate, percentage of time, does not exist here).
     await t.api('post', '/features/fixture_rollout').send({ value: '45' }).expect(201);
     expect((await t.deps.flags.get('fixture_rollout')).gates).toEqual({ enabled: false, percentageOfActors: 45 });
@@ -66,7 +85,14 @@ describe('features API (admin)', () => {
     const res = await t.api('get', '/features/definitions').expect(200);
     const names = res.body.map((d: { name: string }) => d.name);
     expect(names).toEqual([...names].sort());
-    expect(names).toEqual(expect.arrayContaining(['epic_highlight_color', 'generic_alert_fingerprinting', 'packages_protected_packages_delete', 'user_mapping_to_personal_namespace_owner']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'epic_highlight_color',
+        'generic_alert_fingerprinting',
+        'packages_protected_packages_delete',
+        'user_mapping_to_personal_namespace_owner',
+      ]),
+    );
     expect(res.body.find((d: { name: string }) => d.name === 'epic_highlight_color')).toEqual(definitionOf('epic_highlight_color'));
   });
 
@@ -84,13 +110,24 @@ describe('features API (admin)', () => {
 
   it('is for administrators only (REST and GraphQL)', async () => {
     const readApi = await t.token(t.root.id, ['read_api']);
-    for (const [method, path] of [['get', '/features'], ['get', '/features/definitions'], ['post', '/features/epic_highlight_color'], ['delete', '/features/epic_highlight_color'], ['get', '/experiments']] as const) {
+    for (const [method, path] of [
+      ['get', '/features'],
+      ['get', '/features/definitions'],
+      ['post', '/features/epic_highlight_color'],
+      ['delete', '/features/epic_highlight_color'],
+      ['get', '/experiments'],
+    ] as const) {
       await t.api(method, path, null).send({ value: 'true' }).expect(401, { message: '401 Unauthorized' });
       await t.api(method, path, alice.token).send({ value: 'true' }).expect(403, { message: '403 Forbidden' });
     }
     await t.api('get', '/features', readApi).expect(200);
     await t.api('post', '/features/epic_highlight_color', readApi).send({ value: 'true' }).expect(403);
-    for (const query of ['{ featureFlags { name } }', '{ featureFlagDefinitions { name } }', '{ experiments { key } }', 'mutation { featureFlagSet(input: { name: "epic_highlight_color", value: "true" }) { errors } }']) {
+    for (const query of [
+      '{ featureFlags { name } }',
+      '{ featureFlagDefinitions { name } }',
+      '{ experiments { key } }',
+      'mutation { featureFlagSet(input: { name: "epic_highlight_color", value: "true" }) { errors } }',
+    ]) {
       const res = await t.graphql(query, {}, alice.token);
       expect(res.body.errors[0].extensions.code, query).toBe('FORBIDDEN');
     }
@@ -105,7 +142,14 @@ describe('features API (admin)', () => {
     expect(set.body.data.featureFlagSet).toEqual({
       clientMutationId: 'abc',
       errors: [],
-      featureFlag: { name: 'fixture_default_on', state: 'CONDITIONAL', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_actors', value: 20 }] },
+      featureFlag: {
+        name: 'fixture_default_on',
+        state: 'CONDITIONAL',
+        gates: [
+          { key: 'boolean', value: false },
+          { key: 'percentage_of_actors', value: 20 },
+        ],
+      },
     });
     const bad = await t.graphql('mutation { featureFlagSet(input: { name: "fixture_default_on", value: "lots" }) { errors featureFlag { name } } }');
     expect(bad.body.data.featureFlagSet).toEqual({ errors: [`Cannot set 'fixture_default_on' to "lots"`], featureFlag: null });
@@ -132,7 +176,9 @@ describe('features API (admin)', () => {
       })),
     ).toEqual(rest);
 
-    const deleted = await t.graphql('mutation { featureFlagDelete(input: { name: "fixture_default_on", clientMutationId: "d" }) { clientMutationId errors featureFlag { state } } }');
+    const deleted = await t.graphql(
+      'mutation { featureFlagDelete(input: { name: "fixture_default_on", clientMutationId: "d" }) { clientMutationId errors featureFlag { state } } }',
+    );
     expect(deleted.body.data.featureFlagDelete).toEqual({ clientMutationId: 'd', errors: [], featureFlag: { state: 'ON' } });
   });
 
@@ -146,9 +192,23 @@ describe('features API (admin)', () => {
       group: 'group::tests',
       default_enabled: false,
     };
-    await t.api('get', '/experiments').expect(200, [{ key: 'fixture_onboarding', definition, current_status: { state: 'off', gates: [{ key: 'boolean', value: false }] } }]);
+    await t
+      .api('get', '/experiments')
+      .expect(200, [{ key: 'fixture_onboarding', definition, current_status: { state: 'off', gates: [{ key: 'boolean', value: false }] } }]);
     await t.api('post', '/features/fixture_onboarding_experiment_percentage').send({ value: 25 }).expect(201);
-    const expected = [{ key: 'fixture_onboarding', definition, current_status: { state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_actors', value: 25 }] } }];
+    const expected = [
+      {
+        key: 'fixture_onboarding',
+        definition,
+        current_status: {
+          state: 'conditional',
+          gates: [
+            { key: 'boolean', value: false },
+            { key: 'percentage_of_actors', value: 25 },
+          ],
+        },
+      },
+    ];
     await t.api('get', '/experiments').expect(200, expected);
     expect(await gitbeaker.Experiments.all()).toEqual(expected);
     const gql = await t.graphql('{ experiments { key definition { name milestone defaultEnabled } currentStatus { state gates { key value } } } }');

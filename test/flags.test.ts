@@ -18,7 +18,12 @@ const actors = Array.from({ length: 1000 }, (_, i) => ({ id: i + 1 }));
 describe('flag definitions', () => {
   it('loads the product definitions the spec names, with their defaults', () => {
     const defs = loadFlagDefinitions();
-    for (const name of ['generic_alert_fingerprinting', 'packages_protected_packages_delete', 'epic_highlight_color', 'user_mapping_to_personal_namespace_owner']) {
+    for (const name of [
+      'generic_alert_fingerprinting',
+      'packages_protected_packages_delete',
+      'epic_highlight_color',
+      'user_mapping_to_personal_namespace_owner',
+    ]) {
       expect(defs.get(name), name).toMatchObject({ name, default_enabled: false });
     }
     expect(defs.get('packages_protected_packages_delete')).toMatchObject({ milestone: '17.11', type: 'beta', group: 'group::package registry' });
@@ -132,12 +137,23 @@ describe('flag store', () => {
       return out;
     };
     const first = await enabled();
-    expect(first).toEqual(actors.slice(0, 200).filter((a) => actorInPercentage('fixture_rollout', a, 25)).map((a) => a.id));
+    expect(first).toEqual(
+      actors
+        .slice(0, 200)
+        .filter((a) => actorInPercentage('fixture_rollout', a, 25))
+        .map((a) => a.id),
+    );
     expect(first.length).toBeGreaterThan(25);
     expect(first.length).toBeLessThan(75);
     expect(await enabled()).toEqual(first);
     expect(await featureEnabled(t.deps, 'fixture_rollout')).toBe(false);
-    expect(await t.deps.flags.get('fixture_rollout')).toMatchObject({ state: 'conditional', gateValues: [{ key: 'boolean', value: false }, { key: 'percentage_of_actors', value: 25 }] });
+    expect(await t.deps.flags.get('fixture_rollout')).toMatchObject({
+      state: 'conditional',
+      gateValues: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_actors', value: 25 },
+      ],
+    });
     // Opening the boolean gate clears the percentage (Flipper's rule).
     expect(await t.deps.flags.set('fixture_rollout', { enabled: true })).toMatchObject({ state: 'on', gateValues: [{ key: 'boolean', value: true }] });
   });

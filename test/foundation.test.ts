@@ -161,7 +161,11 @@ describe('authentication', () => {
 
 describe('pagination', () => {
   it('writes GitLab headers and Link on EXTERNAL_URL', async () => {
-    for (let i = 0; i < 5; i++) await t.api('post', '/groups').send({ name: `Page ${i}`, path: `page-${i}` }).expect(201);
+    for (let i = 0; i < 5; i++)
+      await t
+        .api('post', '/groups')
+        .send({ name: `Page ${i}`, path: `page-${i}` })
+        .expect(201);
     const res = await t.api('get', '/groups?search=page&per_page=2&page=2').expect(200);
     expect(res.body).toHaveLength(2);
     expect(res.headers['x-page']).toBe('2');
@@ -227,7 +231,10 @@ describe('query counts', () => {
   it('lists projects with a fixed number of SQL statements, whatever the page size', async () => {
     const { group } = await seedProject(t, { readme: false });
     for (let i = 0; i < 12; i++) {
-      await t.api('post', '/projects').send({ name: `Count ${i}`, namespace_id: group.id }).expect(201);
+      await t
+        .api('post', '/projects')
+        .send({ name: `Count ${i}`, namespace_id: group.id })
+        .expect(201);
     }
     const measure = async (perPage: number) => {
       t.queryCounter.reset();

@@ -34,19 +34,75 @@ const chance = (p: number) => random() < p;
 
 // Values that broke (or could break) something somewhere: encodings, NUL, ranges, traversal, LIKE wildcards.
 const HOSTILE_TEXT = [
-  '', ' ', 'main', 'v1.0', 'README.md', 'acme/app', '%', '_', '\\', "a'b", '"', '<script>x</script>', '../../etc/passwd', '..', '.',
-  '-n', '--upload-pack=touch /tmp/pwned', 'é', '日本', '\u0000', 'a\u0000b', '\n', 'x'.repeat(3000), '0000-01-01', '9999-12-31', '10000-01-01',
-  '2026-13-45', '1e309', 'NaN', 'null', 'true', '[]', '{}', 'gid://gitlab/Project/1', 'gid://gitlab/Project/99999999999', 'T2Zmc2V0Q29ubmVjdGlvbjox',
-  'bogus-cursor', 'HEAD~999', 'refs/heads/../x', '$(id)', '*', '**/*', 'main:README.md', '\ud800', 'x😀', '😀'.slice(0, 1),
+  '',
+  ' ',
+  'main',
+  'v1.0',
+  'README.md',
+  'acme/app',
+  '%',
+  '_',
+  '\\',
+  "a'b",
+  '"',
+  '<script>x</script>',
+  '../../etc/passwd',
+  '..',
+  '.',
+  '-n',
+  '--upload-pack=touch /tmp/pwned',
+  'é',
+  '日本',
+  '\u0000',
+  'a\u0000b',
+  '\n',
+  'x'.repeat(3000),
+  '0000-01-01',
+  '9999-12-31',
+  '10000-01-01',
+  '2026-13-45',
+  '1e309',
+  'NaN',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  'gid://gitlab/Project/1',
+  'gid://gitlab/Project/99999999999',
+  'T2Zmc2V0Q29ubmVjdGlvbjox',
+  'bogus-cursor',
+  'HEAD~999',
+  'refs/heads/../x',
+  '$(id)',
+  '*',
+  '**/*',
+  'main:README.md',
+  '\ud800',
+  'x😀',
+  '😀'.slice(0, 1),
 ];
 // Text PostgreSQL cannot store as sent: NUL bytes, and unpaired surrogates (JSON carries them as
 // `\ud800` escapes; forms and multipart as the invalid UTF-8 bytes a careless encoder writes).
 const UNSTORABLE_TEXT = ['\u0000', 'a\u0000b', '\ud800', 'a\udc00b', 'cut 😀'.slice(0, 5), '\udfff\ud800', 'ok 😀'];
 // Dates outside PostgreSQL's years 1-9999 or ISO 8601, and epoch milliseconds past JavaScript's range.
 const BAD_DATES = [
-  '0000-01-01', '0000-01-01T00:00:00Z', '10000-01-01', '10000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '+275760-09-13T00:00:00Z',
-  '+275760-09-14T00:00:00Z', '-271821-04-20T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-05:00', '2026-02-30',
-  '2026-13-45', '2026-01-01T25:61:00Z', 'yesterday', '1e309', '-1', '99999999999999999999',
+  '0000-01-01',
+  '0000-01-01T00:00:00Z',
+  '10000-01-01',
+  '10000-01-01T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '+275760-09-14T00:00:00Z',
+  '-271821-04-20T00:00:00Z',
+  '0001-01-01T00:00:00+01:00',
+  '9999-12-31T23:59:59-05:00',
+  '2026-02-30',
+  '2026-13-45',
+  '2026-01-01T25:61:00Z',
+  'yesterday',
+  '1e309',
+  '-1',
+  '99999999999999999999',
 ];
 const BAD_EPOCHS = [-1e20, 8.64e15 + 1, 1e300, -62198755200000, 253402300800000, -0.5];
 const HOSTILE_KEYS = ['\u0000', 'a\u0000', '\ud800', 'k\udc00', '__proto__', 'constructor', '', 'a[b]', '[]', '0000-01-01', 'x'.repeat(300)];
@@ -55,8 +111,30 @@ const DEPTHS = [2, 31, 32, 33, 100, 5_000];
 
 const HOSTILE_INTS = ['0', '1', '2', '-1', '10', '100', '101', '2147483647', '2147483648', '99999999999999999999', '1.5', '1e3', 'abc', '', '0x10'];
 const HOSTILE_PATH_SEGMENTS = [
-  '1', '2', '0', '-1', '99999999999999999999', '2147483648', 'acme', 'acme%2Fapp', 'acme%2F%25', 'acme%2F_pp', '%00', 'a%00b', '%E0%A4%A', '%ZZ',
-  '%2e%2e%2f%2e%2e%2fetc%2fpasswd', 'README.md', 'v1.0', 'main', 'x'.repeat(500), '%25', '_', 'root', '.', '..',
+  '1',
+  '2',
+  '0',
+  '-1',
+  '99999999999999999999',
+  '2147483648',
+  'acme',
+  'acme%2Fapp',
+  'acme%2F%25',
+  'acme%2F_pp',
+  '%00',
+  'a%00b',
+  '%E0%A4%A',
+  '%ZZ',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  'README.md',
+  'v1.0',
+  'main',
+  'x'.repeat(500),
+  '%25',
+  '_',
+  'root',
+  '.',
+  '..',
 ];
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -75,7 +153,10 @@ function looseUtf8(text: string): Buffer {
 }
 
 /** encodeURIComponent over `looseUtf8` bytes (encodeURIComponent itself throws on an unpaired surrogate). */
-const percentEncode = (text: string) => [...looseUtf8(text)].map((b) => (/[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const percentEncode = (text: string) =>
+  [...looseUtf8(text)]
+    .map((b) => (/[A-Za-z0-9\-_.!~*'()]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 /**
  * A value nested `levels` deep, objects and arrays by turns, with a hostile leaf. Kept as a marker
@@ -154,7 +235,10 @@ function multipartBody(params: Record<string, unknown>): { type: string; body: B
   const part = (disposition: Buffer, value: Buffer) =>
     Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="`), disposition, Buffer.from('\r\n\r\n'), value, Buffer.from('\r\n')]);
   const parts = formFields(params).map(([name, value]) => part(Buffer.concat([looseUtf8(name.replaceAll('"', '%22')), Buffer.from('"')]), looseUtf8(value)));
-  if (chance(0.2)) parts.push(part(Buffer.concat([Buffer.from('file"; filename="'), looseUtf8(pick(HOSTILE_TEXT).replaceAll('"', '')), Buffer.from('"')]), Buffer.from('content')));
+  if (chance(0.2))
+    parts.push(
+      part(Buffer.concat([Buffer.from('file"; filename="'), looseUtf8(pick(HOSTILE_TEXT).replaceAll('"', '')), Buffer.from('"')]), Buffer.from('content')),
+    );
   return { type: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]) };
 }
 
@@ -167,7 +251,11 @@ function valueFor(spec: JsonSchema | undefined, depth = 0): unknown {
   if (type === 'array') return depth > 2 ? [] : Array.from({ length: Math.floor(random() * 3) }, () => valueFor(spec?.items as JsonSchema, depth + 1));
   if (type === 'object') {
     const props = (spec?.properties ?? {}) as Record<string, JsonSchema>;
-    return Object.fromEntries(Object.entries(props).filter(() => chance(0.7)).map(([k, v]) => [k, valueFor(v, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(props)
+        .filter(() => chance(0.7))
+        .map(([k, v]) => [k, valueFor(v, depth + 1)]),
+    );
   }
   if (spec?.format === 'date-time') return chance(0.4) ? '2026-01-01T00:00:00Z' : pick([...BAD_DATES, ...BAD_EPOCHS]);
   if (spec?.format === 'date') return chance(0.4) ? pick(['2026-01-01', '']) : pick(BAD_DATES);
@@ -178,13 +266,16 @@ type Fuzzed = { method: string; path: string; headers: Record<string, string>; b
 
 /** Fills a route's path (`:id`, `{*wild}`, `{.:format}`), query and body from its declared parameters. */
 function restRequest(route: (typeof restRoutes)[number], prefix: string, tokens: Record<string, string | null>): Fuzzed {
-  const path = prefix + route.path
-    .replace(/\{\.:(\w+)\}/g, () => (chance(0.5) ? `.${pick(['zip', 'tar.gz', 'tar.bz2', 'tar', 'exe', ''])}` : ''))
-    .replace(/\{\*(\w+)\}/g, () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(HOSTILE_PATH_SEGMENTS)).join('/'))
-    .replace(/:(\w+)/g, () => pick(HOSTILE_PATH_SEGMENTS));
+  const path =
+    prefix +
+    route.path
+      .replace(/\{\.:(\w+)\}/g, () => (chance(0.5) ? `.${pick(['zip', 'tar.gz', 'tar.bz2', 'tar', 'exe', ''])}` : ''))
+      .replace(/\{\*(\w+)\}/g, () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(HOSTILE_PATH_SEGMENTS)).join('/'))
+      .replace(/:(\w+)/g, () => pick(HOSTILE_PATH_SEGMENTS));
   const params: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(route.params)) if (chance(0.6)) params[name] = valueFor(spec.schema);
-  for (const name of ['page', 'per_page', 'search', 'sort', 'order_by', 'private_token', 'sudo']) if (chance(0.08)) params[name] = pick([...HOSTILE_INTS, ...HOSTILE_TEXT]);
+  for (const name of ['page', 'per_page', 'search', 'sort', 'order_by', 'private_token', 'sudo'])
+    if (chance(0.08)) params[name] = pick([...HOSTILE_INTS, ...HOSTILE_TEXT]);
   const headers: Record<string, string> = {};
   const tokenName = pick(Object.keys(tokens));
   if (tokens[tokenName]) headers[tokenName === 'job' ? 'JOB-TOKEN' : 'PRIVATE-TOKEN'] = tokens[tokenName]!;
@@ -196,7 +287,9 @@ function restRequest(route: (typeof restRoutes)[number], prefix: string, tokens:
     const encoding = random();
     if (encoding < 0.6) {
       headers['Content-Type'] = pick(['application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-7', 'application/vnd.api+json']);
-      body = chance(0.95) ? toJson(withHostileMembers(params)) : pick(['{', '[1,2', '"\\u0000"', '"\\ud800"', 'null', '{"a":{"b":{"c":{"d":{"e":1}}}}}', `${'['.repeat(5_000)}`]);
+      body = chance(0.95)
+        ? toJson(withHostileMembers(params))
+        : pick(['{', '[1,2', '"\\u0000"', '"\\ud800"', 'null', '{"a":{"b":{"c":{"d":{"e":1}}}}}', `${'['.repeat(5_000)}`]);
       if (chance(0.03)) headers['Content-Encoding'] = pick(['gzip', 'br', 'snappy']);
     } else if (encoding < 0.8) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
@@ -209,7 +302,10 @@ function restRequest(route: (typeof restRoutes)[number], prefix: string, tokens:
     }
   } else {
     query = Object.entries(params)
-      .map(([k, v]) => `${percentEncode(k)}=${chance(0.9) ? percentEncode(typeof v === 'object' ? JSON.stringify(v) : String(v)) : pick(['%00', '%E0%A4%A', '%ED%A0%80', '%', '%25'])}`)
+      .map(
+        ([k, v]) =>
+          `${percentEncode(k)}=${chance(0.9) ? percentEncode(typeof v === 'object' ? JSON.stringify(v) : String(v)) : pick(['%00', '%E0%A4%A', '%ED%A0%80', '%', '%25'])}`,
+      )
       .join('&');
   }
   return { method: route.method, path: `${path}${query ? `?${query}` : ''}`, headers, body };
@@ -222,7 +318,11 @@ function graphqlValue(type: GraphQLInputType, depth = 0): unknown {
   if (isEnumType(type)) return pick(type.getValues()).name;
   if (isInputObjectType(type)) {
     if (depth > 3) return {};
-    return Object.fromEntries(Object.values(type.getFields()).filter((f) => isNonNullType(f.type) || chance(0.5)).map((f) => [f.name, graphqlValue(f.type, depth + 1)]));
+    return Object.fromEntries(
+      Object.values(type.getFields())
+        .filter((f) => isNonNullType(f.type) || chance(0.5))
+        .map((f) => [f.name, graphqlValue(f.type, depth + 1)]),
+    );
   }
   if (isScalarType(type)) {
     if (type.name === 'Int') return pick([0, 1, 2, -1, 100, 2147483647, Math.floor(random() * 20)]);
@@ -306,16 +406,24 @@ function alertPayload(): Record<string, unknown> {
     fingerprint: () => pick([alertText(), 7, [alertText(), 1]]),
     gitlab_environment_name: alertText,
   };
-  return Object.fromEntries(Object.entries(fields).filter(([name]) => chance(name === 'end_time' ? 0.15 : 0.6)).map(([name, make]) => [name, make()]));
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([name]) => chance(name === 'end_time' ? 0.15 : 0.6))
+      .map(([name, make]) => [name, make()]),
+  );
 }
 
 /** A payload for the project's HTTP endpoint (now and then the Prometheus address, an unknown endpoint or a bad key). */
 function alertRequest(intake: Intake): Fuzzed {
-  const path = chance(0.85) ? intake.path : pick([intake.prometheusPath, intake.path.replace(/[0-9a-f]{16}\.json$/, '0000000000000000.json'), intake.path.replace(/\.json$/, '')]);
+  const path = chance(0.85)
+    ? intake.path
+    : pick([intake.prometheusPath, intake.path.replace(/[0-9a-f]{16}\.json$/, '0000000000000000.json'), intake.path.replace(/\.json$/, '')]);
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (chance(0.9)) headers.Authorization = `Bearer ${intake.token}`;
   else if (chance(0.5)) headers.Authorization = `Basic ${Buffer.from(`:${pick([intake.token, 'wrong'])}`).toString('base64')}`;
-  const body = chance(0.95) ? toJson(withHostileMembers(alertPayload())) : pick(['', '{', '[]', '"\\ud800"', 'null', `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`]);
+  const body = chance(0.95)
+    ? toJson(withHostileMembers(alertPayload()))
+    : pick(['', '{', '[]', '"\\ud800"', 'null', `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`]);
   return { method: 'POST', path, headers, body };
 }
 

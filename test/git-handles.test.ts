@@ -27,7 +27,14 @@ const git = (id: number, args: string[], input?: string) =>
   execFileSync('git', ['-C', t.deps.git.pathFor(id), ...args], {
     input,
     encoding: 'utf8',
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Other', GIT_AUTHOR_EMAIL: 'o@example.com', GIT_COMMITTER_NAME: 'Other', GIT_COMMITTER_EMAIL: 'o@example.com' },
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'Other',
+      GIT_AUTHOR_EMAIL: 'o@example.com',
+      GIT_COMMITTER_NAME: 'Other',
+      GIT_COMMITTER_EMAIL: 'o@example.com',
+    },
   }).trim();
 
 /** A commit on main that replaces README.md, written by git's plumbing outside the server. */

@@ -14,17 +14,28 @@ let project: { id: number; path_with_namespace: string; http_url_to_repo: string
 let publicProject: { id: number; path_with_namespace: string };
 const users: Record<string, { id: number; username: string; token: string }> = {};
 
-const serverGit = (projectId: number, ...args: string[]) => execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args]).toString().trim();
+const serverGit = (projectId: number, ...args: string[]) =>
+  execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args])
+    .toString()
+    .trim();
 const commitFile = (id: number, file: string, content: string, branch = 'main') =>
-  t.api('post', `/projects/${id}/repository/files/${encodeURIComponent(file)}`).send({ branch, content, commit_message: `add ${file}` }).expect(201);
+  t
+    .api('post', `/projects/${id}/repository/files/${encodeURIComponent(file)}`)
+    .send({ branch, content, commit_message: `add ${file}` })
+    .expect(201);
 
 beforeAll(async () => {
   t = await createTestApp();
   client = scratch();
   const group = (await t.api('post', '/groups').send({ name: 'Acme', path: 'acme', visibility: 'private' }).expect(201)).body;
-  project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, visibility: 'private', initialize_with_readme: true }).expect(201)).body;
+  project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, visibility: 'private', initialize_with_readme: true }).expect(201))
+    .body;
   publicProject = (await t.api('post', '/projects').send({ name: 'Open', visibility: 'public', initialize_with_readme: true }).expect(201)).body;
-  for (const [name, level] of [['reporter', 20], ['guest', 10], ['outsider', 0]] as const) {
+  for (const [name, level] of [
+    ['reporter', 20],
+    ['guest', 10],
+    ['outsider', 0],
+  ] as const) {
     users[name] = await t.user(name);
     if (level) await t.api('post', `/projects/${project.id}/members`).send({ user_id: users[name].id, access_level: level }).expect(201);
   }
@@ -85,7 +96,9 @@ describe('git clone and fetch over HTTP', () => {
     const revoked = await t.token(users.reporter.id, ['write_repository']);
     await t.db.personalAccessToken.update({ where: { digest: tokenDigest(t.deps.secrets.tokenDigestKey, revoked) }, data: { revoked: true } });
     for (const token of [expired, revoked]) {
-      const res = await fetch(`${url()}/info/refs?service=git-upload-pack`, { headers: { Authorization: `Basic ${Buffer.from(`oauth2:${token}`).toString('base64')}` } });
+      const res = await fetch(`${url()}/info/refs?service=git-upload-pack`, {
+        headers: { Authorization: `Basic ${Buffer.from(`oauth2:${token}`).toString('base64')}` },
+      });
       expect([res.status, res.headers.get('www-authenticate')]).toEqual([401, 'Basic realm="GitLab"']);
     }
     const wrong = await client.git(['ls-remote', url(users.reporter.username, 'wrong-token')]);
@@ -162,7 +175,13 @@ describe('git clone and fetch over HTTP', () => {
     await client.ok(['checkout', 'main'], { cwd: dir });
     expect(fs.readFileSync(path.join(dir, 'src/file0.txt'), 'utf8')).toBe('content 0\n'.repeat(100));
     // Sparse filters make the server evaluate a sparse-checkout spec: refused.
-    const sparse = await client.git(['clone', '--filter=sparse:oid=main:README.md', '--no-checkout', url('oauth2', users.reporter.token), path.join(client.dir, 'sparse')]);
+    const sparse = await client.git([
+      'clone',
+      '--filter=sparse:oid=main:README.md',
+      '--no-checkout',
+      url('oauth2', users.reporter.token),
+      path.join(client.dir, 'sparse'),
+    ]);
     expect(sparse.code).toBe(128);
     expect(sparse.stderr).toContain("filter 'sparse:oid' not supported");
   });
@@ -215,7 +234,11 @@ describe('git clone and fetch over HTTP', () => {
     const headers = { Authorization: `Basic ${Buffer.from(`oauth2:${users.reporter.token}`).toString('base64')}` };
     const wrongType = await fetch(`${url()}/git-upload-pack`, { method: 'POST', headers: { ...headers, 'Content-Type': 'text/plain' }, body: 'x' });
     expect(wrongType.status).toBe(415);
-    const garbage = await fetch(`${url()}/git-upload-pack`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/x-git-upload-pack-request' }, body: 'not a pkt-line' });
+    const garbage = await fetch(`${url()}/git-upload-pack`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/x-git-upload-pack-request' },
+      body: 'not a pkt-line',
+    });
     expect(garbage.status).toBe(400);
     expect(await garbage.text()).toBe('The request is not a valid git request.');
     const badGzip = await fetch(`${url()}/git-upload-pack`, {

@@ -15,7 +15,10 @@ let projects = 0;
 /** Every push event the app announced, heard through a real bus with one listener. */
 const pushes: DomainEvents['push'][] = [];
 
-const serverGit = (projectId: number, ...args: string[]) => execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args]).toString().trim();
+const serverGit = (projectId: number, ...args: string[]) =>
+  execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args])
+    .toString()
+    .trim();
 const serverHas = (projectId: number, sha: string) => {
   try {
     serverGit(projectId, 'cat-file', '-e', sha);
@@ -39,8 +42,17 @@ afterAll(async () => {
 
 /** A private project with a README commit, its members, and a working copy cloned by `who`. */
 async function setup(who: 'maintainer' | 'developer' = 'developer', opts: { readme?: boolean } = {}) {
-  const p = (await t.api('post', '/projects').send({ name: `Pushy ${++projects}`, visibility: 'private', initialize_with_readme: opts.readme ?? true }).expect(201)).body;
-  for (const [name, level] of [['maintainer', 40], ['developer', 30], ['reporter', 20]] as const) {
+  const p = (
+    await t
+      .api('post', '/projects')
+      .send({ name: `Pushy ${++projects}`, visibility: 'private', initialize_with_readme: opts.readme ?? true })
+      .expect(201)
+  ).body;
+  for (const [name, level] of [
+    ['maintainer', 40],
+    ['developer', 30],
+    ['reporter', 20],
+  ] as const) {
     await t.api('post', `/projects/${p.id}/members`).send({ user_id: users[name].id, access_level: level }).expect(201);
   }
   const url = (login: string) => remote(t.base, p.path_with_namespace, 'oauth2', users[login].token);
@@ -135,8 +147,16 @@ describe('git push over HTTP', () => {
     const tags = await work.git('push', 'origin', 'v1.0.0', 'light');
     expect(tags.code).toBe(0);
     expect(serverGit(p.id, 'cat-file', '-t', 'refs/tags/v1.0.0')).toBe('tag');
-    const listed = (await t.api('get', `/projects/${p.id}/repository/tags`).expect(200)).body.map((tag: { name: string; message: string }) => [tag.name, tag.message]);
-    expect(listed).toEqual(expect.arrayContaining([['v1.0.0', 'Release 1.0.0'], ['light', null]]));
+    const listed = (await t.api('get', `/projects/${p.id}/repository/tags`).expect(200)).body.map((tag: { name: string; message: string }) => [
+      tag.name,
+      tag.message,
+    ]);
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        ['v1.0.0', 'Release 1.0.0'],
+        ['light', null],
+      ]),
+    );
 
     expect((await work.git('push', 'origin', ':doomed')).code).toBe(0);
     expect(serverGit(p.id, 'for-each-ref', '--format=%(refname)', 'refs/heads/doomed')).toBe('');
@@ -212,18 +232,27 @@ describe('git push over HTTP', () => {
     const [push, ...api] = await Promise.all([
       work.git('push', 'origin', 'race'),
       ...Array.from({ length: 10 }, (_, i) =>
-        t.api('post', `/projects/${p.id}/repository/files/api${i}.txt`, users.developer.token).send({ branch: 'race', content: `${i}\n`, commit_message: `api ${i}` }),
+        t
+          .api('post', `/projects/${p.id}/repository/files/api${i}.txt`, users.developer.token)
+          .send({ branch: 'race', content: `${i}\n`, commit_message: `api ${i}` }),
       ),
     ]);
     const acknowledged: string[] = [];
     for (const [i, res] of api.entries()) {
       if (res.status === 201) acknowledged.push(`api ${i}`);
-      else expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { message: 'Could not update refs/heads/race. Please refresh and try again.' } });
+      else
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 400,
+          body: { message: 'Could not update refs/heads/race. Please refresh and try again.' },
+        });
     }
     if (push.code === 0) acknowledged.push('add pushed.txt');
     // Refused by the server's compare-and-swap, or by the client when API commits landed before
     // the server advertised its refs.
-    else expect(push.stderr).toMatch(/! \[(remote rejected\] race -> race \((failed to update ref|cannot lock ref 'refs\/heads\/race'[^)]*)|rejected\] +race -> race \(fetch first)\)/);
+    else
+      expect(push.stderr).toMatch(
+        /! \[(remote rejected\] race -> race \((failed to update ref|cannot lock ref 'refs\/heads\/race'[^)]*)|rejected\] +race -> race \(fetch first)\)/,
+      );
     expect(acknowledged.length).toBeGreaterThan(0);
     const history = serverGit(p.id, 'log', '--format=%s', `${base}..race`).split('\n').filter(Boolean);
     expect(history.sort()).toEqual(acknowledged.sort());
@@ -263,12 +292,17 @@ describe('git processes per repository', () => {
     const sleep = () => new Promise((resolve) => setTimeout(resolve, 10));
     let holder: http.ClientRequest | null = null;
     for (let attempt = 0; attempt < 20 && !holder; attempt++) {
-      const stalled = http.request(`${repo}/git-receive-pack`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/x-git-receive-pack-request' } });
+      const stalled = http.request(`${repo}/git-receive-pack`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/x-git-receive-pack-request' },
+      });
       stalled.on('error', () => {});
-      const lost = new Promise<'lost'>((resolve) => stalled.on('response', (r) => {
-        r.resume();
-        resolve('lost');
-      }));
+      const lost = new Promise<'lost'>((resolve) =>
+        stalled.on('response', (r) => {
+          r.resume();
+          resolve('lost');
+        }),
+      );
       stalled.flushHeaders();
       for (let probe = 0; probe < 200; probe++) {
         const outcome = await Promise.race([lost, advertise()]);

@@ -25,7 +25,11 @@ beforeAll(async () => {
   client = scratch();
   project = (await t.api('post', '/projects').send({ name: 'Assets', visibility: 'private', initialize_with_readme: true }).expect(201)).body;
   publicProject = (await t.api('post', '/projects').send({ name: 'Open assets', visibility: 'public', initialize_with_readme: true }).expect(201)).body;
-  for (const [name, level] of [['developer', 30], ['reporter', 20], ['outsider', 0]] as const) {
+  for (const [name, level] of [
+    ['developer', 30],
+    ['reporter', 20],
+    ['outsider', 0],
+  ] as const) {
     users[name] = await t.user(name);
     if (level) await t.api('post', `/projects/${project.id}/members`).send({ user_id: users[name].id, access_level: level }).expect(201);
   }
@@ -42,7 +46,12 @@ async function batch(operation: string, objects: unknown[], authorization?: stri
     body: JSON.stringify({ operation, transfers: ['basic'], objects }),
   });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type'), challenge: res.headers.get('www-authenticate'), body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    challenge: res.headers.get('www-authenticate'),
+    body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text,
+  };
 }
 
 describe('Git LFS batch API and basic transfer', () => {
@@ -60,7 +69,11 @@ describe('Git LFS batch API and basic transfer', () => {
       objects: [{ ...object, actions: { upload: { href, header: { Authorization: auth, 'Content-Type': 'application/octet-stream' } } } }],
     });
 
-    const wrong = await fetch(local(href), { method: 'PUT', headers: { Authorization: auth, 'Content-Type': 'application/octet-stream' }, body: Buffer.concat([bytes.subarray(1), Buffer.from('x')]) });
+    const wrong = await fetch(local(href), {
+      method: 'PUT',
+      headers: { Authorization: auth, 'Content-Type': 'application/octet-stream' },
+      body: Buffer.concat([bytes.subarray(1), Buffer.from('x')]),
+    });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toBe('SHA256 or size mismatch');
     expect((await batch('download', [object], auth)).body.objects[0].error.code).toBe(404);
@@ -72,7 +85,10 @@ describe('Git LFS batch API and basic transfer', () => {
     const download = await batch('download', [object], basic('oauth2', users.reporter.token));
     const action = download.body.objects[0].actions.download;
     expect(download.body.objects[0]).not.toHaveProperty('authenticated');
-    expect(action).toEqual({ href: `${EXTERNAL_URL}/${project.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}`, header: { Authorization: basic('oauth2', users.reporter.token) } });
+    expect(action).toEqual({
+      href: `${EXTERNAL_URL}/${project.path_with_namespace}.git/gitlab-lfs/objects/${object.oid}`,
+      header: { Authorization: basic('oauth2', users.reporter.token) },
+    });
     const got = await fetch(local(action.href), { headers: action.header });
     expect(got.status).toBe(200);
     expect(got.headers.get('content-length')).toBe(String(object.size));
@@ -94,7 +110,10 @@ describe('Git LFS batch API and basic transfer', () => {
     const missing = objectOf(Buffer.from('never uploaded'));
     const res = await batch('download', [missing, { oid: 'not-a-sha', size: 1 }, { oid: missing.oid, size: -1 }], basic('oauth2', users.reporter.token));
     expect(res.status).toBe(200);
-    expect(res.body.objects[0]).toEqual({ ...missing, error: { code: 404, message: "Object does not exist on the server or you don't have permissions to access it" } });
+    expect(res.body.objects[0]).toEqual({
+      ...missing,
+      error: { code: 404, message: "Object does not exist on the server or you don't have permissions to access it" },
+    });
     expect(res.body.objects[1].error.code).toBe(422);
     expect(res.body.objects[2].error.code).toBe(422);
   });
@@ -137,9 +156,17 @@ describe('Git LFS batch API and basic transfer', () => {
   it('answers malformed batch requests with 422', async () => {
     const auth = basic('oauth2', users.developer.token);
     expect((await batch('delete', [objectOf(Buffer.from('x'))], auth)).status).toBe(422);
-    const notJson = await fetch(`${t.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': LFS }, body: '{' });
+    const notJson = await fetch(`${t.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': LFS },
+      body: '{',
+    });
     expect([notJson.status, (await notJson.json()).message]).toEqual([422, 'The request body is not valid JSON']);
-    const deep = await fetch(`${t.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': LFS }, body: '['.repeat(5000) + ']'.repeat(5000) });
+    const deep = await fetch(`${t.base}/${project.path_with_namespace}.git/info/lfs/objects/batch`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': LFS },
+      body: '['.repeat(5000) + ']'.repeat(5000),
+    });
     expect([deep.status, (await deep.json()).message]).toEqual([422, 'Parameters nested too deeply']);
     const empty = await batch('download', [], auth);
     expect([empty.status, empty.body.message]).toEqual([404, 'Not found.']);

@@ -8,19 +8,54 @@ import { isValidBranchName } from '../src/git/refs.ts';
 describe('checkFilePath (GitLab path traversal rule), on paths as the router decodes them', () => {
   it('refuses traversal, absolute paths, control characters and oversized paths', () => {
     const refused = [
-      '../outside.txt', '../../outside.txt', '..\\..\\outside.txt', 'a/../../b', '..', '.', 'README.md/..', './..', 'a/..',
+      '../outside.txt',
+      '../../outside.txt',
+      '..\\..\\outside.txt',
+      'a/../../b',
+      '..',
+      '.',
+      'README.md/..',
+      './..',
+      'a/..',
       // Encoded once more: GitLab decodes a second time before judging, so does forgegate.
-      '%2e%2e%2foutside.txt', '%2E%2E', 'a%2F..%2F..%2Fb',
-      '/etc/passwd', '/', 'README.md\0.txt', '\0', 'a\nb', 'a\rb', '',
-      'x'.repeat(4097), 'é'.repeat(2049),
+      '%2e%2e%2foutside.txt',
+      '%2E%2E',
+      'a%2F..%2F..%2Fb',
+      '/etc/passwd',
+      '/',
+      'README.md\0.txt',
+      '\0',
+      'a\nb',
+      'a\rb',
+      '',
+      'x'.repeat(4097),
+      'é'.repeat(2049),
     ];
     for (const path of refused) expect(checkFilePath(path), JSON.stringify(path)).toBeNull();
   });
 
   it('accepts odd but harmless names as they are: they are looked up in the tree, never run', () => {
     const accepted = [
-      'README.md', 'd/'.repeat(400) + 'f', '--upload-pack=touch /tmp/pwned', '-', '-n', 'HEAD', '~', ':README.md', 'main:README.md', ':main',
-      '.git/config', 'a//b', 'a..b', '...', '.hidden', 'dir/.hidden', 'x'.repeat(4096), 'ünïcødé.txt', 'a b.txt', '%zz',
+      'README.md',
+      'd/'.repeat(400) + 'f',
+      '--upload-pack=touch /tmp/pwned',
+      '-',
+      '-n',
+      'HEAD',
+      '~',
+      ':README.md',
+      'main:README.md',
+      ':main',
+      '.git/config',
+      'a//b',
+      'a..b',
+      '...',
+      '.hidden',
+      'dir/.hidden',
+      'x'.repeat(4096),
+      'ünïcødé.txt',
+      'a b.txt',
+      '%zz',
     ];
     for (const path of accepted) expect(checkFilePath(path), JSON.stringify(path)).toBe(path);
   });
@@ -34,8 +69,27 @@ describe('checkFilePath (GitLab path traversal rule), on paths as the router dec
 describe('refs a user may name', () => {
   it('refuses options, revision syntax and malformed names before libgit2 sees them', () => {
     const refused = [
-      '--upload-pack=touch /tmp/pwned', '-n', '..', 'main..HEAD', 'main:README.md', 'main^{tree}', 'HEAD~100', '@{-1}', '@',
-      'x'.repeat(300), 'refs/heads/../../config', 'main\0', 'a b', 'a\nb', 'feature.lock', 'a/', '/a', 'a//b', '.hidden', 'end.', '',
+      '--upload-pack=touch /tmp/pwned',
+      '-n',
+      '..',
+      'main..HEAD',
+      'main:README.md',
+      'main^{tree}',
+      'HEAD~100',
+      '@{-1}',
+      '@',
+      'x'.repeat(300),
+      'refs/heads/../../config',
+      'main\0',
+      'a b',
+      'a\nb',
+      'feature.lock',
+      'a/',
+      '/a',
+      'a//b',
+      '.hidden',
+      'end.',
+      '',
     ];
     for (const ref of refused) expect(isAcceptableRef(ref), JSON.stringify(ref)).toBe(false);
   });

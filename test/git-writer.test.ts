@@ -60,7 +60,10 @@ describe('commitChanges', () => {
     const sha = await commitChanges(dir, request({ changes }));
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(sha);
     // `<mode> <type> <id>\t<path>`, unquoted with -z.
-    const listed = git('ls-tree', '-r', '-z', sha).split('\0').filter(Boolean).map((line) => `${line.split(' ')[0]} ${line.slice(line.indexOf('\t') + 1)}`);
+    const listed = git('ls-tree', '-r', '-z', sha)
+      .split('\0')
+      .filter(Boolean)
+      .map((line) => `${line.split(' ')[0]} ${line.slice(line.indexOf('\t') + 1)}`);
     expect(listed.sort()).toEqual([...paths.map((p) => `100644 ${p}`), '100755 run.sh'].sort());
     expect(execFileSync('git', ['-C', dir, 'cat-file', 'blob', `${sha}:run.sh`])).toEqual(Buffer.from([0, 1, 2, 255]));
     expect(git('cat-file', 'blob', `${sha}:with space/and "quotes".txt`)).toBe('1\n');
@@ -68,8 +71,27 @@ describe('commitChanges', () => {
   });
 
   it('builds on the parent: modifies, removes, and keeps the rest; the scratch ref is never written', async () => {
-    const first = await commitChanges(dir, request({ changes: [{ path: 'a/b.txt', content: Buffer.from('b'), mode: 0o100644 }, { path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }));
-    const second = await commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a/b.txt', remove: true }, { path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }), await handle());
+    const first = await commitChanges(
+      dir,
+      request({
+        changes: [
+          { path: 'a/b.txt', content: Buffer.from('b'), mode: 0o100644 },
+          { path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 },
+        ],
+      }),
+    );
+    const second = await commitChanges(
+      dir,
+      request({
+        parent: first,
+        expectedTip: first,
+        changes: [
+          { path: 'a/b.txt', remove: true },
+          { path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 },
+        ],
+      }),
+      await handle(),
+    );
     expect(git('rev-parse', `${second}^`).trim()).toBe(first);
     expect(git('ls-tree', '-r', '--name-only', second).trim().split('\n')).toEqual(['c.txt', 'd.txt']);
     expect(git('for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/main');
@@ -78,7 +100,16 @@ describe('commitChanges', () => {
   it('cleans identities the way git does, so the commit reads as commit-tree would write it', async () => {
     const author = { name: ' <Bob> "the builder";\n', email: '<bob@example.com>', date };
     const sha = await commitChanges(dir, request({ author, message: 'subject\n\nbody' }));
-    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_AUTHOR_DATE: '1767323045 +0000', GIT_COMMITTER_NAME: alice.name, GIT_COMMITTER_EMAIL: alice.email, GIT_COMMITTER_DATE: '1767323045 +0000' };
+    const env = {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_AUTHOR_DATE: '1767323045 +0000',
+      GIT_COMMITTER_NAME: alice.name,
+      GIT_COMMITTER_EMAIL: alice.email,
+      GIT_COMMITTER_DATE: '1767323045 +0000',
+    };
     const tree = git('rev-parse', `${sha}^{tree}`).trim();
     const reference = execFileSync('git', ['-C', dir, 'commit-tree', tree], { input: 'subject\n\nbody', env, encoding: 'utf8' }).trim();
     expect(sha).toBe(reference);
@@ -91,39 +122,92 @@ describe('commitChanges', () => {
     const repo = await handle();
     let second = '';
     const spawned = await spawnedGit(async () => {
-      second = await commitChanges(dir, request({ parent: first, expectedTip: first, author, message: 'subject\n\nbody', changes: [{ path: 'b.txt', content: Buffer.from('b'), mode: 0o100644 }] }), repo);
+      second = await commitChanges(
+        dir,
+        request({
+          parent: first,
+          expectedTip: first,
+          author,
+          message: 'subject\n\nbody',
+          changes: [{ path: 'b.txt', content: Buffer.from('b'), mode: 0o100644 }],
+        }),
+        repo,
+      );
     });
     expect(spawned).toEqual(['fast-import']);
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
-    const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_AUTHOR_DATE: '1767323045 +0000', GIT_COMMITTER_NAME: alice.name, GIT_COMMITTER_EMAIL: alice.email, GIT_COMMITTER_DATE: '1767323045 +0000' };
+    const env = {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_AUTHOR_DATE: '1767323045 +0000',
+      GIT_COMMITTER_NAME: alice.name,
+      GIT_COMMITTER_EMAIL: alice.email,
+      GIT_COMMITTER_DATE: '1767323045 +0000',
+    };
     const tree = git('rev-parse', `${second}^{tree}`).trim();
     const reference = execFileSync('git', ['-C', dir, 'commit-tree', tree, '-p', first], { input: 'subject\n\nbody', env, encoding: 'utf8' }).trim();
     expect(second).toBe(reference);
     // A stale parent is refused by libgit2 as by git, and the branch stays where it is.
-    await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), repo)).rejects.toBeInstanceOf(RefMovedError);
+    await expect(
+      commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), repo),
+    ).rejects.toBeInstanceOf(RefMovedError);
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
     // A branch that must not exist yet is created in-process too; a message libgit2 would cut at a NUL takes `git update-ref`.
     let topic = '';
     const created = await spawnedGit(async () => {
-      topic = await commitChanges(dir, request({ branch: 'topic', parent: second, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }), repo);
+      topic = await commitChanges(
+        dir,
+        request({ branch: 'topic', parent: second, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }),
+        repo,
+      );
     });
     expect(created).toEqual(['fast-import']);
     expect(git('rev-parse', 'refs/heads/topic').trim()).toBe(topic);
     expect(git('fsck', '--strict', '--no-dangling')).toBe('');
-    const nul = await spawnedGit(() => commitChanges(dir, request({ branch: 'topic', parent: topic, expectedTip: topic, message: 'a\0b', changes: [{ path: 'e.txt', content: Buffer.from('e'), mode: 0o100644 }] }), repo));
+    const nul = await spawnedGit(() =>
+      commitChanges(
+        dir,
+        request({
+          branch: 'topic',
+          parent: topic,
+          expectedTip: topic,
+          message: 'a\0b',
+          changes: [{ path: 'e.txt', content: Buffer.from('e'), mode: 0o100644 }],
+        }),
+        repo,
+      ),
+    );
     expect(nul).toEqual(['fast-import', 'update-ref']);
     expect(git('cat-file', 'commit', 'refs/heads/topic')).toContain('a\0b');
   });
 
   it('refuses a commit that changes nothing, and a branch that moved, without touching the branch', async () => {
     const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
-    await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }))).rejects.toBeInstanceOf(EmptyCommitError);
-    const second = await commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'b.txt', content: Buffer.from('b'), mode: 0o100644 }] }));
+    await expect(
+      commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] })),
+    ).rejects.toBeInstanceOf(EmptyCommitError);
+    const second = await commitChanges(
+      dir,
+      request({ parent: first, expectedTip: first, changes: [{ path: 'b.txt', content: Buffer.from('b'), mode: 0o100644 }] }),
+    );
     // Through git (no handle) and through libgit2 alike.
-    await expect(commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), await handle())).rejects.toBeInstanceOf(RefMovedError);
+    await expect(
+      commitChanges(
+        dir,
+        request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }),
+        await handle(),
+      ),
+    ).rejects.toBeInstanceOf(RefMovedError);
     const stale = commitChanges(dir, request({ parent: first, expectedTip: first, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }));
     await expect(stale).rejects.toBeInstanceOf(RefMovedError);
-    await expect(commitChanges(dir, request({ branch: 'main', parent: first, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }))).rejects.toBeInstanceOf(RefMovedError);
+    await expect(
+      commitChanges(
+        dir,
+        request({ branch: 'main', parent: first, expectedTip: null, changes: [{ path: 'd.txt', content: Buffer.from('d'), mode: 0o100644 }] }),
+      ),
+    ).rejects.toBeInstanceOf(RefMovedError);
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
   });
 
@@ -136,8 +220,15 @@ describe('commitChanges', () => {
     git('update-ref', 'refs/heads/held', first);
     const heldLock = path.join(dir, 'refs', 'heads', 'held.lock');
     fs.writeFileSync(heldLock, `${first}\n`);
-    const held = commitChanges(dir, request({ branch: 'held', parent: first, expectedTip: first, changes: [{ path: 'h.txt', content: Buffer.from('h'), mode: 0o100644 }] }), await handle());
-    const heldOutcome = held.then(() => 'landed', (error: unknown) => error);
+    const held = commitChanges(
+      dir,
+      request({ branch: 'held', parent: first, expectedTip: first, changes: [{ path: 'h.txt', content: Buffer.from('h'), mode: 0o100644 }] }),
+      await handle(),
+    );
+    const heldOutcome = held.then(
+      () => 'landed',
+      (error: unknown) => error,
+    );
     // A second server updating the branch holds git's lock file until it renames it into place
     // (or removes it, having failed). libgit2 refuses the ref meanwhile (Locked): that was a 500.
     fs.writeFileSync(lock, `${first}\n`);
@@ -148,9 +239,16 @@ describe('commitChanges', () => {
     expect(git('rev-parse', 'refs/heads/main').trim()).toBe(second);
     // The holder moves the branch: the commit built on the old tip is a clean conflict.
     const identity = { GIT_AUTHOR_NAME: 'Other', GIT_AUTHOR_EMAIL: 'other@example.com', GIT_COMMITTER_NAME: 'Other', GIT_COMMITTER_EMAIL: 'other@example.com' };
-    const other = execFileSync('git', ['-C', dir, 'commit-tree', `${second}^{tree}`, '-p', second, '-m', 'other'], { encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', ...identity } }).trim();
+    const other = execFileSync('git', ['-C', dir, 'commit-tree', `${second}^{tree}`, '-p', second, '-m', 'other'], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', ...identity },
+    }).trim();
     fs.writeFileSync(lock, `${other}\n`);
-    const refused = commitChanges(dir, request({ parent: second, expectedTip: second, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }), await handle());
+    const refused = commitChanges(
+      dir,
+      request({ parent: second, expectedTip: second, changes: [{ path: 'c.txt', content: Buffer.from('c'), mode: 0o100644 }] }),
+      await handle(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     fs.renameSync(lock, path.join(dir, 'refs', 'heads', 'main'));
     await expect(refused).rejects.toBeInstanceOf(RefMovedError);
@@ -162,7 +260,10 @@ describe('commitChanges', () => {
     const creating = updateRef(dir, 'refs/heads/created', first, null, await handle());
     const taken = path.join(dir, 'refs', 'heads', 'taken.lock');
     fs.writeFileSync(taken, `${first}\n`);
-    const taking = updateRef(dir, 'refs/heads/taken', second, null, await handle()).then(() => 'created', (error: unknown) => error);
+    const taking = updateRef(dir, 'refs/heads/taken', second, null, await handle()).then(
+      () => 'created',
+      (error: unknown) => error,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     fs.rmSync(created);
     fs.renameSync(taken, path.join(dir, 'refs', 'heads', 'taken'));
@@ -178,7 +279,12 @@ describe('commitChanges', () => {
   it('creates a branch or tag in-process only while it does not exist, loose or packed, and privately', async () => {
     const first = await commitChanges(dir, request({ changes: [{ path: 'a.txt', content: Buffer.from('a'), mode: 0o100644 }] }));
     const repo = await handle();
-    const again = (branch: string) => commitChanges(dir, request({ branch, parent: first, expectedTip: null, changes: [{ path: `${branch}.txt`, content: Buffer.from(branch), mode: 0o100644 }] }), repo);
+    const again = (branch: string) =>
+      commitChanges(
+        dir,
+        request({ branch, parent: first, expectedTip: null, changes: [{ path: `${branch}.txt`, content: Buffer.from(branch), mode: 0o100644 }] }),
+        repo,
+      );
     // main is a loose ref; after pack-refs, only packed-refs has it.
     await expect(again('main')).rejects.toBeInstanceOf(RefMovedError);
     git('pack-refs', '--all');

@@ -11,7 +11,12 @@ describe('GraphQL endpoint and GraphiQL bundle', () => {
   it('are loaded when first asked for, not at start', async () => {
     const run = spawnSync(process.execPath, ['--expose-gc', 'test/fixtures/probes/graphiql.mjs'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: await createTestDatabase(), DATA_DIR: testTempDir('forgegate-probe-') },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        DATABASE_URL: await createTestDatabase(),
+        DATA_DIR: testTempDir('forgegate-probe-'),
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -82,7 +82,22 @@ describe('fragments spread twice over', () => {
 
 describe("GitLab's depth and recursion ceilings", () => {
   // 16 levels, no field repeated more than twice down the branch.
-  const chain = ['accessRequests', 'edges', 'node', 'user', 'namespace', 'projects', 'edges', 'node', 'accessRequests', 'edges', 'node', 'user', 'namespace', 'projects'];
+  const chain = [
+    'accessRequests',
+    'edges',
+    'node',
+    'user',
+    'namespace',
+    'projects',
+    'edges',
+    'node',
+    'accessRequests',
+    'edges',
+    'node',
+    'user',
+    'namespace',
+    'projects',
+  ];
   const deep = `{ project(fullPath: "a/b") { ${chain.join(' { ')} { __typename ${' }'.repeat(chain.length)} } }`;
 
   it('refuses 16 levels anonymously (15) and runs them signed in (20)', async () => {
@@ -114,7 +129,8 @@ describe("GitLab's depth and recursion ceilings", () => {
 
 describe('variables', () => {
   const nested = (levels: number) => `${'{"a":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
-  const post = (body: string) => request(t.base).post('/api/graphql').set('Authorization', `Bearer ${t.root.token}`).set('content-type', 'application/json').send(body);
+  const post = (body: string) =>
+    request(t.base).post('/api/graphql').set('Authorization', `Bearer ${t.root.token}`).set('content-type', 'application/json').send(body);
 
   it('refuses variables nested 5,000 deep with a 400 and a message, whatever reads them', async () => {
     const bodies = [

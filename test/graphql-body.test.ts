@@ -125,7 +125,13 @@ describe('graphqlJsonBody', () => {
   it('answers a client that leaves mid-body itself, with nothing for the route or the error handler', async () => {
     const before = reached.route;
     const url = new URL(base);
-    const req = http.request({ host: url.hostname, port: url.port, path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: '/graphql',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
     req.on('error', () => {});
     req.write('{"query":');
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -65,14 +65,14 @@ describe('the schema as GitLab shapes it', () => {
     const query = schema.getQueryType()!.getFields();
     expect(String(query.user!.args.find((a) => a.name === 'id')!.type)).toBe('UserID');
     expect(String(query.currentUser!.type)).toBe('CurrentUser');
-    for (const name of ['UserID', 'ProjectID', 'GroupID', 'NamespaceID', 'MilestoneID', 'LabelID', 'ReleasesLinkID']) expect(schema.getType(name), name).toBeDefined();
+    for (const name of ['UserID', 'ProjectID', 'GroupID', 'NamespaceID', 'MilestoneID', 'LabelID', 'ReleasesLinkID'])
+      expect(schema.getType(name), name).toBeDefined();
   });
 
   it('echoes clientMutationId from every mutation, including those that do not keep it themselves', async () => {
-    const res = await run(
-      `mutation tag($input: TagCreateInput!) { tagCreate(input: $input) { clientMutationId errors tag { name } } }`,
-      { input: { projectPath: project.path_with_namespace, name: 'echo-1', ref: 'main', clientMutationId: 'tag-echo' } },
-    );
+    const res = await run(`mutation tag($input: TagCreateInput!) { tagCreate(input: $input) { clientMutationId errors tag { name } } }`, {
+      input: { projectPath: project.path_with_namespace, name: 'echo-1', ref: 'main', clientMutationId: 'tag-echo' },
+    });
     expect(res.tagCreate).toEqual({ clientMutationId: 'tag-echo', errors: [], tag: { name: 'echo-1' } });
     const aliased = await run(
       `mutation { first: tagDelete(input: { projectPath: "${project.path_with_namespace}", name: "echo-1", clientMutationId: "del" }) { clientMutationId errors } }`,
@@ -126,7 +126,12 @@ describe('member mutations with input:', () => {
   });
 
   it('refuses a global id of the wrong class as a clear argument error, not a 500', async () => {
-    const res = await engines.compare(MEMBER_ADD, { projectPath: project.path_with_namespace, userId: gid('Project', project.id), accessLevel: 30 }, t.root.token, { compiled: false });
+    const res = await engines.compare(
+      MEMBER_ADD,
+      { projectPath: project.path_with_namespace, userId: gid('Project', project.id), accessLevel: 30 },
+      t.root.token,
+      { compiled: false },
+    );
     // A variable that does not coerce is a request error (GraphQL over HTTP: 400), never a 500.
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toContain(`"gid://gitlab/Project/${project.id}" does not represent an instance of User`);
@@ -134,13 +139,17 @@ describe('member mutations with input:', () => {
     expect(garbage.body.errors[0].message).toContain('"42" is not a valid Global ID');
     const literal = await engines.compare(`{ user(id: "gid://gitlab/Group/${group.id}") { username } }`, {}, t.root.token, { compiled: false });
     expect(literal.body.errors[0].message).toContain('does not represent an instance of User');
-    const rule = await engines.compare(`mutation { deletePackagesProtectionRule(input: { id: "gid://gitlab/Project/${project.id}" }) { errors } }`, {}, t.root.token, { compiled: false });
+    const rule = await engines.compare(
+      `mutation { deletePackagesProtectionRule(input: { id: "gid://gitlab/Project/${project.id}" }) { errors } }`,
+      {},
+      t.root.token,
+      { compiled: false },
+    );
     expect(rule.body.errors[0].message).toContain('does not represent an instance of Packages::Protection::Rule');
     // A subclass is accepted where GitLab accepts one: a Group is a Namespace.
-    const inGroup = await run(
-      `mutation($ns: NamespaceID) { projectCreate(input: { name: "Typed", namespaceId: $ns }) { errors project { fullPath } } }`,
-      { ns: gid('Group', group.id) },
-    );
+    const inGroup = await run(`mutation($ns: NamespaceID) { projectCreate(input: { name: "Typed", namespaceId: $ns }) { errors project { fullPath } } }`, {
+      ns: gid('Group', group.id),
+    });
     expect(inGroup.projectCreate).toEqual({ errors: [], project: { fullPath: 'acme/typed' } });
   });
 
@@ -197,7 +206,16 @@ describe('milestones', () => {
         milestoneCreate(input: $input) { clientMutationId errors milestone { ...MilestoneFragment } }
       }
       ${MILESTONE}`,
-      { input: { projectPath: project.path_with_namespace, title: 'v1.0', description: 'first', startDate: '2099-01-01', dueDate: '2099-02-01', clientMutationId: 'm1' } },
+      {
+        input: {
+          projectPath: project.path_with_namespace,
+          title: 'v1.0',
+          description: 'first',
+          startDate: '2099-01-01',
+          dueDate: '2099-02-01',
+          clientMutationId: 'm1',
+        },
+      },
     );
     const milestone = created.milestoneCreate.milestone;
     milestoneId = milestone.id;
@@ -217,10 +235,9 @@ describe('milestones', () => {
       webUrl: `${EXTERNAL_URL}/${project.path_with_namespace}/-/milestones/1`,
       stats: { __typename: 'MilestoneStats', totalIssuesCount: 0, closedIssuesCount: 0 },
     });
-    const invalid = await run(
-      `mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { id } } }`,
-      { input: { projectPath: project.path_with_namespace, title: 'bad', startDate: '2099-03-01', dueDate: '2099-02-01' } },
-    );
+    const invalid = await run(`mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { id } } }`, {
+      input: { projectPath: project.path_with_namespace, title: 'bad', startDate: '2099-03-01', dueDate: '2099-02-01' },
+    });
     expect(invalid.milestoneCreate).toEqual({ errors: ['Due date must be greater than start date'], milestone: null });
 
     const closed = await run(
@@ -247,7 +264,9 @@ describe('milestones', () => {
       { fullPath: project.path_with_namespace },
     );
     expect(data.workspace.attributes.nodes.map((m: { title: string }) => m.title)).toEqual(['G1', 'v1.0']);
-    const own = await run(`query($fullPath: ID!) { project(fullPath: $fullPath) { milestones { nodes { title } } } }`, { fullPath: project.path_with_namespace });
+    const own = await run(`query($fullPath: ID!) { project(fullPath: $fullPath) { milestones { nodes { title } } } }`, {
+      fullPath: project.path_with_namespace,
+    });
     expect(own.project.milestones.nodes).toEqual([{ title: 'v1.0' }]);
     const byId = await run(
       `query($fullPath: ID!, $ids: [ID!], $date: Time) { project(fullPath: $fullPath) { milestones(ids: $ids, containingDate: $date) { nodes { title } } } }`,
@@ -283,7 +302,14 @@ describe('labels', () => {
     );
     expect(created.labelCreate).toEqual({
       errors: [],
-      label: { __typename: 'Label', id: expect.stringMatching(/^gid:\/\/gitlab\/ProjectLabel\/\d+$/), title: 'bug', description: null, color: '#FF0000', textColor: '#FFFFFF' },
+      label: {
+        __typename: 'Label',
+        id: expect.stringMatching(/^gid:\/\/gitlab\/ProjectLabel\/\d+$/),
+        title: 'bug',
+        description: null,
+        color: '#FF0000',
+        textColor: '#FFFFFF',
+      },
     });
     // GitLab's default colour when none is given.
     const plain = await run(`mutation { labelCreate(input: { title: "plain", projectPath: "${project.path_with_namespace}" }) { label { color } } }`);
@@ -314,7 +340,14 @@ describe('labels', () => {
 describe('lookups by full path', () => {
   it('answers currentUser as CurrentUser', async () => {
     const data = await run(`query getCurrentUser { currentUser { __typename id username name avatarUrl webUrl } }`, {}, dev.token);
-    expect(data.currentUser).toEqual({ __typename: 'CurrentUser', id: gid('User', dev.id), username: 'devon', name: 'DEVON', avatarUrl: null, webUrl: `${EXTERNAL_URL}/devon` });
+    expect(data.currentUser).toEqual({
+      __typename: 'CurrentUser',
+      id: gid('User', dev.id),
+      username: 'devon',
+      name: 'DEVON',
+      avatarUrl: null,
+      webUrl: `${EXTERNAL_URL}/devon`,
+    });
     const byId = await run(`query getUser($id: UserID!) { user(id: $id) { __typename id username } }`, { id: gid('User', dev.id) });
     expect(byId.user).toEqual({ __typename: 'UserCore', id: gid('User', dev.id), username: 'devon' });
   });
@@ -353,7 +386,9 @@ describe('lookups by full path', () => {
     expect((await run(doc, { fullPath: project.path_with_namespace }, outsider.token)).project).toBeNull();
 
     const empty = (await t.api('post', '/projects').send({ name: 'Empty', namespace_id: group.id }).expect(201)).body;
-    const emptyData = await run(`query($fullPath: ID!) { project(fullPath: $fullPath) { repository { empty exists } } }`, { fullPath: empty.path_with_namespace });
+    const emptyData = await run(`query($fullPath: ID!) { project(fullPath: $fullPath) { repository { empty exists } } }`, {
+      fullPath: empty.path_with_namespace,
+    });
     expect(emptyData.project.repository).toEqual({ empty: true, exists: true });
   });
 
@@ -405,10 +440,22 @@ const RELEASE = `
 
 describe('releases', () => {
   beforeAll(async () => {
-    await t.api('post', `/projects/${project.id}/releases`)
-      .send({ tag_name: 'v1.0', ref: 'main', name: 'One', description: 'The **first**', released_at: '2026-01-01T00:00:00Z', milestones: ['v1.0'], assets: { links: [{ name: 'bin', url: 'https://example.com/bin' }] } })
+    await t
+      .api('post', `/projects/${project.id}/releases`)
+      .send({
+        tag_name: 'v1.0',
+        ref: 'main',
+        name: 'One',
+        description: 'The **first**',
+        released_at: '2026-01-01T00:00:00Z',
+        milestones: ['v1.0'],
+        assets: { links: [{ name: 'bin', url: 'https://example.com/bin' }] },
+      })
       .expect(201);
-    await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v2.0', ref: 'main', name: 'Two', released_at: '2026-02-01T00:00:00Z' }).expect(201);
+    await t
+      .api('post', `/projects/${project.id}/releases`)
+      .send({ tag_name: 'v2.0', ref: 'main', name: 'Two', released_at: '2026-02-01T00:00:00Z' })
+      .expect(201);
   });
 
   it('answers the release list query (allReleases style)', async () => {
@@ -441,7 +488,19 @@ describe('releases', () => {
       upcomingRelease: false,
       assets: {
         count: 5,
-        links: { nodes: [{ __typename: 'ReleaseAssetLink', id: expect.stringMatching(/^gid:\/\/gitlab\/Releases::Link\/\d+$/), name: 'bin', url: 'https://example.com/bin', linkType: 'OTHER', external: true, directAssetUrl: 'https://example.com/bin' }] },
+        links: {
+          nodes: [
+            {
+              __typename: 'ReleaseAssetLink',
+              id: expect.stringMatching(/^gid:\/\/gitlab\/Releases::Link\/\d+$/),
+              name: 'bin',
+              url: 'https://example.com/bin',
+              linkType: 'OTHER',
+              external: true,
+              directAssetUrl: 'https://example.com/bin',
+            },
+          ],
+        },
       },
       commit: {
         __typename: 'Commit',
@@ -452,7 +511,15 @@ describe('releases', () => {
         authorGravatar: expect.stringMatching(/^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?/),
       },
       author: { __typename: 'UserCore', username: 'root' },
-      milestones: { nodes: [{ title: 'v1.0', webPath: `/${project.path_with_namespace}/-/milestones/1`, stats: { __typename: 'MilestoneStats', totalIssuesCount: 0, closedIssuesCount: 0 } }] },
+      milestones: {
+        nodes: [
+          {
+            title: 'v1.0',
+            webPath: `/${project.path_with_namespace}/-/milestones/1`,
+            stats: { __typename: 'MilestoneStats', totalIssuesCount: 0, closedIssuesCount: 0 },
+          },
+        ],
+      },
     });
     expect(one.assets.sources.nodes.map((s: { format: string }) => s.format)).toEqual(['zip', 'tar.gz', 'tar.bz2', 'tar']);
   });
@@ -465,7 +532,9 @@ describe('releases', () => {
       { fullPath: group.full_path, first: 10, sort: 'RELEASED_AT_ASC' },
     );
     expect(data.group.releases.nodes).toEqual([{ tagName: 'v1.0' }, { tagName: 'v2.0' }]);
-    const wrong = await engines.compare(`{ group(fullPath: "acme") { releases(sort: CREATED_ASC) { nodes { tagName } } } }`, {}, t.root.token, { compiled: false });
+    const wrong = await engines.compare(`{ group(fullPath: "acme") { releases(sort: CREATED_ASC) { nodes { tagName } } } }`, {}, t.root.token, {
+      compiled: false,
+    });
     expect(wrong.body.errors[0].message).toMatch(/GroupReleaseSort/);
   });
 });
@@ -479,10 +548,9 @@ describe('branch mutations with input:', () => {
       { name: 'feature', ref: 'main', projectPath: project.path_with_namespace },
     );
     expect(created.createBranch).toEqual({ clientMutationId: 'b1', errors: [], branch: { name: 'feature' } });
-    const deleted = await run(
-      `mutation deleteBranch($input: BranchDeleteInput!) { branchDelete(input: $input) { errors } }`,
-      { input: { name: 'feature', projectPath: project.path_with_namespace } },
-    );
+    const deleted = await run(`mutation deleteBranch($input: BranchDeleteInput!) { branchDelete(input: $input) { errors } }`, {
+      input: { name: 'feature', projectPath: project.path_with_namespace },
+    });
     expect(deleted.branchDelete).toEqual({ errors: [] });
     await t.api('get', `/projects/${project.id}/repository/branches/feature`).expect(404);
   });

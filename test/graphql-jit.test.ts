@@ -21,8 +21,16 @@ beforeAll(async () => {
   fullPath = project.path_with_namespace;
   const p = `/projects/${project.id}`;
   await t.api('post', `${p}/milestones`).send({ title: 'M1', description: 'first' }).expect(201);
-  await t.api('post', `${p}/releases`)
-    .send({ tag_name: 'v1', ref: 'main', name: 'One', description: 'The **first** :tada:', milestones: ['M1'], assets: { links: [{ name: 'linux', url: 'https://cdn.test/linux', direct_asset_path: '/bin/linux', link_type: 'package' }] } })
+  await t
+    .api('post', `${p}/releases`)
+    .send({
+      tag_name: 'v1',
+      ref: 'main',
+      name: 'One',
+      description: 'The **first** :tada:',
+      milestones: ['M1'],
+      assets: { links: [{ name: 'linux', url: 'https://cdn.test/linux', direct_asset_path: '/bin/linux', link_type: 'package' }] },
+    })
     .expect(201);
   await t.api('post', `${p}/releases`).send({ tag_name: 'v2', ref: 'main', description: 'second' }).expect(201);
   outsider = (await t.user('outsider')).token;
@@ -46,7 +54,10 @@ describe('graphql-jit behind /api/graphql', () => {
       } } }
     }
     fragment Links on Release { links { selfUrl } }`;
-    for (const [skipAuthor, withAssets] of [[true, false], [false, true]]) {
+    for (const [skipAuthor, withAssets] of [
+      [true, false],
+      [false, true],
+    ]) {
       const { body } = await engines.compare(doc, { fullPath, skipAuthor, withAssets });
       const [node] = body.data.project.releases.nodes;
       expect('author' in node, 'author').toBe(!skipAuthor);
@@ -55,7 +66,9 @@ describe('graphql-jit behind /api/graphql', () => {
   });
 
   it('answers introspection, aliases and an operation picked by name', async () => {
-    await engines.compare('{ __schema { queryType { name } mutationType { name } } __type(name: "Release") { name kind fields { name type { name kind ofType { name } } } } }');
+    await engines.compare(
+      '{ __schema { queryType { name } mutationType { name } } __type(name: "Release") { name kind fields { name type { name kind ofType { name } } } } }',
+    );
     await engines.compare(`query A { currentUser { username } } query B { me: currentUser { __typename id } }`, {}, t.root.token, { operationName: 'B' });
   });
 
@@ -64,10 +77,9 @@ describe('graphql-jit behind /api/graphql', () => {
     const forbidden = await engines.compare('{ outboxEmails { totalCount } }', {}, outsider);
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
     // A mutation's payload errors, reported in extensions.payloadErrors (the data do not change).
-    const invalid = await engines.compare(
-      `mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { id } } }`,
-      { input: { projectPath: fullPath, title: 'bad', startDate: '2099-03-01', dueDate: '2099-02-01' } },
-    );
+    const invalid = await engines.compare(`mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { id } } }`, {
+      input: { projectPath: fullPath, title: 'bad', startDate: '2099-03-01', dueDate: '2099-02-01' },
+    });
     expect(invalid.body.extensions.payloadErrors).toHaveLength(1);
     // Variables that do not coerce, or are missing: the reference executor's words on both apps.
     await engines.compare('query($first: Int) { projects(first: $first) { count } }', { first: 'many' }, t.root.token, { compiled: false });
@@ -77,7 +89,11 @@ describe('graphql-jit behind /api/graphql', () => {
     // Refused before execution: a token without the scope, a query over its cost ceiling.
     const scope = await engines.compare(RELEASES_QUERY, { fullPath }, readRepository, { compiled: false });
     expect(scope.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
-    await engines.compare(`{ project(fullPath: "${fullPath}") { repository { blobs(paths: ["README.md"], ref: "main") { nodes { path } } } } }`, {}, readRepository);
+    await engines.compare(
+      `{ project(fullPath: "${fullPath}") { repository { blobs(paths: ["README.md"], ref: "main") { nodes { path } } } } }`,
+      {},
+      readRepository,
+    );
     const hostile = `{ project(fullPath: "${fullPath}") { ${Array.from({ length: 30 }, (_, i) => `a${i}: releases(first: 100) { nodes { name assets { links(first: 100) { nodes { url } } } } }`).join(' ')} } }`;
     expect((await engines.compare(hostile, {}, t.root.token, { compiled: false })).body.errors[0].message).toMatch(/exceeds max complexity/);
     // GRAPHQL_TIMEOUT_MS wraps the compiled executor too.

@@ -59,8 +59,15 @@ describe('groups', () => {
 describe('projects', () => {
   it('creates a project with a README commit in a real bare repository', async () => {
     const g = (await t.api('post', '/groups').send({ name: 'Repo', path: 'repo' }).expect(201)).body;
-    const p = (await t.api('post', '/projects').send({ name: 'Web App', namespace_id: g.id, initialize_with_readme: true, description: 'hi' }).expect(201)).body;
-    expect(p).toMatchObject({ path: 'web-app', path_with_namespace: 'repo/web-app', name_with_namespace: 'Repo / Web App', default_branch: 'main', visibility: 'private' });
+    const p = (await t.api('post', '/projects').send({ name: 'Web App', namespace_id: g.id, initialize_with_readme: true, description: 'hi' }).expect(201))
+      .body;
+    expect(p).toMatchObject({
+      path: 'web-app',
+      path_with_namespace: 'repo/web-app',
+      name_with_namespace: 'Repo / Web App',
+      default_branch: 'main',
+      visibility: 'private',
+    });
     expect(p.namespace).toMatchObject({ id: g.id, kind: 'group', full_path: 'repo' });
     const dir = t.deps.git.pathFor(p.id);
     expect(execFileSync('git', ['-C', dir, 'show', 'main:README.md']).toString()).toContain('# Web App');
@@ -79,7 +86,9 @@ describe('projects', () => {
     const flat = await countQueries(t, async () => expect((await t.api('get', `/projects/${top.id}`).expect(200)).body.name_with_namespace).toBe('Flat / Top'));
     expect(flat).toBe(2);
     // A subgroup's ancestors are one more.
-    const deep = await countQueries(t, async () => expect((await t.api('get', `/projects/${nested.id}`).expect(200)).body.name_with_namespace).toBe('Flat / Deep / Nested'));
+    const deep = await countQueries(t, async () =>
+      expect((await t.api('get', `/projects/${nested.id}`).expect(200)).body.name_with_namespace).toBe('Flat / Deep / Nested'),
+    );
     expect(deep).toBe(flat + 1);
   });
 
@@ -129,22 +138,42 @@ describe('projects', () => {
   });
 
   it('keeps topics, also sent as the legacy tag_list, on create and update', async () => {
-    const p = (await t.api('post', '/projects').send({ name: 'Topical', topics: ['ci', ' Go ', 'CI', ''] }).expect(201)).body;
+    const p = (
+      await t
+        .api('post', '/projects')
+        .send({ name: 'Topical', topics: ['ci', ' Go ', 'CI', ''] })
+        .expect(201)
+    ).body;
     expect(p).toMatchObject({ topics: ['ci', 'Go'], tag_list: ['ci', 'Go'] });
     expect((await t.api('put', `/projects/${p.id}`).send({ tag_list: 'rust,wasm' }).expect(200)).body.topics).toEqual(['rust', 'wasm']);
     // topics wins over tag_list; an empty value clears them; an update with topics only is an update.
-    expect((await t.api('put', `/projects/${p.id}`).send({ topics: ['a'], tag_list: ['b'] }).expect(200)).body.topics).toEqual(['a']);
+    expect(
+      (
+        await t
+          .api('put', `/projects/${p.id}`)
+          .send({ topics: ['a'], tag_list: ['b'] })
+          .expect(200)
+      ).body.topics,
+    ).toEqual(['a']);
     expect((await t.api('get', `/projects/${p.id}`).expect(200)).body.topics).toEqual(['a']);
     expect((await t.api('put', `/projects/${p.id}`).type('form').send('topics=').expect(200)).body.topics).toEqual([]);
-    const long = await t.api('put', `/projects/${p.id}`).send({ topics: ['x'.repeat(256)] }).expect(400);
+    const long = await t
+      .api('put', `/projects/${p.id}`)
+      .send({ topics: ['x'.repeat(256)] })
+      .expect(400);
     expect(long.body).toEqual({ message: { topics: ['is too long (maximum is 255 characters)'] } });
     const gql = await t.graphql(`{ project(id: ${p.id}) { topics } }`);
     expect(gql.body.data.project.topics).toEqual([]);
   });
 
   it('has a GraphQL twin for create and read', async () => {
-    const res = await t.graphql('mutation { projectCreate(input: { initializeWithReadme: true, name: "Gql Proj" }) { project { fullPath defaultBranch webUrl } errors } }');
-    expect(res.body.data.projectCreate).toEqual({ project: { fullPath: 'root/gql-proj', defaultBranch: 'main', webUrl: `${EXTERNAL_URL}/root/gql-proj` }, errors: [] });
+    const res = await t.graphql(
+      'mutation { projectCreate(input: { initializeWithReadme: true, name: "Gql Proj" }) { project { fullPath defaultBranch webUrl } errors } }',
+    );
+    expect(res.body.data.projectCreate).toEqual({
+      project: { fullPath: 'root/gql-proj', defaultBranch: 'main', webUrl: `${EXTERNAL_URL}/root/gql-proj` },
+      errors: [],
+    });
     const list = await t.graphql('{ projects(search: "gql") { totalCount nodes { fullPath namespace { fullPath } } } }');
     expect(list.body.data.projects).toEqual({ totalCount: 1, nodes: [{ fullPath: 'root/gql-proj', namespace: { fullPath: 'root' } }] });
   });
@@ -156,8 +185,14 @@ describe('users', () => {
     expect(res.body).toMatchObject({ username: 'carol', is_admin: false, web_url: `${EXTERNAL_URL}/carol` });
     const row = await t.db.user.findUniqueOrThrow({ where: { username: 'carol' } });
     expect(row.passwordDigest).toBeNull();
-    await t.api('post', '/users').send({ username: 'carol', name: 'C', email: 'c2@example.com', password: 'longenough' }).expect(409, { message: 'Username has already been taken' });
-    await t.api('post', '/users').send({ username: 'carol2', name: 'C', email: 'carol@example.com', password: 'longenough' }).expect(409, { message: 'Email has already been taken' });
+    await t
+      .api('post', '/users')
+      .send({ username: 'carol', name: 'C', email: 'c2@example.com', password: 'longenough' })
+      .expect(409, { message: 'Username has already been taken' });
+    await t
+      .api('post', '/users')
+      .send({ username: 'carol2', name: 'C', email: 'carol@example.com', password: 'longenough' })
+      .expect(409, { message: 'Email has already been taken' });
     await t.api('post', '/users').send({ username: 'dave', name: 'D', email: 'd@example.com' }).expect(400);
     const put = await t.api('put', `/users/${row.id}`).send({ name: 'Carol C', admin: true }).expect(200);
     expect(put.body).toMatchObject({ name: 'Carol C', is_admin: true });
@@ -180,9 +215,18 @@ describe('users', () => {
 describe('commits', () => {
   it('reads a commit by branch, SHA and HEAD, and hides code from guests of private projects', async () => {
     const p = (await t.api('post', '/projects').send({ name: 'Commits', initialize_with_readme: true }).expect(201)).body;
-    const sha = execFileSync('git', ['-C', t.deps.git.pathFor(p.id), 'rev-parse', 'main']).toString().trim();
+    const sha = execFileSync('git', ['-C', t.deps.git.pathFor(p.id), 'rev-parse', 'main'])
+      .toString()
+      .trim();
     const byBranch = (await t.api('get', `/projects/${p.id}/repository/commits/main`).expect(200)).body;
-    expect(byBranch).toMatchObject({ id: sha, short_id: sha.slice(0, 8), title: 'Initial commit', parent_ids: [], author_name: 'Administrator', author_email: 'admin@example.com' });
+    expect(byBranch).toMatchObject({
+      id: sha,
+      short_id: sha.slice(0, 8),
+      title: 'Initial commit',
+      parent_ids: [],
+      author_name: 'Administrator',
+      author_email: 'admin@example.com',
+    });
     expect((await t.api('get', `/projects/${p.id}/repository/commits/${sha}`).expect(200)).body.id).toBe(sha);
     expect((await t.api('get', `/projects/${p.id}/repository/commits/HEAD`).expect(200)).body.id).toBe(sha);
     await t.api('get', `/projects/${p.id}/repository/commits/nope`).expect(404, { message: '404 Commit Not Found' });

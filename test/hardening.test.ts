@@ -142,7 +142,10 @@ describe('bad input is 4xx, never 500', () => {
     await post().set('Content-Type', 'application/json').set('Content-Encoding', 'snappy').send('{"name":"x"}').expect(400);
     const many = Array.from({ length: 10_001 }, (_, i) => `f${i}=1`).join('&');
     await post().type('form').send(many).expect(400);
-    await post().type('form').send(`a${'[b]'.repeat(40)}=1`).expect(400);
+    await post()
+      .type('form')
+      .send(`a${'[b]'.repeat(40)}=1`)
+      .expect(400);
     // The documented refusals keep their own answers.
     expect((await post().set('Content-Type', 'application/json').send('{bad').expect(400)).body).toEqual({ error: 'The request body is not valid JSON' });
   });
@@ -172,25 +175,51 @@ describe('bad input is 4xx, never 500', () => {
       const put = await t.api('put', `${base}/milestones/1`, null).set('Content-Type', 'application/vnd.api+json').send(deepArray(5_000));
       expect([put.status, put.body]).toEqual([400, tooDeep]);
       // GitLab's limit exactly: 32 levels are read, 33 are not; brackets inside strings are text.
-      const at = await t.api('post', '/groups').set('Content-Type', 'application/json').send(`{"name":"d32","path":"d32","d":${deepArray(31)}}`);
+      const at = await t
+        .api('post', '/groups')
+        .set('Content-Type', 'application/json')
+        .send(`{"name":"d32","path":"d32","d":${deepArray(31)}}`);
       expect(at.status).toBe(201);
-      const past = await t.api('post', '/groups').set('Content-Type', 'application/json').send(`{"name":"d33","path":"d33","d":${deepArray(32)}}`);
+      const past = await t
+        .api('post', '/groups')
+        .set('Content-Type', 'application/json')
+        .send(`{"name":"d33","path":"d33","d":${deepArray(32)}}`);
       expect([past.status, past.body]).toEqual([400, tooDeep]);
-      const text = await t.api('post', '/groups').set('Content-Type', 'application/json').send({ name: 'br', path: 'br', description: `${'[{"'.repeat(5_000)}` });
+      const text = await t
+        .api('post', '/groups')
+        .set('Content-Type', 'application/json')
+        .send({ name: 'br', path: 'br', description: `${'[{"'.repeat(5_000)}` });
       expect(text.status).toBe(201);
       expect(await t.db.namespace.count({ where: { path: { in: ['d33', 'y'] } } })).toBe(0);
     });
 
     it('refuses form and multipart field names nested 5,000 deep with the same 400', async () => {
-      const form = await t.api('post', '/groups', null).type('form').send(`name=x&a${'[b]'.repeat(5_000)}=1`);
+      const form = await t
+        .api('post', '/groups', null)
+        .type('form')
+        .send(`name=x&a${'[b]'.repeat(5_000)}=1`);
       expect([form.status, form.body]).toEqual([400, tooDeep]);
-      const arrays = await t.api('post', '/groups').type('form').send(`a${'[]'.repeat(5_000)}=1`);
+      const arrays = await t
+        .api('post', '/groups')
+        .type('form')
+        .send(`a${'[]'.repeat(5_000)}=1`);
       expect([arrays.status, arrays.body]).toEqual([400, tooDeep]);
       // Multipart field names are capped at 1 KB (413), so 300 levels is as deep as one can go.
       const multipart = await t.api('post', '/groups', null).field(`a${'[b]'.repeat(300)}`, '1');
       expect([multipart.status, multipart.body]).toEqual([400, tooDeep]);
-      await t.api('post', '/groups').type('form').send(`name=f32&path=f32&a${'[b]'.repeat(32)}=1`).expect(201);
-      expect((await t.api('post', '/groups').type('form').send(`name=f33&path=f33&a${'[b]'.repeat(33)}=1`)).body).toEqual(tooDeep);
+      await t
+        .api('post', '/groups')
+        .type('form')
+        .send(`name=f32&path=f32&a${'[b]'.repeat(32)}=1`)
+        .expect(201);
+      expect(
+        (
+          await t
+            .api('post', '/groups')
+            .type('form')
+            .send(`name=f33&path=f33&a${'[b]'.repeat(33)}=1`)
+        ).body,
+      ).toEqual(tooDeep);
     });
   });
 
@@ -210,8 +239,12 @@ describe('bad input is 4xx, never 500', () => {
       const send = (body: string) => t.api('post', `${base}/milestones`).set('Content-Type', 'application/json').send(body);
       expect((await send('{"title":"a\\ud800b"}').expect(400)).body).toEqual({ error: 'title contains an unpaired surrogate' });
       expect((await send('{"title":"x\\udc00"}').expect(400)).body).toEqual({ error: 'title contains an unpaired surrogate' });
-      expect((await send('{"title":"ok","description":{"k\\ud800":"v"}}').expect(400)).body).toEqual({ error: 'description[k\ufffd] contains an unpaired surrogate' });
-      expect((await t.api('put', `${base}/releases/v1.0`, null).set('Content-Type', 'application/json').send('{"description":["\\ud83d"]}').expect(400)).body).toEqual({
+      expect((await send('{"title":"ok","description":{"k\\ud800":"v"}}').expect(400)).body).toEqual({
+        error: 'description[k\ufffd] contains an unpaired surrogate',
+      });
+      expect(
+        (await t.api('put', `${base}/releases/v1.0`, null).set('Content-Type', 'application/json').send('{"description":["\\ud83d"]}').expect(400)).body,
+      ).toEqual({
         error: 'description[0] contains an unpaired surrogate',
       });
       expect(await t.db.milestone.count({ where: { title: { in: ['a\ufffdb', 'x\ufffd', 'ok'] } } })).toBe(0);
@@ -223,17 +256,23 @@ describe('bad input is 4xx, never 500', () => {
       const res = await t.graphql(`mutation($t: String!) { milestoneCreate(input: { projectId: ${projectId}, title: $t }) { errors } }`, { t: 'lone\ud800' });
       expect(res.status).toBe(200);
       expect(res.body.errors[0].message).toBe('$t contains an unpaired surrogate');
-      const nested = await t.graphql('mutation($i: MilestoneCreateInput!) { milestoneCreate(input: $i) { errors } }', { i: { projectId, title: 'lone\udfff' } });
+      const nested = await t.graphql('mutation($i: MilestoneCreateInput!) { milestoneCreate(input: $i) { errors } }', {
+        i: { projectId, title: 'lone\udfff' },
+      });
       expect(nested.body.errors[0].message).toBe('$i[title] contains an unpaired surrogate');
       expect(await t.db.milestone.count({ where: { title: { startsWith: 'lone' } } })).toBe(0);
     });
 
-    it('in an alert payload: 400 with an empty body (the intake\'s answer), nothing stored; dates past PostgreSQL read as absent', async () => {
-      const created = await t.graphql('mutation($input: HttpIntegrationCreateInput!) { httpIntegrationCreate(input: $input) { integration { token url } errors } }', {
-        input: { projectPath: 'acme/app', name: 'Hostile', active: true },
-      });
+    it("in an alert payload: 400 with an empty body (the intake's answer), nothing stored; dates past PostgreSQL read as absent", async () => {
+      const created = await t.graphql(
+        'mutation($input: HttpIntegrationCreateInput!) { httpIntegrationCreate(input: $input) { integration { token url } errors } }',
+        {
+          input: { projectPath: 'acme/app', name: 'Hostile', active: true },
+        },
+      );
       const { token, url } = created.body.data.httpIntegrationCreate.integration;
-      const notify = (body: string) => request(t.base).post(new URL(url).pathname).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
+      const notify = (body: string) =>
+        request(t.base).post(new URL(url).pathname).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(body);
       const before = await t.db.alert.count();
       for (const body of ['{"title":"disk \\ud800 full"}', '{"title":"t","hosts":["\\udc00"]}', '{"title":"t","labels":{"\\ud800":1}}']) {
         const res = await notify(body);
@@ -314,7 +353,17 @@ describe('token scopes per operation', () => {
     await t.api('get', `${base}/repository/files/README.md?ref=main`, tok).expect(200);
     await t.api('get', `${base}/repository/files/README.md/raw?ref=main`, tok).expect(200);
     await t.api('get', `${base}/repository/files/README.md/blame?ref=main`, tok).expect(200);
-    for (const route of ['/members', '/milestones', '/releases', '/releases/v1.0', '/labels', '/repository/tags', '/repository/archive', '/repository/branches', '']) {
+    for (const route of [
+      '/members',
+      '/milestones',
+      '/releases',
+      '/releases/v1.0',
+      '/labels',
+      '/repository/tags',
+      '/repository/archive',
+      '/repository/branches',
+      '',
+    ]) {
       const res = await t.api('get', `${base}${route}`, tok);
       expect(res.status, route).toBe(403);
       expect(res.body.error, route).toBe('insufficient_scope');
@@ -345,8 +394,22 @@ describe('token scopes per operation', () => {
     const names = [...new Set(restRoutes.map((r) => r.operation))];
     // GitLab opens read_repository to Git over HTTP and the files API only: the commits API (whose
     // entities carry project fields) needs read_api, as there.
-    expect(names.filter((n) => passes(n, ['read_repository'])).sort()).toEqual(['Metadata', 'RepositoryFile', 'RepositoryFileBlame', 'RepositoryFileHead', 'RepositoryFileRaw', 'Version']);
-    expect(names.filter((n) => passes(n, ['read_user'])).sort()).toEqual(['CurrentPersonalAccessToken', 'CurrentUser', 'Metadata', 'UserById', 'UserList', 'Version']);
+    expect(names.filter((n) => passes(n, ['read_repository'])).sort()).toEqual([
+      'Metadata',
+      'RepositoryFile',
+      'RepositoryFileBlame',
+      'RepositoryFileHead',
+      'RepositoryFileRaw',
+      'Version',
+    ]);
+    expect(names.filter((n) => passes(n, ['read_user'])).sort()).toEqual([
+      'CurrentPersonalAccessToken',
+      'CurrentUser',
+      'Metadata',
+      'UserById',
+      'UserList',
+      'Version',
+    ]);
     // Positive control: read_api passes every query, api everything.
     expect(names.filter((n) => passes(n, ['api']))).toEqual(names);
   });
@@ -427,8 +490,13 @@ describe('failed-authentication ban and throttles', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Signed-in requests have their own budget, per user.
       for (let i = 0; i < 3; i++) await request(limited.app).get('/api/v4/user').set('PRIVATE-TOKEN', limited.root.token).expect(200);
-      expect((await request(limited.app).get('/api/v4/user').set('PRIVATE-TOKEN', limited.root.token).expect(429)).headers['ratelimit-name']).toBe('throttle_authenticated_api');
-      await request(limited.app).get('/api/v4/user').set('PRIVATE-TOKEN', (await limited.user()).token).expect(200);
+      expect((await request(limited.app).get('/api/v4/user').set('PRIVATE-TOKEN', limited.root.token).expect(429)).headers['ratelimit-name']).toBe(
+        'throttle_authenticated_api',
+      );
+      await request(limited.app)
+        .get('/api/v4/user')
+        .set('PRIVATE-TOKEN', (await limited.user()).token)
+        .expect(200);
     } finally {
       await limited.close();
     }
@@ -437,9 +505,9 @@ describe('failed-authentication ban and throttles', () => {
   it('keeps the counters in Redis when REDIS_URL is set', async (ctx) => {
     const reachable = await new Promise<boolean>((resolve) => {
       const socket = net.connect(6379, '127.0.0.1', () => {
-      socket.end();
-      resolve(true);
-    });
+        socket.end();
+        resolve(true);
+      });
       socket.on('error', () => resolve(false));
     });
     if (!reachable) return ctx.skip();
@@ -465,7 +533,9 @@ describe('failed-authentication ban and throttles', () => {
 
 describe('a database that is gone or stalled', () => {
   it('answers 503 with Retry-After on REST and GraphQL, and logs errors with the request id, never a token', async () => {
-    const { db, pool } = createDb('postgresql://postgres:x@127.0.0.1:1/none', { timeouts: { poolSize: 2, connectTimeoutMs: 500, statementTimeoutMs: 500, idleInTransactionTimeoutMs: 1_000 } });
+    const { db, pool } = createDb('postgresql://postgres:x@127.0.0.1:1/none', {
+      timeouts: { poolSize: 2, connectTimeoutMs: 500, statementTimeoutMs: 500, idleInTransactionTimeoutMs: 1_000 },
+    });
     const captured = capturingLogger();
     const app = buildApp({ ...t.deps, db, sql: new SqlReader(pool), log: captured.log });
     try {
@@ -507,10 +577,14 @@ describe('a database that is gone or stalled', () => {
     const silent = net.createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as net.AddressInfo).port;
-    const { db, pool } = createDb(`postgresql://postgres:x@127.0.0.1:${port}/none`, { timeouts: { poolSize: 2, connectTimeoutMs: 10_000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000 } });
+    const { db, pool } = createDb(`postgresql://postgres:x@127.0.0.1:${port}/none`, {
+      timeouts: { poolSize: 2, connectTimeoutMs: 10_000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000 },
+    });
     try {
       const started = Date.now();
-      const ready = await request(buildApp({ ...t.deps, db })).get('/-/readiness').expect(503);
+      const ready = await request(buildApp({ ...t.deps, db }))
+        .get('/-/readiness')
+        .expect(503);
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(ready.body).toEqual({ status: 'failed', checks: { database: false, migrations: false, repository_storage: true } });
     } finally {

@@ -19,7 +19,10 @@ describe('project housekeeping (a job)', () => {
     t = await createTestApp();
     ({ project } = await seedProject(t));
     for (let i = 0; i < 3; i++) {
-      await t.api('post', `/projects/${project.id}/repository/files/file${i}.txt`).send({ branch: 'main', content: `content ${i}`, commit_message: `add ${i}` }).expect(201);
+      await t
+        .api('post', `/projects/${project.id}/repository/files/file${i}.txt`)
+        .send({ branch: 'main', content: `content ${i}`, commit_message: `add ${i}` })
+        .expect(201);
     }
   });
   afterAll(async () => {
@@ -33,7 +36,9 @@ describe('project housekeeping (a job)', () => {
     expect(before.loose).toBeGreaterThan(0);
     const res = await t.api('post', `/projects/${project.id}/housekeeping`).expect(201);
     expect(res.text).toBe('');
-    await t.api('post', `/projects/${project.id}/housekeeping`).expect(409, { message: 'Housekeeping was already requested for this project and has not started yet' });
+    await t
+      .api('post', `/projects/${project.id}/housekeeping`)
+      .expect(409, { message: 'Housekeeping was already requested for this project and has not started yet' });
     expect(await backlog()).toBe(1);
     // Nothing ran yet: the request only queued the work.
     expect(await objectCounts(t.deps.git, project.id)).toEqual(before);

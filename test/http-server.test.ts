@@ -43,7 +43,11 @@ describe('createAppServer', () => {
     expect(await res.json()).toEqual({ id: '7', query: { a: { b: '1' } } });
     const head = await fetch(`${base}/things/8`, { method: 'HEAD' });
     expect([head.status, head.headers.get('x-thing'), await head.text()]).toEqual([201, '8', '']);
-    const echo = await fetch(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ many: 'x'.repeat(100_000) }) });
+    const echo = await fetch(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ many: 'x'.repeat(100_000) }),
+    });
     expect((await echo.json()).many).toHaveLength(100_000);
     expect((await fetch(`${base}/nowhere`)).status).toBe(404);
     expect(seen).toHaveLength(4);

@@ -65,7 +65,10 @@ describe('group integrations', () => {
 
       for (const param of kind.params.filter((p) => p.required)) {
         const { [param.name]: _dropped, ...rest } = params;
-        await t.api('put', `/groups/${group.id}/integrations/${slug}`).send(rest).expect(400, { error: `${param.name} is missing` });
+        await t
+          .api('put', `/groups/${group.id}/integrations/${slug}`)
+          .send(rest)
+          .expect(400, { error: `${param.name} is missing` });
       }
 
       await t.api('delete', `/groups/${group.id}/integrations/${slug}`).expect(204);
@@ -88,7 +91,7 @@ describe('group integrations', () => {
     expect(await t.db.integration.count({ where: { namespaceId: g.id, slug: 'assembla' } })).toBe(1);
   });
 
-  it('accepts GitLab\'s original parameter names as aliases', async () => {
+  it("accepts GitLab's original parameter names as aliases", async () => {
     await t
       .api('put', `/groups/${group.id}/integrations/bamboo`)
       .send({ bamboo_url: 'https://ci.example.com', build_key: 'KEY', username: 'u', password: 'p' })
@@ -99,21 +102,38 @@ describe('group integrations', () => {
     await t.api('put', `/groups/${group.id}/integrations/confluence`).send({ confluence_url: 'https://acme.atlassian.net/wiki' }).expect(200);
   });
 
-  it('applies the spec\'s rules: branch and label values, http(s) URLs, deprecated parameters, channels', async () => {
+  it("applies the spec's rules: branch and label values, http(s) URLs, deprecated parameters, channels", async () => {
     const base = `/groups/${group.id}/integrations/slack`;
-    await t.api('put', base).send({ webhook: 'https://hooks.example.com/x', branches_to_be_notified: 'some' }).expect(400, { error: 'branches_to_be_notified does not have a valid value' });
-    await t.api('put', base).send({ webhook: 'https://hooks.example.com/x', labels_to_be_notified_behavior: 'match_some' }).expect(400, { error: 'labels_to_be_notified_behavior does not have a valid value' });
+    await t
+      .api('put', base)
+      .send({ webhook: 'https://hooks.example.com/x', branches_to_be_notified: 'some' })
+      .expect(400, { error: 'branches_to_be_notified does not have a valid value' });
+    await t
+      .api('put', base)
+      .send({ webhook: 'https://hooks.example.com/x', labels_to_be_notified_behavior: 'match_some' })
+      .expect(400, { error: 'labels_to_be_notified_behavior does not have a valid value' });
     const ftp = await t.api('put', base).send({ webhook: 'ftp://hooks.example.com/x' }).expect(400);
     expect(ftp.body).toEqual({ message: { webhook: ['is blocked: Only allowed schemes are http, https'] } });
-    const ok = await t.api('put', base).send({ webhook: 'https://hooks.example.com/x', notify_only_default_branch: true, push_channel: 'pushes', push_events: false }).expect(200);
-    expect(ok.body.properties).toMatchObject({ branches_to_be_notified: 'default', labels_to_be_notified_behavior: 'match_any', notify_only_default_branch: true, push_channel: 'pushes' });
+    const ok = await t
+      .api('put', base)
+      .send({ webhook: 'https://hooks.example.com/x', notify_only_default_branch: true, push_channel: 'pushes', push_events: false })
+      .expect(200);
+    expect(ok.body.properties).toMatchObject({
+      branches_to_be_notified: 'default',
+      labels_to_be_notified_behavior: 'match_any',
+      notify_only_default_branch: true,
+      push_channel: 'pushes',
+    });
     expect(ok.body.push_events).toBe(false);
     expect(ok.body.tag_push_events).toBe(true);
-    const bk = await t.api('put', `/groups/${group.id}/integrations/buildkite`).send({ token: 't', project_url: 'https://bk.example.com/p', enable_ssl_verification: false }).expect(200);
+    const bk = await t
+      .api('put', `/groups/${group.id}/integrations/buildkite`)
+      .send({ token: 't', project_url: 'https://bk.example.com/p', enable_ssl_verification: false })
+      .expect(200);
     expect(bk.body.properties).not.toHaveProperty('enable_ssl_verification');
   });
 
-  it('answers GitLab\'s statuses: unknown, project-only and development-only kinds, not set up, roles', async () => {
+  it("answers GitLab's statuses: unknown, project-only and development-only kinds, not set up, roles", async () => {
     await t.api('put', `/groups/${group.id}/integrations/jenkins`).send({}).expect(400, { message: '400 Integration not available' });
     await t.api('get', `/groups/${group.id}/integrations/jenkins`).expect(400, { message: '400 Integration not available' });
     await t.api('put', `/groups/${group.id}/integrations/nonsense`).send({}).expect(404, { error: '404 Not Found' });
@@ -123,7 +143,10 @@ describe('group integrations', () => {
     await t.api('delete', `/groups/${empty.id}/integrations/redmine`).expect(404, { message: '404 Integration Not Found' });
     expect((await t.api('get', `/groups/${empty.id}/integrations`).expect(200)).body).toEqual([]);
     t.config.development = false;
-    await t.api('put', `/groups/${group.id}/integrations/mock-ci`).send({ mock_service_url: 'https://mock.example.com' }).expect(400, { error: 'slug does not have a valid value' });
+    await t
+      .api('put', `/groups/${group.id}/integrations/mock-ci`)
+      .send({ mock_service_url: 'https://mock.example.com' })
+      .expect(400, { error: 'slug does not have a valid value' });
     t.config.development = true;
 
     const dev = await t.user();
@@ -143,20 +166,32 @@ describe('group integrations', () => {
     const top = (await t.api('post', '/groups').send({ name: 'Top', path: 'top' }).expect(201)).body;
     const mid = (await t.api('post', '/groups').send({ name: 'Mid', path: 'mid', parent_id: top.id }).expect(201)).body;
     const low = (await t.api('post', '/groups').send({ name: 'Low', path: 'low', parent_id: mid.id }).expect(201)).body;
-    await t.api('put', `/groups/${top.id}/integrations/youtrack`).send({ issues_url: 'https://yt.example.com/:id', project_url: 'https://yt.example.com/p' }).expect(200);
+    await t
+      .api('put', `/groups/${top.id}/integrations/youtrack`)
+      .send({ issues_url: 'https://yt.example.com/:id', project_url: 'https://yt.example.com/p' })
+      .expect(200);
     const seen = (await t.api('get', `/groups/${low.id}/integrations/youtrack`).expect(200)).body;
     expect(seen).toMatchObject({ inherited: true, properties: { project_url: 'https://yt.example.com/p' } });
     expect((await t.api('get', `/groups/${low.id}/integrations`).expect(200)).body).toEqual([expect.objectContaining({ slug: 'youtrack', inherited: true })]);
 
-    await t.api('put', `/groups/${mid.id}/integrations/youtrack`).send({ issues_url: 'https://mid.example.com/:id', project_url: 'https://mid.example.com/p' }).expect(200);
+    await t
+      .api('put', `/groups/${mid.id}/integrations/youtrack`)
+      .send({ issues_url: 'https://mid.example.com/:id', project_url: 'https://mid.example.com/p' })
+      .expect(200);
     expect((await t.api('get', `/groups/${low.id}/integrations/youtrack`).expect(200)).body.properties.project_url).toBe('https://mid.example.com/p');
     expect((await t.api('get', `/groups/${mid.id}/integrations/youtrack`).expect(200)).body.inherited).toBe(false);
 
     const back = await t.api('put', `/groups/${mid.id}/integrations/youtrack`).send({ use_inherited_settings: true }).expect(200);
     expect(back.body).toMatchObject({ inherited: true, properties: { project_url: 'https://yt.example.com/p' } });
-    await t.api('put', `/groups/${top.id}/integrations/youtrack`).send({ issues_url: 'https://yt2.example.com/:id', project_url: 'https://yt2.example.com/p' }).expect(200);
+    await t
+      .api('put', `/groups/${top.id}/integrations/youtrack`)
+      .send({ issues_url: 'https://yt2.example.com/:id', project_url: 'https://yt2.example.com/p' })
+      .expect(200);
     for (const g of [mid, low]) {
-      expect((await t.api('get', `/groups/${g.id}/integrations/youtrack`).expect(200)).body).toMatchObject({ inherited: true, properties: { project_url: 'https://yt2.example.com/p' } });
+      expect((await t.api('get', `/groups/${g.id}/integrations/youtrack`).expect(200)).body).toMatchObject({
+        inherited: true,
+        properties: { project_url: 'https://yt2.example.com/p' },
+      });
     }
     await t.api('put', `/groups/${top.id}/integrations/redmine`).send({ use_inherited_settings: true }).expect(400);
   });
@@ -164,26 +199,49 @@ describe('group integrations', () => {
   it('answers the same through GraphQL as through REST (twin), with per-kind input types', async () => {
     const m = await t.graphql(
       `mutation($input: IntegrationSetUpInput!) { integrationSetUp(input: $input) { errors integration { slug active inherited pushEvents properties } } }`,
-      { input: { groupPath: 'acme', slug: 'discord', pushEvents: false, settings: { discord: { webhook: 'https://discord.example.com/h', branchesToBeNotified: 'all' } } } },
+      {
+        input: {
+          groupPath: 'acme',
+          slug: 'discord',
+          pushEvents: false,
+          settings: { discord: { webhook: 'https://discord.example.com/h', branchesToBeNotified: 'all' } },
+        },
+      },
     );
     expect(m.body.data.integrationSetUp.errors).toEqual([]);
     const rest = (await t.api('get', `/groups/${group.id}/integrations/discord`).expect(200)).body;
-    const q = await t.graphql(`{ group(fullPath: "acme") { integration(slug: "discord") { databaseId slug title active inherited pushEvents createdAt properties } } }`);
+    const q = await t.graphql(
+      `{ group(fullPath: "acme") { integration(slug: "discord") { databaseId slug title active inherited pushEvents createdAt properties } } }`,
+    );
     expect(q.body.data.group.integration).toEqual({
-      databaseId: rest.id, slug: rest.slug, title: rest.title, active: rest.active, inherited: rest.inherited, pushEvents: rest.push_events, createdAt: rest.created_at, properties: rest.properties,
+      databaseId: rest.id,
+      slug: rest.slug,
+      title: rest.title,
+      active: rest.active,
+      inherited: rest.inherited,
+      pushEvents: rest.push_events,
+      createdAt: rest.created_at,
+      properties: rest.properties,
     });
     const missing = await t.graphql(`mutation { integrationSetUp(input: { groupPath: "acme", slug: "discord", settings: { discord: {} } }) { errors } }`);
     expect(missing.body.data.integrationSetUp.errors).toEqual(['webhook is missing']);
-    const wrong = await t.graphql(`mutation { integrationSetUp(input: { groupPath: "acme", slug: "discord", settings: { slack: { webhook: "https://x.example.com" } } }) { errors } }`);
+    const wrong = await t.graphql(
+      `mutation { integrationSetUp(input: { groupPath: "acme", slug: "discord", settings: { slack: { webhook: "https://x.example.com" } } }) { errors } }`,
+    );
     expect(wrong.body.data.integrationSetUp.errors).toEqual(['settings.slack does not belong to the discord integration']);
     // An update names only what changes: the webhook (a secret) and the flags stay as they were.
     const u = await t.graphql(
       `mutation { integrationUpdate(input: { groupPath: "acme", slug: "discord", settings: { discord: { branchesToBeNotified: "default" } } }) { errors integration { pushEvents properties } } }`,
     );
-    expect(u.body.data.integrationUpdate).toEqual({ errors: [], integration: { pushEvents: false, properties: expect.objectContaining({ branches_to_be_notified: 'default' }) } });
+    expect(u.body.data.integrationUpdate).toEqual({
+      errors: [],
+      integration: { pushEvents: false, properties: expect.objectContaining({ branches_to_be_notified: 'default' }) },
+    });
     const row = await t.db.integration.findFirstOrThrow({ where: { namespaceId: group.id, slug: 'discord' } });
     expect(settingsOf(t.deps, { row, kind: kindOf('discord')!, inherited: false }).webhook).toBe('https://discord.example.com/h');
-    const notSetUp = await t.graphql(`mutation { integrationUpdate(input: { groupPath: "acme", slug: "telegram", settings: { telegram: { room: "x" } } }) { errors } }`);
+    const notSetUp = await t.graphql(
+      `mutation { integrationUpdate(input: { groupPath: "acme", slug: "telegram", settings: { telegram: { room: "x" } } }) { errors } }`,
+    );
     expect(JSON.stringify(notSetUp.body)).toContain('Integration Not Found');
     const dev = await t.user();
     await t.api('post', `/groups/${group.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
@@ -221,8 +279,14 @@ describe('integration delivery', () => {
       const project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
       // The tag exists before the integrations do, so the release is the only event they hear.
       await t.api('post', `/projects/${project.id}/repository/tags`).query({ tag_name: 'v1.0', ref: 'main' }).expect(201);
-      await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/hook`, tag_push_channel: 'releases', username: 'bot' }).expect(200);
-      await t.api('put', `/groups/${group.id}/integrations/microsoft-teams`).send({ webhook: `${hook.url}/teams`, tag_push_events: false }).expect(200);
+      await t
+        .api('put', `/groups/${group.id}/integrations/slack`)
+        .send({ webhook: `${hook.url}/hook`, tag_push_channel: 'releases', username: 'bot' })
+        .expect(200);
+      await t
+        .api('put', `/groups/${group.id}/integrations/microsoft-teams`)
+        .send({ webhook: `${hook.url}/teams`, tag_push_events: false })
+        .expect(200);
       await t.api('put', `/groups/${group.id}/integrations/emails-on-push`).send({ recipients: 'ops@example.com' }).expect(200);
       await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v1.0', name: 'One' }).expect(201);
       const result = await t.deps.jobs.drain({ ignoreDelays: true });
@@ -232,7 +296,13 @@ describe('integration delivery', () => {
       expect(hook.bodies).toEqual([
         {
           url: '/hook',
-          body: expect.objectContaining({ object_kind: 'release', channel: 'releases', username: 'bot', project: { id: project.id, path_with_namespace: 'deliver/app' }, text: expect.stringContaining('v1.0') }),
+          body: expect.objectContaining({
+            object_kind: 'release',
+            channel: 'releases',
+            username: 'bot',
+            project: { id: project.id, path_with_namespace: 'deliver/app' },
+            text: expect.stringContaining('v1.0'),
+          }),
         },
       ]);
       const deliveries = await t.db.integrationDelivery.findMany({ orderBy: { id: 'asc' }, include: { integration: true } });
@@ -240,7 +310,9 @@ describe('integration delivery', () => {
       expect(deliveries.filter((d) => d.integration.slug === 'microsoft-teams')).toEqual([]);
       expect(deliveries.filter((d) => d.integration.slug === 'emails-on-push').map((d) => [d.status, d.target])).toEqual([['sent', 'ops@example.com']]);
       const mails = await t.db.email.findMany();
-      expect(mails).toEqual([expect.objectContaining({ to: ['ops@example.com'], subject: expect.stringContaining('release One (v1.0) create'), transport: 'outbox' })]);
+      expect(mails).toEqual([
+        expect.objectContaining({ to: ['ops@example.com'], subject: expect.stringContaining('release One (v1.0) create'), transport: 'outbox' }),
+      ]);
 
       const test = await t.api('post', `/groups/${group.id}/integrations/microsoft-teams/test`).expect(200);
       expect(test.body).toMatchObject({ success: true, status: 'sent' });
@@ -248,7 +320,10 @@ describe('integration delivery', () => {
       const gql = await t.graphql(`mutation { integrationTest(input: { groupPath: "deliver", slug: "emails-on-push" }) { errors result { success status } } }`);
       expect(gql.body.data.integrationTest).toEqual({ errors: [], result: { success: true, status: 'sent' } });
       expect(await t.db.email.count()).toBe(2);
-      await t.api('put', `/groups/${group.id}/integrations/bugzilla`).send({ new_issue_url: 'https://b.example.com/new', issues_url: 'https://b.example.com/:id', project_url: 'https://b.example.com' }).expect(200);
+      await t
+        .api('put', `/groups/${group.id}/integrations/bugzilla`)
+        .send({ new_issue_url: 'https://b.example.com/new', issues_url: 'https://b.example.com/:id', project_url: 'https://b.example.com' })
+        .expect(200);
       expect((await t.api('post', `/groups/${group.id}/integrations/bugzilla/test`).expect(200)).body).toMatchObject({ success: true, status: 'recorded' });
     } finally {
       await hook.close();
@@ -261,7 +336,10 @@ describe('integration delivery', () => {
     try {
       const group = (await t.api('post', '/groups').send({ name: 'Pushes', path: 'pushes' }).expect(201)).body;
       const project = (await t.api('post', '/projects').send({ name: 'Lib', namespace_id: group.id }).expect(201)).body;
-      await t.api('put', `/groups/${group.id}/integrations/hangouts-chat`).send({ webhook: `${hook.url}/chat`, tag_push_events: false }).expect(200);
+      await t
+        .api('put', `/groups/${group.id}/integrations/hangouts-chat`)
+        .send({ webhook: `${hook.url}/chat`, tag_push_events: false })
+        .expect(200);
       const sha = 'a'.repeat(40);
       await t.deps.events.publish('push', { projectId: project.id, userId: null, ref: 'refs/heads/main', before: '0'.repeat(40), after: sha, via: 'api' });
       await t.deps.events.publish('push', { projectId: project.id, userId: null, ref: 'refs/tags/v2', before: '0'.repeat(40), after: sha, via: 'git' });
@@ -274,7 +352,10 @@ describe('integration delivery', () => {
       // End to end: a commit through the files API announces a push that reaches the receiver.
       await t.api('post', `/projects/${project.id}/repository/files/NOTES.md`).send({ branch: 'main', content: 'x', commit_message: 'notes' }).expect(201);
       await t.deps.jobs.drain();
-      expect(hook.bodies.at(-1)).toEqual({ url: '/chat', body: expect.objectContaining({ object_kind: 'push', data: expect.objectContaining({ ref: 'refs/heads/main', via: 'api' }) }) });
+      expect(hook.bodies.at(-1)).toEqual({
+        url: '/chat',
+        body: expect.objectContaining({ object_kind: 'push', data: expect.objectContaining({ ref: 'refs/heads/main', via: 'api' }) }),
+      });
       expect(hook.bodies).toHaveLength(3);
     } finally {
       await hook.close();
@@ -287,8 +368,14 @@ describe('integration delivery', () => {
     try {
       const group = (await t.api('post', '/groups').send({ name: 'Filters', path: 'filters', visibility: 'public' }).expect(201)).body;
       const project = (await t.api('post', '/projects').send({ name: 'Svc', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
-      await t.api('put', `/groups/${group.id}/integrations/discord`).send({ webhook: `${hook.url}/default` }).expect(200);
-      await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all' }).expect(200);
+      await t
+        .api('put', `/groups/${group.id}/integrations/discord`)
+        .send({ webhook: `${hook.url}/default` })
+        .expect(200);
+      await t
+        .api('put', `/groups/${group.id}/integrations/slack`)
+        .send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all' })
+        .expect(200);
       // A branch made through the branches API is a push of a new branch: only `all` hears it.
       await t.api('post', `/projects/${project.id}/repository/branches`).query({ branch: 'feature', ref: 'main' }).expect(201);
       await t.api('post', `/projects/${project.id}/repository/files/a.txt`).send({ branch: 'feature', content: 'a', commit_message: 'a' }).expect(201);
@@ -302,7 +389,10 @@ describe('integration delivery', () => {
         expect.stringMatching(/to branch main$/),
       ]);
       // The deprecated flag still narrows to the default branch.
-      await t.api('put', `/groups/${group.id}/integrations/slack`).send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all', notify_only_default_branch: true }).expect(200);
+      await t
+        .api('put', `/groups/${group.id}/integrations/slack`)
+        .send({ webhook: `${hook.url}/all`, branches_to_be_notified: 'all', notify_only_default_branch: true })
+        .expect(200);
       await t.api('delete', `/projects/${project.id}/repository/branches/feature`).expect(204);
       await t.deps.jobs.drain();
       expect(pushes('/all')).toHaveLength(3);
@@ -318,25 +408,49 @@ describe('integration delivery', () => {
       await t.deps.jobs.drain();
       const about = (kind: string) => hook.bodies.filter((b) => b.url === '/default' && b.body.object_kind === kind).map((b) => b.body);
       expect(about('member')).toEqual([
-        expect.objectContaining({ text: 'filters/svc: member alice added (access level 30) by root', project: { id: project.id, path_with_namespace: 'filters/svc' } }),
+        expect.objectContaining({
+          text: 'filters/svc: member alice added (access level 30) by root',
+          project: { id: project.id, path_with_namespace: 'filters/svc' },
+        }),
       ]);
       expect(about('access_request').map((b) => b.text)).toEqual(['filters: bob requested access', 'filters: access request of bob approved by root']);
-      expect(about('access_request')[0]).toMatchObject({ group: { id: group.id, full_path: 'filters' }, project: null, data: { userId: bob.id, action: 'requested' } });
+      expect(about('access_request')[0]).toMatchObject({
+        group: { id: group.id, full_path: 'filters' },
+        project: null,
+        data: { userId: bob.id, action: 'requested' },
+      });
     } finally {
       await hook.close();
     }
   });
 
-  it('calls the bot kind\'s API at its hostname without recording the token', async () => {
+  it("calls the bot kind's API at its hostname without recording the token", async () => {
     await t.api('put', '/application/settings').send({ allow_local_requests_from_web_hooks_and_services: true }).expect(200);
     const bot = await receiver();
     try {
       const group = (await t.api('post', '/groups').send({ name: 'Bot', path: 'bot' }).expect(201)).body;
-      const flags = Object.fromEntries(['push_events', 'issues_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events'].map((f) => [f, true]));
-      await t.api('put', `/groups/${group.id}/integrations/telegram`).send({ hostname: bot.url, token: 'TOKEN123', room: '@ops', thread: 4, ...flags }).expect(200);
+      const flags = Object.fromEntries(
+        [
+          'push_events',
+          'issues_events',
+          'confidential_issues_events',
+          'merge_requests_events',
+          'tag_push_events',
+          'note_events',
+          'confidential_note_events',
+          'pipeline_events',
+          'wiki_page_events',
+        ].map((f) => [f, true]),
+      );
+      await t
+        .api('put', `/groups/${group.id}/integrations/telegram`)
+        .send({ hostname: bot.url, token: 'TOKEN123', room: '@ops', thread: 4, ...flags })
+        .expect(200);
       const test = await t.api('post', `/groups/${group.id}/integrations/telegram/test`).expect(200);
       expect(test.body.success).toBe(true);
-      expect(bot.bodies).toEqual([{ url: '/botTOKEN123/sendMessage', body: { chat_id: '@ops', text: expect.stringContaining('Telegram'), message_thread_id: 4 } }]);
+      expect(bot.bodies).toEqual([
+        { url: '/botTOKEN123/sendMessage', body: { chat_id: '@ops', text: expect.stringContaining('Telegram'), message_thread_id: 4 } },
+      ]);
       const recorded = await t.db.integrationDelivery.findFirstOrThrow({ where: { integration: { slug: 'telegram' } } });
       expect(recorded.target).not.toContain('TOKEN123');
     } finally {
@@ -348,7 +462,17 @@ describe('integration delivery', () => {
 describe('secrets follow their destination (issue #37)', () => {
   let t: TestApp;
   let maintainer: { id: number; token: string };
-  const CHAT_FLAGS = ['push_events', 'issues_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events'];
+  const CHAT_FLAGS = [
+    'push_events',
+    'issues_events',
+    'confidential_issues_events',
+    'merge_requests_events',
+    'tag_push_events',
+    'note_events',
+    'confidential_note_events',
+    'pipeline_events',
+    'wiki_page_events',
+  ];
   const flags = Object.fromEntries(CHAT_FLAGS.map((f) => [f, true]));
   beforeAll(async () => {
     t = await createTestApp();
@@ -360,7 +484,12 @@ describe('secrets follow their destination (issue #37)', () => {
 
   /** `integrationUpdate` as the maintainer, settings by the registry's names. */
   const update = async (path: string, kind: KindDef, settings: Record<string, unknown>, top: Record<string, unknown> = {}) => {
-    const input = { groupPath: path, slug: kind.slug, ...top, settings: { [camel(kind.slug)]: Object.fromEntries(Object.entries(settings).map(([k, v]) => [camel(k), v])) } };
+    const input = {
+      groupPath: path,
+      slug: kind.slug,
+      ...top,
+      settings: { [camel(kind.slug)]: Object.fromEntries(Object.entries(settings).map(([k, v]) => [camel(k), v])) },
+    };
     const r = await t.graphql('mutation($input: IntegrationUpdateInput!) { integrationUpdate(input: $input) { errors } }', { input }, maintainer.token);
     return r.body.data.integrationUpdate.errors as string[];
   };
@@ -371,7 +500,7 @@ describe('secrets follow their destination (issue #37)', () => {
   const humanized = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
   const elsewhere = (param: ParamDef) => (param.url ? `https://elsewhere.example.com/${param.name}` : `elsewhere-${param.name}`);
 
-  it('every kind with secrets declares where it sends them (GitLab\'s exposes_secrets fields)', () => {
+  it("every kind with secrets declares where it sends them (GitLab's exposes_secrets fields)", () => {
     expect(KINDS.flatMap((kind) => kind.params.filter((p) => p.url && !p.destination).map((p) => `${kind.slug}.${p.name}`))).toEqual([]);
     const withSecrets = KINDS.filter((kind) => kind.params.some((p) => p.secret));
     expect(Object.fromEntries(withSecrets.map((kind) => [kind.slug, kind.params.filter((p) => p.destination).map((p) => p.name)]))).toEqual({
@@ -399,7 +528,12 @@ describe('secrets follow their destination (issue #37)', () => {
     const secrets = kind.params.filter((p) => p.secret);
     const destinations = kind.params.filter((p) => p.destination);
     it('a destination change needs every secret again; other changes keep them', async () => {
-      const group = (await t.api('post', '/groups').send({ name: `S ${slug}`, path: `s-${slug}` }).expect(201)).body;
+      const group = (
+        await t
+          .api('post', '/groups')
+          .send({ name: `S ${slug}`, path: `s-${slug}` })
+          .expect(201)
+      ).body;
       await t.api('post', `/groups/${group.id}/members`).send({ user_id: maintainer.id, access_level: 40 }).expect(201);
       const params = validParams(kind);
       await t.api('put', `/groups/${group.id}/integrations/${slug}`).send(params).expect(200);
@@ -423,24 +557,36 @@ describe('secrets follow their destination (issue #37)', () => {
     });
   });
 
-  it('a Maintainer cannot send the owner\'s Telegram bot token to a host of theirs (REST and GraphQL)', async () => {
+  it("a Maintainer cannot send the owner's Telegram bot token to a host of theirs (REST and GraphQL)", async () => {
     const owner = await receiver();
     const attacker = await receiver();
     try {
       const group = (await t.api('post', '/groups').send({ name: 'Tele', path: 'tele' }).expect(201)).body;
       await t.api('post', `/groups/${group.id}/members`).send({ user_id: maintainer.id, access_level: 40 }).expect(201);
       const base = `/groups/${group.id}/integrations/telegram`;
-      await t.api('put', base).send({ hostname: owner.url, token: 'OWNER-TOKEN', room: '@ops', ...flags }).expect(200);
+      await t
+        .api('put', base)
+        .send({ hostname: owner.url, token: 'OWNER-TOKEN', room: '@ops', ...flags })
+        .expect(200);
       const telegram = kindOf('telegram')!;
 
       // A partial update that names no destination keeps the token (and the kind's own event flags).
       expect(await update('tele', telegram, { room: '@ops2' })).toEqual([]);
 
       // REST PUT is a whole set-up: the token is a required parameter (twin: integrationSetUp).
-      await t.api('put', base, maintainer.token).send({ hostname: attacker.url, room: '@ops', ...flags }).expect(400, { error: 'token is missing' });
+      await t
+        .api('put', base, maintainer.token)
+        .send({ hostname: attacker.url, room: '@ops', ...flags })
+        .expect(400, { error: 'token is missing' });
       const setUp = await t.graphql(
         'mutation($input: IntegrationSetUpInput!) { integrationSetUp(input: $input) { errors } }',
-        { input: { groupPath: 'tele', slug: 'telegram', settings: { telegram: { hostname: attacker.url, room: '@ops', ...Object.fromEntries(CHAT_FLAGS.map((f) => [camel(f), true])) } } } },
+        {
+          input: {
+            groupPath: 'tele',
+            slug: 'telegram',
+            settings: { telegram: { hostname: attacker.url, room: '@ops', ...Object.fromEntries(CHAT_FLAGS.map((f) => [camel(f), true])) } },
+          },
+        },
         maintainer.token,
       );
       expect(setUp.body.data.integrationSetUp.errors).toEqual(['token is missing']);
@@ -450,14 +596,21 @@ describe('secrets follow their destination (issue #37)', () => {
 
       // The test sends the owner's token only to the owner's host, through REST and GraphQL.
       expect((await t.api('post', `${base}/test`, maintainer.token).expect(200)).body).toMatchObject({ success: true, status: 'sent' });
-      const gqlTest = await t.graphql('mutation { integrationTest(input: { groupPath: "tele", slug: "telegram" }) { errors result { success status } } }', {}, maintainer.token);
+      const gqlTest = await t.graphql(
+        'mutation { integrationTest(input: { groupPath: "tele", slug: "telegram" }) { errors result { success status } } }',
+        {},
+        maintainer.token,
+      );
       expect(gqlTest.body.data.integrationTest).toEqual({ errors: [], result: { success: true, status: 'sent' } });
       expect(owner.bodies.map((b) => b.url)).toEqual(['/botOWNER-TOKEN/sendMessage', '/botOWNER-TOKEN/sendMessage']);
 
       // With a token of their own the Maintainer may move it: that token, not the owner's, goes there.
       expect(await update('tele', telegram, { hostname: attacker.url, token: 'THEIR-TOKEN' })).toEqual([]);
       await t.api('post', `${base}/test`, maintainer.token).expect(200);
-      await t.api('put', base, maintainer.token).send({ hostname: attacker.url, token: 'THEIR-OTHER-TOKEN', room: '@ops', ...flags }).expect(200);
+      await t
+        .api('put', base, maintainer.token)
+        .send({ hostname: attacker.url, token: 'THEIR-OTHER-TOKEN', room: '@ops', ...flags })
+        .expect(200);
       await t.api('post', `${base}/test`, maintainer.token).expect(200);
       expect(attacker.bodies.map((b) => b.url)).toEqual(['/botTHEIR-TOKEN/sendMessage', '/botTHEIR-OTHER-TOKEN/sendMessage']);
       expect(owner.hits).toHaveLength(2);
@@ -474,7 +627,10 @@ describe('secrets follow their destination (issue #37)', () => {
       const group = (await t.api('post', '/groups').send({ name: 'Sealed', path: 'sealed' }).expect(201)).body;
       const project = (await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id }).expect(201)).body;
       const base = `/groups/${group.id}/integrations/telegram`;
-      await t.api('put', base).send({ hostname: owner.url, token: 'OWNER-TOKEN', room: '@ops', ...flags }).expect(200);
+      await t
+        .api('put', base)
+        .send({ hostname: owner.url, token: 'OWNER-TOKEN', room: '@ops', ...flags })
+        .expect(200);
       // A write that bypasses the service's rule (a script, a restored backup) moves the hostname alone.
       const where = { namespaceId_slug: { namespaceId: group.id, slug: 'telegram' } };
       const row = await t.db.integration.findUniqueOrThrow({ where });
@@ -483,14 +639,23 @@ describe('secrets follow their destination (issue #37)', () => {
 
       const refused = { success: false, status: 'failed', message: 'not sent: token not saved for this destination; save it again' };
       expect((await t.api('post', `${base}/test`).expect(200)).body).toEqual(refused);
-      await t.deps.events.publish('push', { projectId: project.id, userId: null, ref: 'refs/heads/main', before: '0'.repeat(40), after: 'a'.repeat(40), via: 'api' });
+      await t.deps.events.publish('push', {
+        projectId: project.id,
+        userId: null,
+        ref: 'refs/heads/main',
+        before: '0'.repeat(40),
+        after: 'a'.repeat(40),
+        via: 'api',
+      });
       await t.deps.jobs.drain({ ignoreDelays: true });
       expect(attacker.hits).toEqual([]);
       const deliveries = await t.db.integrationDelivery.findMany({ where: { integrationId: row.id }, orderBy: { id: 'asc' } });
       expect(deliveries.length).toBeGreaterThan(1);
       expect(new Set(deliveries.map((d) => d.error))).toEqual(new Set([refused.message]));
       // Nor may an update carry the token over: it does not open here, so it is missing.
-      const u = await t.graphql('mutation { integrationUpdate(input: { groupPath: "sealed", slug: "telegram", settings: { telegram: { room: "@x" } } }) { errors } }');
+      const u = await t.graphql(
+        'mutation { integrationUpdate(input: { groupPath: "sealed", slug: "telegram", settings: { telegram: { room: "@x" } } }) { errors } }',
+      );
       expect(u.body.data.integrationUpdate.errors).toEqual(['token is missing']);
 
       // Positive control: back at the host it was saved with, the same row sends again.
@@ -522,7 +687,7 @@ describe('secrets follow their destination (issue #37)', () => {
 });
 
 describe('integrations documentation', () => {
-  it('the table in docs/integrations.md is the registry\'s (npm run docs:integrations)', async () => {
+  it("the table in docs/integrations.md is the registry's (npm run docs:integrations)", async () => {
     const fs = await import('node:fs');
     const { withTable } = await import('../src/modules/integrations/docs.ts');
     const page = fs.readFileSync(new URL('../docs/integrations.md', import.meta.url), 'utf8');

@@ -7,7 +7,8 @@ let project: { id: number; path_with_namespace: string };
 let other: { id: number };
 let developer: { id: number; token: string };
 
-const withJob = (method: 'get' | 'head' | 'post' | 'put' | 'delete', path: string, token: string) => request(t.base)[method](`/api/v4${path}`).set('JOB-TOKEN', token);
+const withJob = (method: 'get' | 'head' | 'post' | 'put' | 'delete', path: string, token: string) =>
+  request(t.base)[method](`/api/v4${path}`).set('JOB-TOKEN', token);
 
 async function mint(userId: number, projectId = project.id, minutes?: number) {
   const res = await t.api('post', '/admin/job_tokens').send({ project_id: projectId, user_id: userId, expires_in_minutes: minutes }).expect(201);
@@ -42,7 +43,8 @@ describe('job tokens', () => {
     const { token } = await mint(developer.id);
     const updated = (await withJob('put', `/projects/${project.id}/releases/v1`, token).send({ name: 'From CI' }).expect(200)).body;
     expect(updated.name).toBe('From CI');
-    const link = (await withJob('post', `/projects/${project.id}/releases/v1/assets/links`, token).send({ name: 'ci', url: 'https://ci.test/a' }).expect(201)).body;
+    const link = (await withJob('post', `/projects/${project.id}/releases/v1/assets/links`, token).send({ name: 'ci', url: 'https://ci.test/a' }).expect(201))
+      .body;
     await withJob('get', `/projects/${project.id}/releases/v1/assets/links`, token).expect(200);
     await withJob('get', `/projects/${project.id}/releases/v1/assets/links/${link.id}`, token).expect(200);
     await withJob('put', `/projects/${project.id}/releases/v1/assets/links/${link.id}`, token).send({ name: 'ci2' }).expect(200);
@@ -73,7 +75,13 @@ describe('job tokens', () => {
     const { token } = await mint(developer.id);
     const base = `/projects/${project.id}/releases`;
     const created = await withJob('post', base, token)
-      .send({ tag_name: 'ci-1', ref: 'main', name: 'CI one', released_at: '2030-01-01T00:00:00Z', assets: { links: [{ name: 'app', url: 'https://dl.test/app', direct_asset_path: '/bin/app' }] } })
+      .send({
+        tag_name: 'ci-1',
+        ref: 'main',
+        name: 'CI one',
+        released_at: '2030-01-01T00:00:00Z',
+        assets: { links: [{ name: 'app', url: 'https://dl.test/app', direct_asset_path: '/bin/app' }] },
+      })
       .expect(201);
     expect(created.body).toMatchObject({ tag_name: 'ci-1', name: 'CI one', author: { id: developer.id } });
     expect((await withJob('get', base, token).expect(200)).body.map((r: { tag_name: string }) => r.tag_name)).toContain('ci-1');
@@ -123,7 +131,9 @@ describe('job tokens', () => {
   });
 
   it('can be minted through GraphQL', async () => {
-    const res = await t.graphql(`mutation { jobTokenCreate(input: {projectPath: "${project.path_with_namespace}", userId: ${developer.id}, expiresInMinutes: 5}) { jobToken { token projectId } errors } }`);
+    const res = await t.graphql(
+      `mutation { jobTokenCreate(input: {projectPath: "${project.path_with_namespace}", userId: ${developer.id}, expiresInMinutes: 5}) { jobToken { token projectId } errors } }`,
+    );
     expect(res.body.data.jobTokenCreate).toMatchObject({ jobToken: { token: expect.stringMatching(/^glcbt-/), projectId: project.id }, errors: [] });
   });
 });

@@ -150,7 +150,16 @@ describe('job queue', () => {
     const worker = await t.startWorker({ concurrency: 3, tag: 'test-tag', labels: ['a', 'b'], queues: ['test-echo', 'test-slow'] });
     const processes = await processMetrics(t.db);
     expect(processes).toEqual([
-      { hostname: expect.any(String), pid: process.pid, tag: 'test-tag', startedAt: worker.startedAt, queues: ['test-echo', 'test-slow'], labels: ['a', 'b'], concurrency: 3, busy: 0 },
+      {
+        hostname: expect.any(String),
+        pid: process.pid,
+        tag: 'test-tag',
+        startedAt: worker.startedAt,
+        queues: ['test-echo', 'test-slow'],
+        labels: ['a', 'b'],
+        concurrency: 3,
+        busy: 0,
+      },
     ]);
     await worker.stop(1000);
     expect(await processMetrics(t.db)).toEqual([]);

@@ -11,9 +11,34 @@ const stringified = (value: unknown) => {
 };
 
 const LEAVES: unknown[] = [
-  null, undefined, true, false, 0, -0, 1.5, NaN, Infinity, 'plain', '', 'é ü ß', '日本語', '🚀 emoji', '\ud800 lone', 'quote " back \\ nl \n',
-  '\u2028\u2029', new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)), new Date(NaN), () => 1, Symbol('s'), { toJSON: () => 'custom' }, { toJSON: () => undefined },
-  new String('boxed'), new Number(3), Object.assign(Object.create(null), { bare: 1 }), new Map([[1, 2]]), Buffer.from('hi'),
+  null,
+  undefined,
+  true,
+  false,
+  0,
+  -0,
+  1.5,
+  NaN,
+  Infinity,
+  'plain',
+  '',
+  'é ü ß',
+  '日本語',
+  '🚀 emoji',
+  '\ud800 lone',
+  'quote " back \\ nl \n',
+  '\u2028\u2029',
+  new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6)),
+  new Date(NaN),
+  () => 1,
+  Symbol('s'),
+  { toJSON: () => 'custom' },
+  { toJSON: () => undefined },
+  new String('boxed'),
+  new Number(3),
+  Object.assign(Object.create(null), { bare: 1 }),
+  new Map([[1, 2]]),
+  Buffer.from('hi'),
   Object.assign([1, 2], { toJSON: () => 'array with toJSON' }),
 ];
 
@@ -38,7 +63,12 @@ describe('jsonBytes', () => {
       expect(jsonBytes(generated), `seed ${seed}`).toEqual(stringified(generated));
     }
     // Answers as large as a page of releases, where the pieces matter.
-    const page = Array.from({ length: 300 }, (_, i) => ({ name: `release ${i} ✓`, url: `https://example.com/${i}`.repeat(40), at: new Date(i * 1e9), gone: undefined }));
+    const page = Array.from({ length: 300 }, (_, i) => ({
+      name: `release ${i} ✓`,
+      url: `https://example.com/${i}`.repeat(40),
+      at: new Date(i * 1e9),
+      gone: undefined,
+    }));
     expect(jsonBytes({ data: { nodes: page } })).toEqual(stringified({ data: { nodes: page } }));
     expect(jsonBytes(page)!.length).toBeGreaterThan(200_000);
     expect(() => jsonBytes({ n: 1n })).toThrow(TypeError);

@@ -25,7 +25,13 @@ function commitBigFile(repository: string): string {
   content = Buffer.alloc(SIZE, LINE);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-big-')), 'big.txt');
   fs.writeFileSync(file, content);
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'Big', GIT_AUTHOR_EMAIL: 'big@example.com', GIT_COMMITTER_NAME: 'Big', GIT_COMMITTER_EMAIL: 'big@example.com' };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'Big',
+    GIT_AUTHOR_EMAIL: 'big@example.com',
+    GIT_COMMITTER_NAME: 'Big',
+    GIT_COMMITTER_EMAIL: 'big@example.com',
+  };
   const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: repository, env, input, encoding: 'utf8' }).trim();
   const blob = git(['hash-object', '-w', file]);
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
@@ -114,7 +120,15 @@ describe('a 32 MB file', () => {
     expect(growth).toBeLessThan(SIZE);
     const before = res.head.slice(0, res.head.indexOf('"content":"') + '"content":"'.length);
     const meta = JSON.parse(`${before}"}`);
-    expect(meta).toMatchObject({ file_name: 'big.txt', file_path: 'big.txt', size: SIZE, encoding: 'base64', content_sha256: sha256(content), blob_id: blobId, content: '' });
+    expect(meta).toMatchObject({
+      file_name: 'big.txt',
+      file_path: 'big.txt',
+      size: SIZE,
+      encoding: 'base64',
+      content_sha256: sha256(content),
+      blob_id: blobId,
+      content: '',
+    });
     expect(res.headers['x-gitlab-size']).toBe(String(SIZE));
     expect(Number(res.headers['content-length'])).toBe(res.bytes);
     expect(res.digest).toBe(expectedJsonDigest(before, '"}'));

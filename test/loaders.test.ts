@@ -75,7 +75,10 @@ describe('SettledLoader', () => {
     await rows.preload([1, 2]);
     expect([rows.get(1), rows.get(2)]).toEqual([10, 20]);
     await rows.preload(new Set([2, 3, 4]));
-    expect(batches).toEqual([[1, 2], [3, 4]]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(rows.use(4, (v) => v + 1)).toBe(41);
     fail = true;
     await expect(rows.preload([5, 1])).rejects.toThrow('Connection terminated unexpectedly');
@@ -123,11 +126,17 @@ describe('request loaders', () => {
 
 describe('loadExisting', () => {
   it('leaves out keys without a row, and fails when the read fails (loadMany would hand the error back in the list)', async () => {
-    const rows = batchBy(async (ids: readonly number[]) => ids.filter((id) => id !== 2).map((id) => ({ id })), (r) => r.id);
+    const rows = batchBy(
+      async (ids: readonly number[]) => ids.filter((id) => id !== 2).map((id) => ({ id })),
+      (r) => r.id,
+    );
     expect(await loadExisting(rows, [3, 2, 1])).toEqual([{ id: 3 }, { id: 1 }]);
-    const lost = batchBy<number, { id: number }>(async () => {
-      throw new Error('Connection terminated unexpectedly');
-    }, (r) => r.id);
+    const lost = batchBy<number, { id: number }>(
+      async () => {
+        throw new Error('Connection terminated unexpectedly');
+      },
+      (r) => r.id,
+    );
     expect(await lost.loadMany([1])).toEqual([expect.any(Error)]);
     await expect(loadExisting(lost, [1, 2])).rejects.toThrow('Connection terminated unexpectedly');
   });
@@ -139,7 +148,12 @@ describe('projectsWithNamespace', () => {
     await appInZone('America/New_York', async (t) => {
       const group = (await t.api('post', '/groups').send({ name: 'G', path: 'g' }).expect(201)).body;
       const sub = (await t.api('post', '/groups').send({ name: 'S', path: 's', parent_id: group.id }).expect(201)).body;
-      const nested = (await t.api('post', '/projects').send({ name: 'App', namespace_id: sub.id, topics: ['a', 'b'], description: 'd' }).expect(201)).body;
+      const nested = (
+        await t
+          .api('post', '/projects')
+          .send({ name: 'App', namespace_id: sub.id, topics: ['a', 'b'], description: 'd' })
+          .expect(201)
+      ).body;
       const own = (await t.api('post', '/projects').send({ name: 'Mine' }).expect(201)).body;
       const ids = [own.id, nested.id];
       const expected = await t.db.project.findMany({ where: { id: { in: ids } }, include: { namespace: true } });
@@ -180,7 +194,10 @@ describe('projectsWithNamespace', () => {
       await t.db.user.update({ where: { id: someone.id }, data: { confirmedAt: new Date('2026-03-04T05:06:07.089Z'), bio: 'b' } });
       const userIds = [someone.id, t.root.id];
       const users = await createContext(t.deps, Viewer.anonymous()).loaders.user.loadMany([...userIds, 2 ** 31 - 1]);
-      expect(users).toStrictEqual([...(await t.db.user.findMany({ where: { id: { in: userIds } } })).sort((a, b) => userIds.indexOf(a.id) - userIds.indexOf(b.id)), null]);
+      expect(users).toStrictEqual([
+        ...(await t.db.user.findMany({ where: { id: { in: userIds } } })).sort((a, b) => userIds.indexOf(a.id) - userIds.indexOf(b.id)),
+        null,
+      ]);
     });
   });
 });
@@ -249,7 +266,11 @@ describe('SqlReader rows', () => {
       // As node-postgres builds them: the reference.
       const plain = async (text: string) => (await pool.query({ text, types: { getTypeParser: pg.types.getTypeParser } })).rows;
       /** Rows with their keys in order and their prototypes. */
-      const described = (rows: Record<string, unknown>[]) => ({ rows, keys: rows.map((r) => Object.keys(r)), prototypes: rows.map((r) => Object.getPrototypeOf(r)) });
+      const described = (rows: Record<string, unknown>[]) => ({
+        rows,
+        keys: rows.map((r) => Object.keys(r)),
+        prototypes: rows.map((r) => Object.getPrototypeOf(r)),
+      });
       /** Read twice: the second read goes through the builder kept for the statement. */
       const read = async (text: string) => [described(await reader.rows(text, [])), described(await reader.rows(text, []))];
       const wide = `SELECT ${Array.from({ length: 70 }, (_, i) => `${i} AS "c${i}"`).join(', ')}`;

@@ -19,7 +19,14 @@ describe('outgoing e-mail', () => {
     const rest = await t.api('get', '/admin/emails?to=alice@example.com').expect(200);
     expect(rest.headers['x-total']).toBe('1');
     expect(rest.body).toEqual([
-      expect.objectContaining({ id: sent.id, to: ['alice@example.com'], subject: 'Placeholders reassigned', text: '2 of 2 done', transport: 'outbox', delivered_at: null }),
+      expect.objectContaining({
+        id: sent.id,
+        to: ['alice@example.com'],
+        subject: 'Placeholders reassigned',
+        text: '2 of 2 done',
+        transport: 'outbox',
+        delivered_at: null,
+      }),
     ]);
     const gql = await t.graphql('{ outboxEmails(to: "alice@example.com") { totalCount nodes { id subject transport } } }');
     expect(gql.body.data.outboxEmails).toEqual({ totalCount: 1, nodes: [{ id: sent.id, subject: 'Placeholders reassigned', transport: 'outbox' }] });

@@ -18,9 +18,18 @@ describe('members', () => {
   it('adds, reads, updates and removes project members', async () => {
     const u = await t.user('mem1');
     const added = (await t.api('post', `/projects/${project.id}/members`).send({ user_id: u.id, access_level: 30, expires_at: '2099-01-01' }).expect(201)).body;
-    expect(added).toMatchObject({ id: u.id, username: 'mem1', access_level: 30, expires_at: '2099-01-01', created_by: expect.objectContaining({ username: 'root' }) });
+    expect(added).toMatchObject({
+      id: u.id,
+      username: 'mem1',
+      access_level: 30,
+      expires_at: '2099-01-01',
+      created_by: expect.objectContaining({ username: 'root' }),
+    });
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(409, { message: 'Member already exists' });
-    await t.api('post', `/projects/${project.id}/members`).send({ user_id: u.id, access_level: 31 }).expect(400, { error: 'access_level does not have a valid value' });
+    await t
+      .api('post', `/projects/${project.id}/members`)
+      .send({ user_id: u.id, access_level: 31 })
+      .expect(400, { error: 'access_level does not have a valid value' });
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: 424242, access_level: 30 }).expect(404, { message: '404 User Not Found' });
     expect((await t.api('get', `/projects/${project.id}/members/${u.id}`).expect(200)).body.access_level).toBe(30);
     expect((await t.api('put', `/projects/${project.id}/members/${u.id}`).send({ access_level: 40 }).expect(200)).body.access_level).toBe(40);
@@ -34,10 +43,15 @@ describe('members', () => {
       const added = (await t.api('post', path).send({ username: 'ByName', access_level: 20 }).expect(201)).body;
       expect(added).toMatchObject({ id: u.id, username: 'byname', access_level: 20 });
       await t.api('post', path).send({ access_level: 20 }).expect(400, { error: 'user_id, username are missing, exactly one parameter must be provided' });
-      await t.api('post', path).send({ user_id: u.id, username: 'byname', access_level: 20 }).expect(400, { error: 'user_id, username are mutually exclusive' });
+      await t
+        .api('post', path)
+        .send({ user_id: u.id, username: 'byname', access_level: 20 })
+        .expect(400, { error: 'user_id, username are mutually exclusive' });
       await t.api('post', path).send({ username: 'nobody-here', access_level: 20 }).expect(404, { message: '404 User Not Found' });
     }
-    const gql = await t.graphql(`mutation { memberCreate(input: { projectId: ${project.id}, accessLevel: 30 }) { member { accessLevel { integerValue } } errors } }`);
+    const gql = await t.graphql(
+      `mutation { memberCreate(input: { projectId: ${project.id}, accessLevel: 30 }) { member { accessLevel { integerValue } } errors } }`,
+    );
     expect(gql.body.data.memberCreate.errors).toEqual(['userId, username are missing, exactly one parameter must be provided']);
   });
 
@@ -71,25 +85,38 @@ describe('members', () => {
       'mutation($g: ID!, $u: UserID!) { memberCreate(input: { groupPath: $g, userId: $u, accessLevel: 20 }) { member { accessLevel { integerValue stringValue } user { username } } errors } }',
       { g: 'org/team', u: `gid://gitlab/User/${u.id}` },
     );
-    expect(res.body.data.memberCreate).toEqual({ member: { accessLevel: { integerValue: 20, stringValue: 'REPORTER' }, user: { username: 'mem3' } }, errors: [] });
+    expect(res.body.data.memberCreate).toEqual({
+      member: { accessLevel: { integerValue: 20, stringValue: 'REPORTER' }, user: { username: 'mem3' } },
+      errors: [],
+    });
     const list = await t.graphql('{ group(fullPath: "org/team") { groupMembers(relations: [DIRECT]) { totalCount nodes { user { username } } } } }');
     expect(list.body.data.group.groupMembers.nodes.map((n: { user: { username: string } }) => n.user.username)).toContain('mem3');
-    const again = await t.graphql(
-      'mutation($u: UserID!) { memberCreate(input: { groupPath: "org/team", userId: $u, accessLevel: 20 }) { errors } }',
-      { u: `gid://gitlab/User/${u.id}` },
-    );
+    const again = await t.graphql('mutation($u: UserID!) { memberCreate(input: { groupPath: "org/team", userId: $u, accessLevel: 20 }) { errors } }', {
+      u: `gid://gitlab/User/${u.id}`,
+    });
     expect(again.body.data.memberCreate.errors).toEqual(['Member already exists']);
   });
 });
 
 describe('milestones', () => {
   it('creates, lists, filters, reads and closes project milestones', async () => {
-    const m1 = (await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'v1.0', due_date: '2026-12-31', start_date: '2026-12-01' }).expect(201)).body;
-    expect(m1).toMatchObject({ iid: 1, project_id: project.id, title: 'v1.0', state: 'active', due_date: '2026-12-31', web_url: `${EXTERNAL_URL}/org/team/svc/-/milestones/1` });
+    const m1 = (await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'v1.0', due_date: '2026-12-31', start_date: '2026-12-01' }).expect(201))
+      .body;
+    expect(m1).toMatchObject({
+      iid: 1,
+      project_id: project.id,
+      title: 'v1.0',
+      state: 'active',
+      due_date: '2026-12-31',
+      web_url: `${EXTERNAL_URL}/org/team/svc/-/milestones/1`,
+    });
     expect(m1.group_id).toBeUndefined();
     const m2 = (await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'v2.0' }).expect(201)).body;
     expect(m2.iid).toBe(2);
-    await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'v1.0' }).expect(400, { message: { title: ['has already been taken'] } });
+    await t
+      .api('post', `/projects/${project.id}/milestones`)
+      .send({ title: 'v1.0' })
+      .expect(400, { message: { title: ['has already been taken'] } });
     await t.api('post', `/projects/${project.id}/milestones`).send({}).expect(400, { error: 'title is missing' });
     await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'bad', due_date: '2026-02-30' }).expect(400, { error: 'due_date is invalid' });
     expect((await t.api('get', `/projects/${project.id}/milestones/${m1.id}`).expect(200)).body.title).toBe('v1.0');
@@ -125,7 +152,9 @@ describe('milestones', () => {
     expect((await t.api('post', `/projects/${p.id}/milestones`).send({ title: 'third' }).expect(201)).body.iid).toBe(3);
     // GraphQL's milestoneCreate is the same service.
     const create = (title: string) =>
-      t.graphql('mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { iid } } }', { input: { projectPath: p.path_with_namespace, title } });
+      t.graphql('mutation($input: MilestoneCreateInput!) { milestoneCreate(input: $input) { errors milestone { iid } } }', {
+        input: { projectPath: p.path_with_namespace, title },
+      });
     expect((await create('third')).body.data.milestoneCreate).toEqual({ errors: ['Title has already been taken'], milestone: null });
     expect((await create('fourth')).body.data.milestoneCreate).toEqual({ errors: [], milestone: { iid: '4' } });
     // A create that took a later iid meanwhile keeps it: the refused iid stays a gap, never reused.
@@ -154,13 +183,19 @@ describe('milestones', () => {
     expect(gm).toMatchObject({ group_id: group.id, iid: 1, web_url: `${EXTERNAL_URL}/groups/org/-/milestones/1` });
     const res = await t.graphql('{ group(fullPath: "org") { milestones { totalCount nodes { title groupId } } } }');
     expect(res.body.data.group.milestones).toEqual({ totalCount: 1, nodes: [{ title: 'Q1', groupId: group.id }] });
-    const created = await t.graphql('mutation { milestoneCreate(input: { projectPath: "org/team/svc", title: "gql", dueDate: "2027-01-01" }) { milestone { title dueDate state } errors } }');
+    const created = await t.graphql(
+      'mutation { milestoneCreate(input: { projectPath: "org/team/svc", title: "gql", dueDate: "2027-01-01" }) { milestone { title dueDate state } errors } }',
+    );
     expect(created.body.data.milestoneCreate).toEqual({ milestone: { title: 'gql', dueDate: '2027-01-01', state: 'active' }, errors: [] });
   });
 
   it('lists milestones with a fixed number of SQL statements', async () => {
     const p = (await t.api('post', '/projects').send({ name: 'Many' }).expect(201)).body;
-    for (let i = 0; i < 10; i++) await t.api('post', `/projects/${p.id}/milestones`).send({ title: `m${i}` }).expect(201);
+    for (let i = 0; i < 10; i++)
+      await t
+        .api('post', `/projects/${p.id}/milestones`)
+        .send({ title: `m${i}` })
+        .expect(201);
     const count = async (perPage: number) => {
       t.queryCounter.reset();
       await t.api('get', `/projects/${p.id}/milestones?per_page=${perPage}`).expect(200);
@@ -180,13 +215,18 @@ describe('labels', () => {
     const pl = (await t.api('post', `/projects/${project.id}/labels`).send({ name: 'bug', color: 'red', description: 'Broken' }).expect(201)).body;
     expect(pl).toMatchObject({ name: 'bug', color: '#FF0000', text_color: '#FFFFFF', description: 'Broken', is_project_label: true });
     await t.api('post', `/projects/${project.id}/labels`).send({ name: 'bug', color: 'red' }).expect(409, { message: 'Label already exists' });
-    await t.api('post', `/projects/${project.id}/labels`).send({ name: 'x', color: 'notacolor' }).expect(400, { message: { color: ['must be a valid color code'] } });
+    await t
+      .api('post', `/projects/${project.id}/labels`)
+      .send({ name: 'x', color: 'notacolor' })
+      .expect(400, { message: { color: ['must be a valid color code'] } });
     await t.api('post', `/projects/${project.id}/labels`).send({ name: 'x' }).expect(400, { error: 'color is missing' });
     const names = (await t.api('get', `/projects/${project.id}/labels`).expect(200)).body.map((l: { name: string }) => l.name);
     expect(names).toEqual(['bug', 'org-wide']);
     const own = (await t.api('get', `/projects/${project.id}/labels?include_ancestor_groups=false`).expect(200)).body.map((l: { name: string }) => l.name);
     expect(own).toEqual(['bug']);
-    const gql = await t.graphql('mutation { labelCreate(input: { projectPath: "org/team/svc", title: "feat", color: "#00ff00" }) { label { title color textColor } errors } }');
+    const gql = await t.graphql(
+      'mutation { labelCreate(input: { projectPath: "org/team/svc", title: "feat", color: "#00ff00" }) { label { title color textColor } errors } }',
+    );
     expect(gql.body.data.labelCreate).toEqual({ label: { title: 'feat', color: '#00FF00', textColor: '#FFFFFF' }, errors: [] });
   });
 });

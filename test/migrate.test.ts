@@ -33,9 +33,15 @@ async function schemaOf(url: string) {
 
 /** What the engine and forgegate record per migration (ids and times differ by nature). */
 const history = (url: string) =>
-  withClient(url, async (c) => (await c.query(
-    'SELECT migration_name, checksum, applied_steps_count, logs, rolled_back_at, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY migration_name',
-  )).rows);
+  withClient(
+    url,
+    async (c) =>
+      (
+        await c.query(
+          'SELECT migration_name, checksum, applied_steps_count, logs, rolled_back_at, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY migration_name',
+        )
+      ).rows,
+  );
 
 /** Transactions that wrote the history: the engine applies each folder in its own. */
 const writingTransactions = (url: string) =>
@@ -46,14 +52,20 @@ describe('migrations at start', () => {
   it('are current exactly when every migration folder is applied and none failed', async () => {
     const url = await createTestDatabase();
     expect(await stateOf(url)).toBe('current');
-    await withClient(url, (c) => c.query("INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ('failed', 'x', '29990101000000_half_done', now())"));
+    await withClient(url, (c) =>
+      c.query("INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ('failed', 'x', '29990101000000_half_done', now())"),
+    );
     expect(await stateOf(url)).toBe('other');
     await withClient(url, (c) => c.query("UPDATE _prisma_migrations SET finished_at = now() WHERE id = 'failed'"));
     // Applied here but not a folder in this checkout (a newer version ran on this database).
     expect(await stateOf(url)).toBe('other');
     await withClient(url, (c) => c.query("DELETE FROM _prisma_migrations WHERE id = 'failed'"));
     expect(await stateOf(url)).toBe('current');
-    const newest = await withClient(url, (c) => c.query("UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations) RETURNING migration_name"));
+    const newest = await withClient(url, (c) =>
+      c.query(
+        'UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations) RETURNING migration_name',
+      ),
+    );
     expect(newest.rowCount).toBe(1);
     expect(await stateOf(url)).toBe('other');
   });
@@ -94,7 +106,9 @@ describe('migrations at start', () => {
     expect(await withClient(foreign, async (c) => (await c.query("SELECT to_regclass('_prisma_migrations') AS t")).rows[0].t)).toBeNull();
 
     const url = await createTestDatabase();
-    await withClient(url, (c) => c.query("INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ('failed', 'x', '29990101000000_half_done', now())"));
+    await withClient(url, (c) =>
+      c.query("INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ('failed', 'x', '29990101000000_half_done', now())"),
+    );
     await expect(applyMigrations(url)).rejects.toThrow(/failed migrations|P3009|29990101000000_half_done/);
   });
 });

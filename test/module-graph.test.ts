@@ -71,8 +71,7 @@ function findCycle(graph: Graph): string[] | null {
 /** Imports of another area's transport or schema internals (`rest.ts`, `schema.ts`). */
 const intoInternals = (imports: Import[]) => crossModule(imports).filter(({ to }) => /\/(rest|schema)\.ts$/.test(to));
 
-const fromInfrastructure = (imports: Import[]) =>
-  imports.filter(({ from, to }) => INFRASTRUCTURE.includes(from.split('/')[0]!) && to.startsWith('modules/'));
+const fromInfrastructure = (imports: Import[]) => imports.filter(({ from, to }) => INFRASTRUCTURE.includes(from.split('/')[0]!) && to.startsWith('modules/'));
 
 const render = (imports: Import[]) => imports.map(({ from, to }) => `${from} -> ${to}`);
 
@@ -89,10 +88,22 @@ describe('module graph', () => {
   });
 
   it('finds a cycle in a graph that has one, and none in one that has none (the finder works)', () => {
-    const cyclic: Graph = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
+    const cyclic: Graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['a'])],
+    ]);
     expect(findCycle(cyclic)).toEqual(['a', 'b', 'c', 'a']);
     expect(findCycle(new Map([['x', new Set(['x'])]]))).toEqual(['x', 'x']);
-    expect(findCycle(new Map([['a', new Set(['b', 'c'])], ['b', new Set(['c'])]]))).toBeNull();
+    expect(
+      findCycle(
+        new Map([
+          ['a', new Set(['b', 'c'])],
+          ['b', new Set(['c'])],
+        ]),
+      ),
+    ).toBeNull();
     const pair = moduleGraph([
       { from: 'modules/releases/rest.ts', to: 'modules/release-links/entity.ts' },
       { from: 'modules/release-links/service.ts', to: 'modules/releases/service.ts' },

@@ -7,7 +7,17 @@ import { createTestApp, type TestApp } from './helpers/app.ts';
 
 type Doc = {
   components: { schemas: Record<string, unknown> };
-  paths: Record<string, Record<string, { parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[]; requestBody?: { content: Record<string, { schema: { required?: string[]; properties: Record<string, unknown> } }> }; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
+        requestBody?: { content: Record<string, { schema: { required?: string[]; properties: Record<string, unknown> } }> };
+        responses: Record<string, unknown>;
+      }
+    >
+  >;
 };
 
 type Spec = Parameters<Validator['validate']>[0];
@@ -18,7 +28,12 @@ let doc: Doc;
 beforeAll(async () => {
   t = await createTestApp();
   // No credential at all, and a bad one: GitLab serves its API documentation to everyone.
-  doc = (await t.api('get', '/openapi.json', null).expect(200).expect('Content-Type', /application\/json/)).body;
+  doc = (
+    await t
+      .api('get', '/openapi.json', null)
+      .expect(200)
+      .expect('Content-Type', /application\/json/)
+  ).body;
   await t.api('get', '/openapi.json', 'not-a-token').expect(200);
 });
 afterAll(() => t.close());
@@ -70,7 +85,10 @@ describe('OpenAPI document', () => {
 
   it('turns Express paths into OpenAPI paths', () => {
     expect(openApiPaths('/projects/:id/releases/:tag_name')).toEqual(['/projects/{id}/releases/{tag_name}']);
-    expect(openApiPaths('/projects/:id/repository/archive{.:format}')).toEqual(['/projects/{id}/repository/archive', '/projects/{id}/repository/archive.{format}']);
+    expect(openApiPaths('/projects/:id/repository/archive{.:format}')).toEqual([
+      '/projects/{id}/repository/archive',
+      '/projects/{id}/repository/archive.{format}',
+    ]);
     expect(openApiPaths('/projects/:id/releases/permalink/latest/{*suffix_path}')).toEqual(['/projects/{id}/releases/permalink/latest/{suffix_path}']);
   });
 
@@ -78,7 +96,12 @@ describe('OpenAPI document', () => {
     const list = doc.paths['/projects/{id}/releases'].get;
     const byName = Object.fromEntries(list.parameters.map((p) => [p.name, p]));
     expect(byName.id).toMatchObject({ in: 'path', required: true });
-    expect(byName.order_by).toEqual({ name: 'order_by', in: 'query', required: false, schema: { type: 'string', enum: ['released_at', 'created_at'], default: 'released_at' } });
+    expect(byName.order_by).toEqual({
+      name: 'order_by',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['released_at', 'created_at'], default: 'released_at' },
+    });
     expect(byName.updated_before.schema).toEqual({ type: 'string', format: 'date-time' });
     expect(byName.include_html_description.schema).toEqual({ type: 'boolean', default: false });
     expect(byName.per_page.schema).toMatchObject({ type: 'integer', maximum: 100 });
@@ -115,7 +138,11 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths['/projects/{id}/repository/branches/{branch}'].delete.responses)).toContain('204');
     expect(Object.keys(doc.paths['/projects/{id}/releases/permalink/latest'].get.responses)).toContain('302');
     // Forms come JSON, urlencoded or multipart; CI job tokens are documented where they are accepted.
-    expect(Object.keys(doc.paths['/groups/{id}/members'].post.requestBody!.content)).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+    expect(Object.keys(doc.paths['/groups/{id}/members'].post.requestBody!.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ]);
     const security = (path: string, method: string) => (doc.paths[path][method] as unknown as { security: object[] }).security;
     expect(security('/projects/{id}/releases', 'post')).toContainEqual({ jobToken: [] });
     expect(security('/projects/{id}/repository/files/{file_path}/raw', 'get')).toContainEqual({ jobToken: [] });

@@ -63,7 +63,11 @@ describe('outbound HTTP client (SSRF guard)', () => {
 
   it('delivers to a local receiver when local networks are allowed (positive control)', async () => {
     const before = seen.length;
-    const res = await sendWithPolicy(`${base}/hook`, { method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } }, { allowLocal: true });
+    const res = await sendWithPolicy(
+      `${base}/hook`,
+      { method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } },
+      { allowLocal: true },
+    );
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.toString())).toEqual({ ok: true });
     expect(seen.slice(before)).toEqual([{ method: 'POST', url: '/hook', body: '{"a":1}' }]);

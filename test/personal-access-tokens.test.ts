@@ -16,11 +16,21 @@ const ENTITY_KEYS = ['id', 'name', 'revoked', 'created_at', 'description', 'scop
 
 /** An administrator-created personal token for `userId`, through REST. */
 async function adminToken(userId: number, body: Record<string, unknown> = {}) {
-  return (await t.api('post', `/users/${userId}/personal_access_tokens`).send({ name: 'made', scopes: ['api'], ...body }).expect(201)).body;
+  return (
+    await t
+      .api('post', `/users/${userId}/personal_access_tokens`)
+      .send({ name: 'made', scopes: ['api'], ...body })
+      .expect(201)
+  ).body;
 }
 
 async function impersonation(userId: number, body: Record<string, unknown> = {}) {
-  return (await t.api('post', `/users/${userId}/impersonation_tokens`).send({ name: 'imp', scopes: ['api'], expires_at: day(30), ...body }).expect(201)).body;
+  return (
+    await t
+      .api('post', `/users/${userId}/impersonation_tokens`)
+      .send({ name: 'imp', scopes: ['api'], expires_at: day(30), ...body })
+      .expect(201)
+  ).body;
 }
 
 beforeAll(async () => {
@@ -34,17 +44,30 @@ afterAll(async () => {
 
 describe('administrator-created personal access tokens', () => {
   it('answers the token once, with GitLab fields, a year of lifetime by default, and stores only a digest', async () => {
-    const res = await t.api('post', `/users/${alice.id}/personal_access_tokens`).send({ name: 'ci', description: 'for CI', scopes: ['api', 'read_repository'] }).expect(201);
+    const res = await t
+      .api('post', `/users/${alice.id}/personal_access_tokens`)
+      .send({ name: 'ci', description: 'for CI', scopes: ['api', 'read_repository'] })
+      .expect(201);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(Object.keys(res.body)).toEqual([...ENTITY_KEYS, 'token']);
     expect(res.body).toMatchObject({
-      name: 'ci', description: 'for CI', revoked: false, active: true, scopes: ['api', 'read_repository'], user_id: alice.id, last_used_at: null, expires_at: day(365),
+      name: 'ci',
+      description: 'for CI',
+      revoked: false,
+      active: true,
+      scopes: ['api', 'read_repository'],
+      user_id: alice.id,
+      last_used_at: null,
+      expires_at: day(365),
     });
     expect(res.body.token).toMatch(/^glpat-[A-Za-z0-9_-]{32}$/);
     const row = await t.db.personalAccessToken.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(JSON.stringify(row)).not.toContain(res.body.token);
     expect(JSON.stringify(row)).not.toContain(res.body.token.slice(6));
-    await t.api('get', '/user', res.body.token).expect(200).expect((r) => expect(r.body.username).toBe('alice'));
+    await t
+      .api('get', '/user', res.body.token)
+      .expect(200)
+      .expect((r) => expect(r.body.username).toBe('alice'));
     // Never shown again.
     const shown = (await t.api('get', `/personal_access_tokens/${res.body.id}`).expect(200)).body;
     expect(shown.token).toBeUndefined();
@@ -53,25 +76,55 @@ describe('administrator-created personal access tokens', () => {
   it('takes scopes as a comma list and validates them, the name and the lifetime', async () => {
     expect((await adminToken(alice.id, { scopes: 'read_api,read_user' })).scopes).toEqual(['read_api', 'read_user']);
     const url = `/users/${alice.id}/personal_access_tokens`;
-    await t.api('post', url).send({ scopes: ['api'] }).expect(400, { error: 'name is missing' });
+    await t
+      .api('post', url)
+      .send({ scopes: ['api'] })
+      .expect(400, { error: 'name is missing' });
     await t.api('post', url).send({ name: 'x' }).expect(400, { error: 'scopes is missing' });
-    await t.api('post', url).send({ name: 'x', scopes: ['api', 'everything'] }).expect(400, { error: 'scopes does not have a valid value' });
-    await t.api('post', url).send({ name: 'x', scopes: ['api'], expires_at: 'soon' }).expect(400, { error: 'expires_at is invalid' });
-    await t.api('post', url).send({ name: 'x', scopes: ['api'], expires_at: day(400) }).expect(422, { message: `Expiration date must be before ${day(365)}` });
+    await t
+      .api('post', url)
+      .send({ name: 'x', scopes: ['api', 'everything'] })
+      .expect(400, { error: 'scopes does not have a valid value' });
+    await t
+      .api('post', url)
+      .send({ name: 'x', scopes: ['api'], expires_at: 'soon' })
+      .expect(400, { error: 'expires_at is invalid' });
+    await t
+      .api('post', url)
+      .send({ name: 'x', scopes: ['api'], expires_at: day(400) })
+      .expect(422, { message: `Expiration date must be before ${day(365)}` });
     await t.api('post', url).send({ name: 'x', scopes: [] }).expect(422, { message: "Scopes can't be blank" });
     // sudo and admin_mode are for administrators' tokens only.
-    await t.api('post', url).send({ name: 'x', scopes: ['sudo'] }).expect(422, { message: 'Scopes can only contain available scopes' });
+    await t
+      .api('post', url)
+      .send({ name: 'x', scopes: ['sudo'] })
+      .expect(422, { message: 'Scopes can only contain available scopes' });
     expect((await adminToken(t.root.id, { scopes: ['sudo'] })).scopes).toEqual(['sudo']);
     // A past date is accepted: the token is created inactive.
     expect(await adminToken(alice.id, { expires_at: day(-3) })).toMatchObject({ active: false, revoked: false, expires_at: day(-3) });
   });
 
   it('is for administrators only, checked before the user is looked up', async () => {
-    await t.api('post', `/users/${alice.id}/personal_access_tokens`, bob.token).send({ name: 'x', scopes: ['api'] }).expect(403, { message: '403 Forbidden' });
-    await t.api('post', `/users/999999/personal_access_tokens`, bob.token).send({ name: 'x', scopes: ['api'] }).expect(403);
-    await t.api('post', `/users/${bob.id}/personal_access_tokens`, bob.token).send({ name: 'x', scopes: ['api'] }).expect(403);
-    await t.api('post', `/users/999999/personal_access_tokens`).send({ name: 'x', scopes: ['api'] }).expect(404, { message: '404 User Not Found' });
-    await t.api('post', `/users/${alice.id}/personal_access_tokens`, null).send({ name: 'x', scopes: ['api'] }).expect(401);
+    await t
+      .api('post', `/users/${alice.id}/personal_access_tokens`, bob.token)
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(403, { message: '403 Forbidden' });
+    await t
+      .api('post', `/users/999999/personal_access_tokens`, bob.token)
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(403);
+    await t
+      .api('post', `/users/${bob.id}/personal_access_tokens`, bob.token)
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(403);
+    await t
+      .api('post', `/users/999999/personal_access_tokens`)
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(404, { message: '404 User Not Found' });
+    await t
+      .api('post', `/users/${alice.id}/personal_access_tokens`, null)
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(401);
   });
 
   it('is driven by @gitbeaker/rest (PersonalAccessTokens.create, Users.createPersonalAccessToken)', async () => {
@@ -80,24 +133,48 @@ describe('administrator-created personal access tokens', () => {
     expect(created).toMatchObject({ name: 'beaker', scopes: ['read_api'], user_id: alice.id, expires_at: day(10), token: expect.stringMatching(/^glpat-/) });
     const viaUsers = await admin.Users.createPersonalAccessToken(alice.id, 'beaker2', ['api']);
     expect(viaUsers).toMatchObject({ name: 'beaker2', expires_at: day(365) });
-    await expect(gitbeaker(t.base, bob.token).PersonalAccessTokens.create(alice.id, 'nope', ['api'])).rejects.toMatchObject({ cause: { response: { status: 403 } } });
+    await expect(gitbeaker(t.base, bob.token).PersonalAccessTokens.create(alice.id, 'nope', ['api'])).rejects.toMatchObject({
+      cause: { response: { status: 403 } },
+    });
   });
 });
 
 describe('self-created personal access tokens (POST /user/personal_access_tokens)', () => {
   it('lets any signed-in user create a k8s_proxy token that expires at the end of today', async () => {
-    const res = await t.api('post', '/user/personal_access_tokens', bob.token).send({ name: 'agent', scopes: ['k8s_proxy'] }).expect(201);
+    const res = await t
+      .api('post', '/user/personal_access_tokens', bob.token)
+      .send({ name: 'agent', scopes: ['k8s_proxy'] })
+      .expect(201);
     expect(res.body).toMatchObject({ name: 'agent', scopes: ['k8s_proxy'], user_id: bob.id, expires_at: day(0), active: true });
     // The k8s_proxy scope grants nothing on the API itself.
     expect((await t.api('get', '/user', res.body.token).expect(403)).body.error).toBe('insufficient_scope');
-    expect((await t.api('post', '/user/personal_access_tokens', bob.token).send({ name: 'a', scopes: ['k8s_proxy'], expires_at: day(5) }).expect(201)).body.expires_at).toBe(day(5));
+    expect(
+      (
+        await t
+          .api('post', '/user/personal_access_tokens', bob.token)
+          .send({ name: 'a', scopes: ['k8s_proxy'], expires_at: day(5) })
+          .expect(201)
+      ).body.expires_at,
+    ).toBe(day(5));
   });
 
   it('refuses any other scope, and anonymous callers', async () => {
-    await t.api('post', '/user/personal_access_tokens', bob.token).send({ name: 'x', scopes: ['api'] }).expect(400, { error: 'scopes does not have a valid value' });
-    await t.api('post', '/user/personal_access_tokens', bob.token).send({ name: 'x', scopes: ['k8s_proxy', 'read_api'] }).expect(400, { error: 'scopes does not have a valid value' });
-    await t.api('post', '/user/personal_access_tokens').send({ name: 'x', scopes: ['api'] }).expect(400);
-    await t.api('post', '/user/personal_access_tokens', null).send({ name: 'x', scopes: ['k8s_proxy'] }).expect(401, { message: '401 Unauthorized' });
+    await t
+      .api('post', '/user/personal_access_tokens', bob.token)
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(400, { error: 'scopes does not have a valid value' });
+    await t
+      .api('post', '/user/personal_access_tokens', bob.token)
+      .send({ name: 'x', scopes: ['k8s_proxy', 'read_api'] })
+      .expect(400, { error: 'scopes does not have a valid value' });
+    await t
+      .api('post', '/user/personal_access_tokens')
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(400);
+    await t
+      .api('post', '/user/personal_access_tokens', null)
+      .send({ name: 'x', scopes: ['k8s_proxy'] })
+      .expect(401, { message: '401 Unauthorized' });
   });
 });
 
@@ -137,11 +214,29 @@ describe('impersonation tokens', () => {
     const bobs = await impersonation(bob.id);
     await t.api('get', `${url}/${bobs.id}`).expect(404, { message: '404 Impersonation Token Not Found' });
     await t.api('get', '/users/999999/impersonation_tokens').expect(404, { message: '404 User Not Found' });
-    await t.api('post', url).send({ scopes: ['api'], expires_at: day(1) }).expect(400, { error: 'name is missing' });
-    await t.api('post', url).send({ name: 'x', scopes: ['api'] }).expect(400, { error: 'expires_at is missing' });
-    await t.api('post', url).send({ name: 'x', scopes: [], expires_at: day(1) }).expect(400, { message: { scopes: ["can't be blank"] } });
-    for (const [method, path] of [['get', url], ['get', `${url}/${bobs.id}`], ['post', url], ['delete', `${url}/${bobs.id}`], ['get', '/users/999999/impersonation_tokens']] as const) {
-      await t.api(method, path, alice.token).send({ name: 'x', scopes: ['api'], expires_at: day(1) }).expect(403, { message: '403 Forbidden' });
+    await t
+      .api('post', url)
+      .send({ scopes: ['api'], expires_at: day(1) })
+      .expect(400, { error: 'name is missing' });
+    await t
+      .api('post', url)
+      .send({ name: 'x', scopes: ['api'] })
+      .expect(400, { error: 'expires_at is missing' });
+    await t
+      .api('post', url)
+      .send({ name: 'x', scopes: [], expires_at: day(1) })
+      .expect(400, { message: { scopes: ["can't be blank"] } });
+    for (const [method, path] of [
+      ['get', url],
+      ['get', `${url}/${bobs.id}`],
+      ['post', url],
+      ['delete', `${url}/${bobs.id}`],
+      ['get', '/users/999999/impersonation_tokens'],
+    ] as const) {
+      await t
+        .api(method, path, alice.token)
+        .send({ name: 'x', scopes: ['api'], expires_at: day(1) })
+        .expect(403, { message: '403 Forbidden' });
     }
     await t.api('get', url, null).expect(401);
   });
@@ -204,7 +299,10 @@ describe('the administrator / other user / self matrix', () => {
       const target = await adminToken(owner.id);
       const [method, path] = route.replace(':user', String(owner.id)).replace(':token', String(target.id)).split(' ');
       const body = path === '/user/personal_access_tokens' ? { name: 'k', scopes: ['k8s_proxy'] } : { name: 'm', scopes: ['read_api'], expires_at: day(5) };
-      await t.api(method.toLowerCase() as 'get', path, callers[who]).send(body).expect(status);
+      await t
+        .api(method.toLowerCase() as 'get', path, callers[who])
+        .send(body)
+        .expect(status);
     }
   });
 });
@@ -231,13 +329,22 @@ describe('token lifecycle on every surface', () => {
 
     const readUser = await t.token(alice.id, ['read_user']);
     const scope = await t.api('get', '/projects', readUser).expect(403);
-    expect(scope.body).toEqual({ error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope: 'api read_api' });
-    expect((await t.graphql('mutation { personalAccessTokenRevoke(input: {}) { errors } }', {}, readUser)).body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
+    expect(scope.body).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'The request requires higher privileges than provided by the access token.',
+      scope: 'api read_api',
+    });
+    expect((await t.graphql('mutation { personalAccessTokenRevoke(input: {}) { errors } }', {}, readUser)).body.errors[0].extensions.code).toBe(
+      'INSUFFICIENT_SCOPE',
+    );
   });
 
   it('checks scope first, then expiry, then revocation', async () => {
     const both = await t.token(alice.id, ['read_user'], { expiresAt: new Date(`${day(-1)}T00:00:00Z`) });
-    await t.db.personalAccessToken.updateMany({ where: { expiresAt: new Date(`${day(-1)}T00:00:00Z`), scopes: { equals: ['read_user'] } }, data: { revoked: true } });
+    await t.db.personalAccessToken.updateMany({
+      where: { expiresAt: new Date(`${day(-1)}T00:00:00Z`), scopes: { equals: ['read_user'] } },
+      data: { revoked: true },
+    });
     // Wrong scope for /projects: the scope answers first.
     expect((await t.api('get', '/projects', both).expect(403)).body.error).toBe('insufficient_scope');
     // Right scope: expiry before revocation.
@@ -272,7 +379,7 @@ describe('token lifecycle on every surface', () => {
 });
 
 describe('listing, reading and revoking personal access tokens', () => {
-  it('shows users their own tokens, administrators everyone\'s, with GitLab filters and pagination', async () => {
+  it("shows users their own tokens, administrators everyone's, with GitLab filters and pagination", async () => {
     const frank = await t.user('frank');
     const second = await adminToken(frank.id, { name: 'second token', scopes: ['read_api'] });
     const gone = await adminToken(frank.id, { name: 'gone' });
@@ -290,7 +397,11 @@ describe('listing, reading and revoking personal access tokens', () => {
     expect(await names('search=SECOND')).toEqual(['second token']);
     expect(await names(`user_id=${frank.id}`)).toEqual(['test', 'second token', 'gone']);
     expect(await names('per_page=1&page=2')).toEqual(['second token']);
-    expect(await names(`created_after=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}&created_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toHaveLength(3);
+    expect(
+      await names(
+        `created_after=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}&created_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      ),
+    ).toHaveLength(3);
     expect(await names(`expires_after=${day(300)}`)).toEqual(['second token', 'gone']);
 
     // Another user's id: 401 for non-administrators; administrators filter by it (404 if unknown).
@@ -304,7 +415,7 @@ describe('listing, reading and revoking personal access tokens', () => {
     expect(second.scopes).toEqual(['read_api']);
   });
 
-  it('reads one token: own or self 200, another user\'s 401 (administrators 200, 404 when unknown)', async () => {
+  it("reads one token: own or self 200, another user's 401 (administrators 200, 404 when unknown)", async () => {
     const token = await adminToken(bob.id, { name: 'bobs' });
     expect((await t.api('get', `/personal_access_tokens/${token.id}`, bob.token).expect(200)).body).toMatchObject({ id: token.id, name: 'bobs' });
     expect((await t.api('get', '/personal_access_tokens/self', token.token).expect(200)).body).toMatchObject({ id: token.id, name: 'bobs' });
@@ -316,7 +427,7 @@ describe('listing, reading and revoking personal access tokens', () => {
     await t.api('get', '/personal_access_tokens/self', null).expect(401);
   });
 
-  it('revokes own tokens and self; another user\'s is refused, an unknown one 404', async () => {
+  it("revokes own tokens and self; another user's is refused, an unknown one 404", async () => {
     const grace = await t.user('grace');
     const extra = await adminToken(grace.id);
     await t.api('delete', `/personal_access_tokens/${extra.id}`, alice.token).expect(400, { message: '400 Bad request - Not permitted to revoke' });
@@ -373,7 +484,12 @@ describe('rotation', () => {
     expect((await t.db.personalAccessToken.findUniqueOrThrow({ where: { id: rotated.id } })).previousTokenId).toBe(original.id);
     await t.api('get', '/user', rotated.token).expect(200);
 
-    const again = (await t.api('post', '/personal_access_tokens/self/rotate', rotated.token).send({ expires_at: day(20) }).expect(200)).body;
+    const again = (
+      await t
+        .api('post', '/personal_access_tokens/self/rotate', rotated.token)
+        .send({ expires_at: day(20) })
+        .expect(200)
+    ).body;
     expect(again.expires_at).toBe(day(20));
     await t.api('get', '/user', again.token).expect(200);
     // The first token comes back (leaked?): the whole family is revoked.
@@ -382,9 +498,12 @@ describe('rotation', () => {
     expect((await t.db.personalAccessToken.findUniqueOrThrow({ where: { id: again.id } })).revoked).toBe(true);
   });
 
-  it('refuses revoked tokens, too long lifetimes and other users\' tokens; one successor under concurrency', async () => {
+  it("refuses revoked tokens, too long lifetimes and other users' tokens; one successor under concurrency", async () => {
     const token = await adminToken(alice.id);
-    await t.api('post', `/personal_access_tokens/${token.id}/rotate`).send({ expires_at: day(500) }).expect(400, { message: `400 Bad request - Expiration date must be before ${day(365)}` });
+    await t
+      .api('post', `/personal_access_tokens/${token.id}/rotate`)
+      .send({ expires_at: day(500) })
+      .expect(400, { message: `400 Bad request - Expiration date must be before ${day(365)}` });
     await t.api('post', `/personal_access_tokens/${token.id}/rotate`, bob.token).expect(401);
     await t.api('post', '/personal_access_tokens/999999/rotate').expect(404);
     const answers = await Promise.all(Array.from({ length: 4 }, () => t.api('post', `/personal_access_tokens/${token.id}/rotate`)));
@@ -416,33 +535,53 @@ describe('GraphQL', () => {
       { input: { userId: alice.id, name: 'gql', scopes: ['read_api'], clientMutationId: 'abc' } },
     );
     const payload = create.body.data.personalAccessTokenCreate;
-    expect(payload).toMatchObject({ errors: [], clientMutationId: 'abc', personalAccessToken: { name: 'gql', scopes: ['read_api'], expiresAt: day(365), active: true, user: { username: 'alice' } } });
+    expect(payload).toMatchObject({
+      errors: [],
+      clientMutationId: 'abc',
+      personalAccessToken: { name: 'gql', scopes: ['read_api'], expiresAt: day(365), active: true, user: { username: 'alice' } },
+    });
     expect(payload.token).toMatch(/^glpat-/);
     expect(payload.personalAccessToken.id).toMatch(/^gid:\/\/gitlab\/PersonalAccessToken\/\d+$/);
 
     const bad = await t.graphql('mutation { personalAccessTokenCreate(input: {userId: 1, name: "x", scopes: ["nope"]}) { token errors } }');
     expect(bad.body.data.personalAccessTokenCreate).toEqual({ token: null, errors: ['scopes does not have a valid value'] });
-    const denied = await t.graphql(`mutation { personalAccessTokenCreate(input: {userId: ${alice.id}, name: "x", scopes: ["api"]}) { token errors } }`, {}, bob.token);
+    const denied = await t.graphql(
+      `mutation { personalAccessTokenCreate(input: {userId: ${alice.id}, name: "x", scopes: ["api"]}) { token errors } }`,
+      {},
+      bob.token,
+    );
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
 
-    const rotate = await t.graphql(`mutation { personalAccessTokenRotate(input: {id: "${payload.personalAccessToken.id}"}) { token personalAccessToken { expiresAt } errors } }`);
-    expect(rotate.body.data.personalAccessTokenRotate).toMatchObject({ token: expect.stringMatching(/^glpat-/), personalAccessToken: { expiresAt: day(7) }, errors: [] });
+    const rotate = await t.graphql(
+      `mutation { personalAccessTokenRotate(input: {id: "${payload.personalAccessToken.id}"}) { token personalAccessToken { expiresAt } errors } }`,
+    );
+    expect(rotate.body.data.personalAccessTokenRotate).toMatchObject({
+      token: expect.stringMatching(/^glpat-/),
+      personalAccessToken: { expiresAt: day(7) },
+      errors: [],
+    });
     const twice = await t.graphql(`mutation { personalAccessTokenRotate(input: {id: "${payload.personalAccessToken.id}"}) { token errors } }`);
     expect(twice.body.data.personalAccessTokenRotate).toEqual({ token: null, errors: ['token already revoked'] });
 
-    const revoke = await t.graphql(`mutation { personalAccessTokenRevoke(input: {id: "gid://gitlab/PersonalAccessToken/${(await adminToken(alice.id)).id}"}) { personalAccessToken { revoked active } errors } }`);
+    const revoke = await t.graphql(
+      `mutation { personalAccessTokenRevoke(input: {id: "gid://gitlab/PersonalAccessToken/${(await adminToken(alice.id)).id}"}) { personalAccessToken { revoked active } errors } }`,
+    );
     expect(revoke.body.data.personalAccessTokenRevoke).toEqual({ personalAccessToken: { revoked: true, active: false }, errors: [] });
     const wrongType = await t.graphql('mutation { personalAccessTokenRevoke(input: {id: "gid://gitlab/Project/1"}) { errors } }');
     expect(wrongType.body.data.personalAccessTokenRevoke.errors[0]).toMatch(/not a valid PersonalAccessTokenID/);
   });
 
   it('creates and revokes impersonation tokens, administrators only', async () => {
-    const res = await t.graphql(`mutation { impersonationTokenCreate(input: {userId: ${bob.id}, name: "imp", scopes: ["api"], expiresAt: "${day(2)}"}) { token impersonationToken { databaseId impersonation } errors } }`);
+    const res = await t.graphql(
+      `mutation { impersonationTokenCreate(input: {userId: ${bob.id}, name: "imp", scopes: ["api"], expiresAt: "${day(2)}"}) { token impersonationToken { databaseId impersonation } errors } }`,
+    );
     const created = res.body.data.impersonationTokenCreate;
     expect(created).toMatchObject({ token: expect.stringMatching(/^glpat-/), impersonationToken: { impersonation: true }, errors: [] });
     const denied = await t.graphql(`{ impersonationTokens(userId: ${bob.id}) { nodes { id } } }`, {}, bob.token);
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const revoke = await t.graphql(`mutation { impersonationTokenRevoke(input: {userId: ${bob.id}, id: ${created.impersonationToken.databaseId}}) { impersonationToken { revoked } errors } }`);
+    const revoke = await t.graphql(
+      `mutation { impersonationTokenRevoke(input: {userId: ${bob.id}, id: ${created.impersonationToken.databaseId}}) { impersonationToken { revoked } errors } }`,
+    );
     expect(revoke.body.data.impersonationTokenRevoke).toEqual({ impersonationToken: { revoked: true }, errors: [] });
   });
 
@@ -451,8 +590,16 @@ describe('GraphQL', () => {
     await adminToken(ivan.id, { name: 'second', scopes: ['read_api'], expires_at: day(9) });
     await impersonation(ivan.id, { name: 'hidden' });
     const shape = (n: Record<string, unknown>) => ({
-      id: n.databaseId, name: n.name, revoked: n.revoked, created_at: n.createdAt, description: n.description, scopes: n.scopes,
-      user_id: n.userId, last_used_at: n.lastUsedAt, active: n.active, expires_at: n.expiresAt,
+      id: n.databaseId,
+      name: n.name,
+      revoked: n.revoked,
+      created_at: n.createdAt,
+      description: n.description,
+      scopes: n.scopes,
+      user_id: n.userId,
+      last_used_at: n.lastUsedAt,
+      active: n.active,
+      expires_at: n.expiresAt,
     });
     const fields = 'databaseId name revoked createdAt description scopes userId lastUsedAt active expiresAt';
     for (const viewer of [ivan.token, t.root.token]) {
@@ -464,7 +611,9 @@ describe('GraphQL', () => {
     const gqlImp = (await t.graphql(`{ impersonationTokens(userId: ${ivan.id}) { nodes { ${fields} impersonation } } }`)).body.data.impersonationTokens.nodes;
     expect(gqlImp.map((n: Record<string, unknown>) => ({ ...shape(n), impersonation: n.impersonation }))).toEqual(restImp);
     const one = (await t.api('get', `/personal_access_tokens/${restImp[0].id}`).expect(200)).body;
-    expect(shape((await t.graphql(`{ personalAccessToken(id: "gid://gitlab/PersonalAccessToken/${one.id}") { ${fields} } }`)).body.data.personalAccessToken)).toEqual(one);
+    expect(
+      shape((await t.graphql(`{ personalAccessToken(id: "gid://gitlab/PersonalAccessToken/${one.id}") { ${fields} } }`)).body.data.personalAccessToken),
+    ).toEqual(one);
     const imp = (await t.api('get', `/users/${ivan.id}/impersonation_tokens/${restImp[0].id}`).expect(200)).body;
     const gqlOne = (await t.graphql(`{ impersonationToken(userId: ${ivan.id}, id: ${imp.id}) { ${fields} impersonation } }`)).body.data.impersonationToken;
     expect({ ...shape(gqlOne), impersonation: gqlOne.impersonation }).toEqual(imp);
@@ -479,16 +628,38 @@ describe('GraphQL', () => {
 describe('secrecy', () => {
   it('never stores or logs a token in clear', async () => {
     const lines: string[] = [];
-    const log = pino({ level: 'trace' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } }));
+    const log = pino(
+      { level: 'trace' },
+      new Writable({
+        write(chunk, _enc, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    );
     const app = buildApp({ ...t.deps, log });
     const rootToken = t.root.token;
     const api = (method: 'get' | 'post' | 'delete', path: string, token: string) => request(app)[method](`/api/v4${path}`).set('PRIVATE-TOKEN', token);
 
-    const created = (await api('post', `/users/${alice.id}/personal_access_tokens`, rootToken).send({ name: 'secret', scopes: ['api'] }).expect(201)).body.token as string;
-    const imp = (await api('post', `/users/${alice.id}/impersonation_tokens`, rootToken).send({ name: 's', scopes: ['api'], expires_at: day(1) }).expect(201)).body;
-    const selfMade = (await api('post', '/user/personal_access_tokens', alice.token).send({ name: 'k8s', scopes: ['k8s_proxy'] }).expect(201)).body.token as string;
+    const created = (
+      await api('post', `/users/${alice.id}/personal_access_tokens`, rootToken)
+        .send({ name: 'secret', scopes: ['api'] })
+        .expect(201)
+    ).body.token as string;
+    const imp = (
+      await api('post', `/users/${alice.id}/impersonation_tokens`, rootToken)
+        .send({ name: 's', scopes: ['api'], expires_at: day(1) })
+        .expect(201)
+    ).body;
+    const selfMade = (
+      await api('post', '/user/personal_access_tokens', alice.token)
+        .send({ name: 'k8s', scopes: ['k8s_proxy'] })
+        .expect(201)
+    ).body.token as string;
     const rotated = (await api('post', `/personal_access_tokens/${imp.id}/rotate`, rootToken).expect(200)).body.token as string;
-    const gql = await request(app).post('/api/graphql').set('Authorization', `Bearer ${rootToken}`)
+    const gql = await request(app)
+      .post('/api/graphql')
+      .set('Authorization', `Bearer ${rootToken}`)
       .send({ query: `mutation { personalAccessTokenCreate(input: {userId: ${alice.id}, name: "g", scopes: ["api"]}) { token } }` });
     const viaGraphql = gql.body.data.personalAccessTokenCreate.token as string;
     // Use them every way a client can send one, including the query string and failures.

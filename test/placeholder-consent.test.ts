@@ -40,20 +40,27 @@ beforeAll(async () => {
     released_at: '2024-01-01T00:00:00Z',
     author: { id: 100 + i, username, name: username.toUpperCase(), email: `${username}@other.test`, source_hostname: HOST },
   }));
-  await t.api('post', '/projects/import-relation', owner.token).field('path', project.path_with_namespace).field('relation', 'releases').attach('file', ndjson(releases), 'r.ndjson.gz').expect(201);
+  await t
+    .api('post', '/projects/import-relation', owner.token)
+    .field('path', project.path_with_namespace)
+    .field('relation', 'releases')
+    .attach('file', ndjson(releases), 'r.ndjson.gz')
+    .expect(201);
 });
 afterAll(async () => {
   await t?.close();
   await smtp?.close();
 });
 
-const authorOf = async (tag: string) => (await t.db.release.findFirstOrThrow({ where: { projectId: project.id, tag }, include: { author: true } })).author!.username;
+const authorOf = async (tag: string) =>
+  (await t.db.release.findFirstOrThrow({ where: { projectId: project.id, tag }, include: { author: true } })).author!.username;
 const sourceUser = (username: string) => t.db.importSourceUser.findFirstOrThrow({ where: { namespaceId: group.id, sourceUsername: username } });
 const gidOf = (id: number) => `gid://gitlab/Import::SourceUser/${id}`;
 
 const upload = (csv: string | Buffer, token = owner.token) =>
   t.api('post', `/groups/${group.id}/placeholder_reassignments`, token).attach('file', Buffer.isBuffer(csv) ? csv : Buffer.from(csv), 'map.csv');
-const row = (username: string, gitlabUsername: string, email = '') => `${HOST},gitlab_migration,${100 + CONTRIBUTORS.indexOf(username)},,${username},${gitlabUsername},${email}`;
+const row = (username: string, gitlabUsername: string, email = '') =>
+  `${HOST},gitlab_migration,${100 + CONTRIBUTORS.indexOf(username)},,${username},${gitlabUsername},${email}`;
 
 const reassign = (username: string, assignee: User, token = owner.token) =>
   sourceUser(username).then((u) =>
@@ -98,7 +105,9 @@ describe('placeholder reassignment asks the assignee first', () => {
   it('CSV upload → e-mail link → GraphQL accept: root is not the author until root accepts', async () => {
     // root is the assignee here, as in the report: the owner maps a placeholder to root.
     const root = { ...t.root, email: (await t.db.user.findUniqueOrThrow({ where: { id: t.root.id } })).email } as unknown as User;
-    await upload(`${CSV_HEADER}\n${row('zed', 'root')}\n`).expect(201, { message: 'The file is being processed and you will receive an email when completed.' });
+    await upload(`${CSV_HEADER}\n${row('zed', 'root')}\n`).expect(201, {
+      message: 'The file is being processed and you will receive an email when completed.',
+    });
     expect(await t.deps.jobs.drain()).toEqual({ completed: 1, failed: 0 });
     const zed = await sourceUser('zed');
     expect(zed).toMatchObject({ status: 'awaiting_approval', reassignToUserId: t.root.id, reassignedByUserId: owner.id });
@@ -135,7 +144,10 @@ describe('placeholder reassignment asks the assignee first', () => {
 
     // Accepted through GraphQL: in progress, and the job moves the contributions.
     const accepted = await answer(true, links.id, links.token, t.root.token);
-    expect(accepted.body.data.importSourceUserAcceptReassignment).toEqual({ importSourceUser: { status: 'REASSIGNMENT_IN_PROGRESS', reassignToUser: { username: 'root' } }, errors: [] });
+    expect(accepted.body.data.importSourceUserAcceptReassignment).toEqual({
+      importSourceUser: { status: 'REASSIGNMENT_IN_PROGRESS', reassignToUser: { username: 'root' } },
+      errors: [],
+    });
     expect(await t.deps.jobs.drain()).toEqual({ completed: 1, failed: 0 });
     expect(await authorOf('zed')).toBe('root');
     expect(await sourceUser('zed')).toMatchObject({ status: 'completed', reassignmentTokenDigest: null });
@@ -148,7 +160,10 @@ describe('placeholder reassignment asks the assignee first', () => {
 
   it('decline through the e-mailed link: the contributions stay, the owner is told, the link is spent', async () => {
     const res = await reassign('yan', alice);
-    expect(res.body.data.importSourceUserReassign).toEqual({ importSourceUser: { status: 'AWAITING_APPROVAL', reassignToUser: { username: 'alice' } }, errors: [] });
+    expect(res.body.data.importSourceUserReassign).toEqual({
+      importSourceUser: { status: 'AWAITING_APPROVAL', reassignToUser: { username: 'alice' } },
+      errors: [],
+    });
     await t.deps.jobs.drain();
     const links = requestLinks(alice);
     const declined = await web('post', links.decline, alice.token).expect(200);
@@ -166,11 +181,20 @@ describe('placeholder reassignment asks the assignee first', () => {
     // Rejected is reassignable again, and cancelable back to pending.
     const cancel = (token: string) =>
       sourceUser('yan').then((u) =>
-        t.graphql(`mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { importSourceUser { status reassignToUser { username } } errors } }`, { id: gidOf(u.id) }, token),
+        t.graphql(
+          `mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { importSourceUser { status reassignToUser { username } } errors } }`,
+          { id: gidOf(u.id) },
+          token,
+        ),
       );
     expect((await cancel(maintainer.token)).body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect((await cancel(owner.token)).body.data.importSourceUserCancelReassignment).toEqual({ importSourceUser: { status: 'PENDING_REASSIGNMENT', reassignToUser: null }, errors: [] });
-    expect((await cancel(owner.token)).body.data.importSourceUserCancelReassignment.errors).toEqual(['Import source user has an invalid status for this operation']);
+    expect((await cancel(owner.token)).body.data.importSourceUserCancelReassignment).toEqual({
+      importSourceUser: { status: 'PENDING_REASSIGNMENT', reassignToUser: null },
+      errors: [],
+    });
+    expect((await cancel(owner.token)).body.data.importSourceUserCancelReassignment.errors).toEqual([
+      'Import source user has an invalid status for this operation',
+    ]);
   });
 
   it('GraphQL reject and web decline, web accept and GraphQL accept: twins', async () => {
@@ -178,7 +202,10 @@ describe('placeholder reassignment asks the assignee first', () => {
     await t.deps.jobs.drain();
     let links = requestLinks(alice);
     const rejected = await answer(false, links.id, links.token, alice.token);
-    expect(rejected.body.data.importSourceUserRejectReassignment).toEqual({ importSourceUser: { status: 'REJECTED', reassignToUser: { username: 'alice' } }, errors: [] });
+    expect(rejected.body.data.importSourceUserRejectReassignment).toEqual({
+      importSourceUser: { status: 'REJECTED', reassignToUser: { username: 'alice' } },
+      errors: [],
+    });
     await reassign('xi', alice);
     await t.deps.jobs.drain();
     links = requestLinks(alice);
@@ -208,7 +235,11 @@ describe('placeholder reassignment asks the assignee first', () => {
         const res = await answer(accept, id, token, as);
         expect(res.body.errors[0]).toMatchObject({ message: 'Import source user not found', extensions: { code: 'NOT_FOUND' } });
       }
-      const shown = await t.graphql(`query($id: ID!, $token: String!) { importSourceUserReassignmentRequest(id: $id, reassignmentToken: $token) { status } }`, { id: gidOf(id), token }, as);
+      const shown = await t.graphql(
+        `query($id: ID!, $token: String!) { importSourceUserReassignmentRequest(id: $id, reassignmentToken: $token) { status } }`,
+        { id: gidOf(id), token },
+        as,
+      );
       expect(shown.body.errors[0].extensions.code).toBe('NOT_FOUND');
     }
     // Signed out: 401 through both.
@@ -216,8 +247,11 @@ describe('placeholder reassignment asks the assignee first', () => {
     expect((await answer(true, links.id, links.token, null)).body.errors[0].extensions.code).toBe('UNAUTHORIZED');
     await web('post', `/import/source_users/${links.id}/accept`, alice.token).expect(400, { error: 'reassignment_token is missing' });
     await web('post', `/import/source_users/abc/accept?reassignment_token=${links.token}`, alice.token).expect(400, { error: 'id is invalid' });
-    for (const id of ['99999999999', '0', '-1']) await web('post', `/import/source_users/${id}/accept?reassignment_token=${links.token}`, alice.token).expect(404, NOT_FOUND);
-    await web('post', `/import/source_users/${links.id}/accept?reassignment_token=%00`, alice.token).expect(400, { error: 'reassignment_token contains a null byte' });
+    for (const id of ['99999999999', '0', '-1'])
+      await web('post', `/import/source_users/${id}/accept?reassignment_token=${links.token}`, alice.token).expect(404, NOT_FOUND);
+    await web('post', `/import/source_users/${links.id}/accept?reassignment_token=%00`, alice.token).expect(400, {
+      error: 'reassignment_token contains a null byte',
+    });
     // Nothing moved, and the request still works for alice.
     expect(await sourceUser('wu')).toMatchObject({ status: 'awaiting_approval' });
     expect(await authorOf('wu')).toMatch(/^wu_placeholder_user_/);
@@ -231,7 +265,11 @@ describe('placeholder reassignment asks the assignee first', () => {
     await t.deps.jobs.drain();
     const first = requestLinks(alice);
     const resend = (token: string) =>
-      t.graphql(`mutation($id: ID!) { importSourceUserResendNotification(input: { id: $id }) { importSourceUser { status } errors } }`, { id: gidOf(first.id) }, token);
+      t.graphql(
+        `mutation($id: ID!) { importSourceUserResendNotification(input: { id: $id }) { importSourceUser { status } errors } }`,
+        { id: gidOf(first.id) },
+        token,
+      );
     expect((await resend(mallory.token)).body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect((await resend(owner.token)).body.data.importSourceUserResendNotification).toEqual({ importSourceUser: { status: 'AWAITING_APPROVAL' }, errors: [] });
     await t.deps.jobs.drain();
@@ -253,13 +291,20 @@ describe('placeholder reassignment asks the assignee first', () => {
     await t.deps.jobs.drain();
 
     await t.api('put', '/application/settings', owner.token).send({ allow_bypass_placeholder_confirmation: true }).expect(403);
-    expect((await t.api('put', '/application/settings').send({ allow_bypass_placeholder_confirmation: true }).expect(200)).body.allow_bypass_placeholder_confirmation).toBe(true);
+    expect(
+      (await t.api('put', '/application/settings').send({ allow_bypass_placeholder_confirmation: true }).expect(200)).body
+        .allow_bypass_placeholder_confirmation,
+    ).toBe(true);
     const gql = await t.graphql('{ applicationSettings { allowBypassPlaceholderConfirmation } }');
     expect(gql.body.data.applicationSettings.allowBypassPlaceholderConfirmation).toBe(true);
     try {
       // On: the owner's reassignment still waits.
       expect((await reassign('uma', alice)).body.data.importSourceUserReassign.importSourceUser.status).toBe('AWAITING_APPROVAL');
-      await t.graphql(`mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`, { id: gidOf((await sourceUser('uma')).id) }, owner.token);
+      await t.graphql(
+        `mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`,
+        { id: gidOf((await sourceUser('uma')).id) },
+        owner.token,
+      );
       await t.deps.jobs.drain();
       // An administrator's goes straight to the job; no request is mailed, the assignee is told afterwards.
       const mailsBefore = received.filter((m) => m.to.includes(alice.email)).length;
@@ -277,36 +322,57 @@ describe('placeholder reassignment asks the assignee first', () => {
 
 describe('hostile reassignment CSVs', () => {
   it('a NUL byte in a cell is a 400 naming its row and column, through REST and GraphQL', async () => {
-    await upload(`${CSV_HEADER}\n${row('zed', 'ro\0ot')}\n`).expect(400, { message: 'The provided CSV file contains a null byte in row 2, column 6 (GitLab username).' });
+    await upload(`${CSV_HEADER}\n${row('zed', 'ro\0ot')}\n`).expect(400, {
+      message: 'The provided CSV file contains a null byte in row 2, column 6 (GitLab username).',
+    });
     await upload(`${CSV_HEADER}\n${row('zed', '')}\n${HOST},gitlab_migration,1\u0000,,,,\n`).expect(400, {
       message: 'The provided CSV file contains a null byte in row 3, column 3 (Source user identifier).',
     });
     await upload(`Source host,Import type\0,Source user identifier,GitLab username,GitLab public email\n`).expect(400, {
       message: 'The provided CSV file contains a null byte in row 1, column 2 (Import type).',
     });
-    const operations = { query: 'mutation($file: Upload!) { importSourceUsersReassignFromCsv(input: { groupPath: "consent", file: $file }) { message errors } }', variables: { file: null } };
+    const operations = {
+      query: 'mutation($file: Upload!) { importSourceUsersReassignFromCsv(input: { groupPath: "consent", file: $file }) { message errors } }',
+      variables: { file: null },
+    };
     const res = await request(t.base)
       .post('/api/graphql')
       .set('Authorization', `Bearer ${owner.token}`)
       .field('operations', JSON.stringify(operations))
       .field('map', JSON.stringify({ 0: ['variables.file'] }))
       .attach('0', Buffer.from(`${CSV_HEADER}\n${row('zed', '', 'a\0@b.c')}\n`), 'map.csv');
-    expect(res.body.data.importSourceUsersReassignFromCsv).toEqual({ message: null, errors: ['The provided CSV file contains a null byte in row 2, column 7 (GitLab public email).'] });
+    expect(res.body.data.importSourceUsersReassignFromCsv).toEqual({
+      message: null,
+      errors: ['The provided CSV file contains a null byte in row 2, column 7 (GitLab public email).'],
+    });
     expect(await t.deps.jobs.drain()).toEqual({ completed: 0, failed: 0 });
   });
 
   it('BOM, CRLF, quoted cells, invalid UTF-8, long cells and stray quotes stay 4xx (or work)', async () => {
     // A BOM, CRLF line ends and a quoted cell with a comma, a quote and a line break are fine (no row names a user: nothing to do).
     await upload(Buffer.from(`\uFEFF${CSV_HEADER}\r\n${HOST},gitlab_migration,999,"A, ""B""\r\nC",x,,\r\n`)).expect(201);
-    await upload(Buffer.concat([Buffer.from(`${CSV_HEADER}\n${HOST},gitlab_migration,100,,zed,`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(',\n')])).expect(422, {
+    await upload(Buffer.concat([Buffer.from(`${CSV_HEADER}\n${HOST},gitlab_migration,100,,zed,`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(',\n')])).expect(
+      422,
+      {
+        message: `${SHEET}Row 2: No matching user for provided information.`,
+      },
+    );
+    await upload(`${CSV_HEADER}\n${row('zed', 'x'.repeat(5 * 1024 * 1024))}\n`).expect(422, {
       message: `${SHEET}Row 2: No matching user for provided information.`,
     });
-    await upload(`${CSV_HEADER}\n${row('zed', 'x'.repeat(5 * 1024 * 1024))}\n`).expect(422, { message: `${SHEET}Row 2: No matching user for provided information.` });
-    await upload(`${CSV_HEADER}\n${HOST},gitlab_migration,"100"x,,zed,alice,\n`).expect(422, { message: `${SHEET}The provided CSV file could not be processed.` });
-    await upload(`${CSV_HEADER}\n${HOST},gitlab_migration,"100,,zed,alice,\n`).expect(422, { message: `${SHEET}The provided CSV file could not be processed.` });
-    await upload(`${CSV_HEADER}\n` + `${HOST},gitlab_migration,1,,,,\r`.repeat(50_001)).expect(422, { message: `${SHEET}The provided CSV file exceeds the maximum number of rows (50000).` });
+    await upload(`${CSV_HEADER}\n${HOST},gitlab_migration,"100"x,,zed,alice,\n`).expect(422, {
+      message: `${SHEET}The provided CSV file could not be processed.`,
+    });
+    await upload(`${CSV_HEADER}\n${HOST},gitlab_migration,"100,,zed,alice,\n`).expect(422, {
+      message: `${SHEET}The provided CSV file could not be processed.`,
+    });
+    await upload(`${CSV_HEADER}\n` + `${HOST},gitlab_migration,1,,,,\r`.repeat(50_001)).expect(422, {
+      message: `${SHEET}The provided CSV file exceeds the maximum number of rows (50000).`,
+    });
     // GitLab's delimiter ceiling (625,000), checked before the cells are split: 10 MB of commas is not ten million strings.
-    await upload(`${CSV_HEADER}\n${row('zed', '')}` + ','.repeat(625_000)).expect(422, { message: `${SHEET}The provided CSV file has too many rows or columns to be processed.` });
+    await upload(`${CSV_HEADER}\n${row('zed', '')}` + ','.repeat(625_000)).expect(422, {
+      message: `${SHEET}The provided CSV file has too many rows or columns to be processed.`,
+    });
     await upload(`${CSV_HEADER}\n${row('zed', '')}` + ','.repeat(625_000 - 12) + '\n').expect(201);
     await upload('\r\n\r\n').expect(422, { message: `${SHEET}The provided CSV was not correctly formatted.` });
     await upload('').expect(422, { message: `${SHEET}The provided CSV was not correctly formatted.` });

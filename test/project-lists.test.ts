@@ -52,16 +52,37 @@ beforeAll(async () => {
   // The namespace's owner reaches a personal project as its owner, with or without a member row.
   await t.db.member.deleteMany({ where: { projectId: projectIds[6] } });
   // The same instant for two projects: the id breaks the tie.
-  await t.db.project.updateMany({ where: { id: { in: projectIds.slice(0, 2) } }, data: { createdAt: new Date('2026-01-01T00:00:00Z'), lastActivityAt: new Date('2026-01-01T00:00:00Z') } });
+  await t.db.project.updateMany({
+    where: { id: { in: projectIds.slice(0, 2) } },
+    data: { createdAt: new Date('2026-01-01T00:00:00Z'), lastActivityAt: new Date('2026-01-01T00:00:00Z') },
+  });
   await t.db.member.create({ data: { userId: groupMember.id, namespaceId: group.id, accessLevel: AccessLevel.REPORTER } });
   await t.db.member.create({ data: { userId: projectMember.id, projectId: projectIds[5], accessLevel: AccessLevel.GUEST } });
   await t.db.member.create({ data: { userId: expired.id, projectId: projectIds[2], accessLevel: AccessLevel.DEVELOPER, expiresAt: new Date('2020-01-01') } });
   const users = await t.db.user.findMany();
   const byName = (username: string) => users.find((u) => u.username === username)!;
-  viewers = { anonymous: null, admin: byName('root'), owner: byName('owner'), groupMember: byName('groupie'), projectMember: byName('single'), expired: byName('lapsed'), outsider: byName('outsider') };
-  tokens = { anonymous: null, admin: t.root.token, owner: owner.token, groupMember: groupMember.token, projectMember: projectMember.token, expired: expired.token, outsider: outsider.token };
+  viewers = {
+    anonymous: null,
+    admin: byName('root'),
+    owner: byName('owner'),
+    groupMember: byName('groupie'),
+    projectMember: byName('single'),
+    expired: byName('lapsed'),
+    outsider: byName('outsider'),
+  };
+  tokens = {
+    anonymous: null,
+    admin: t.root.token,
+    owner: owner.token,
+    groupMember: groupMember.token,
+    projectMember: projectMember.token,
+    expired: expired.token,
+    outsider: outsider.token,
+  };
   for (const [i, id] of [projectIds[0], projectIds[1], projectIds[2]].entries()) {
-    await t.db.release.create({ data: { projectId: id, tag: `v${i}`, sha: '0'.repeat(40), description: '', releasedAt: new Date(Date.UTC(2025, 0, 1 + (i % 2))) } });
+    await t.db.release.create({
+      data: { projectId: id, tag: `v${i}`, sha: '0'.repeat(40), description: '', releasedAt: new Date(Date.UTC(2025, 0, 1 + (i % 2))) },
+    });
   }
 });
 afterAll(() => t.close());
@@ -84,21 +105,27 @@ function prismaWhere(user: User | null, filter: ProjectFilter): Prisma.ProjectWh
   return {
     AND: [
       readableWhere(user),
-      ...(filter.membership ? [user ? { OR: [{ authorizations: { some: { userId: user.id } } }, { namespace: { ownerId: user.id } }] } : { id: { in: [] } }] : []),
+      ...(filter.membership
+        ? [user ? { OR: [{ authorizations: { some: { userId: user.id } } }, { namespace: { ownerId: user.id } }] } : { id: { in: [] } }]
+        : []),
       ...(filter.owned ? [{ namespace: { ownerId: user?.id ?? -1 } }] : []),
       ...(filter.visibility ? [{ visibility: filter.visibility }] : []),
       ...(filter.ids ? [{ id: { in: filter.ids } }] : []),
       ...(filter.search
-        ? [{
-            OR: [
-              { name: insensitive(filter.search) },
-              { path: insensitive(filter.search) },
-              { description: insensitive(filter.search) },
-              ...(filter.searchNamespaces ? [{ namespace: { fullPath: insensitive(filter.search) } }] : []),
-            ],
-          }]
+        ? [
+            {
+              OR: [
+                { name: insensitive(filter.search) },
+                { path: insensitive(filter.search) },
+                { description: insensitive(filter.search) },
+                ...(filter.searchNamespaces ? [{ namespace: { fullPath: insensitive(filter.search) } }] : []),
+              ],
+            },
+          ]
         : []),
-      ...(filter.namespaceId != null ? [filter.includeSubgroups ? { namespace: { traversalIds: { has: filter.namespaceId } } } : { namespaceId: filter.namespaceId }] : []),
+      ...(filter.namespaceId != null
+        ? [filter.includeSubgroups ? { namespace: { traversalIds: { has: filter.namespaceId } } } : { namespaceId: filter.namespaceId }]
+        : []),
     ],
   };
 }
@@ -134,13 +161,21 @@ describe('project lists in SQL', () => {
       const ctx = createContext(t.deps, user ? new Viewer(user, null) : Viewer.anonymous());
       for (const filter of filters) {
         // Every order for the unfiltered list; GitLab's default and another for each filter.
-        const orders = Object.keys(filter).length ? ([['created_at', 'desc'], ['name', 'asc']] as const) : ORDERS;
+        const orders = Object.keys(filter).length
+          ? ([
+              ['created_at', 'desc'],
+              ['name', 'asc'],
+            ] as const)
+          : ORDERS;
         for (const [orderBy, sort] of orders) {
           const listing = listProjects(ctx, { ...filter, orderBy, sort });
           const where = prismaWhere(user, filter);
           const order = [{ [ORDER_FIELDS[orderBy]]: sort }, { id: sort }];
           const label = `${name} ${JSON.stringify(filter)} ${orderBy} ${sort}`;
-          for (const page of [{ offset: 0, limit: 100 }, { offset: 1, limit: 2 }]) {
+          for (const page of [
+            { offset: 0, limit: 100 },
+            { offset: 1, limit: 2 },
+          ]) {
             const expected = await t.db.project.findMany({ where, orderBy: order, skip: page.offset, take: page.limit, include: { namespace: true } });
             expect(await listing.fetch(page), label).toStrictEqual(expected);
             if (expected.length) nonEmpty += 1;
@@ -168,7 +203,10 @@ describe('project lists in SQL', () => {
         const gql = await t.graphql(`{ projects(sort: "id_asc"${args ? `, ${args}` : ''}) { count nodes { id } } }`, {}, token);
         expect(gql.body.errors, `${name} ${rest}`).toBeUndefined();
         const ids = res.body.map((p: { id: number }) => `gid://gitlab/Project/${p.id}`);
-        expect(gql.body.data.projects.nodes.map((p: { id: string }) => p.id), `${name} ${rest}`).toEqual(ids);
+        expect(
+          gql.body.data.projects.nodes.map((p: { id: string }) => p.id),
+          `${name} ${rest}`,
+        ).toEqual(ids);
         expect(gql.body.data.projects.count, `${name} ${rest}`).toBe(Number(res.headers['x-total']));
         seen += ids.length;
       }

@@ -13,7 +13,12 @@ const binary = (res: request.Response, done: (err: Error | null, body: Buffer) =
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => done(null, Buffer.concat(chunks)));
 };
-const lines = (gz: Buffer) => gunzipSync(gz).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (gz: Buffer) =>
+  gunzipSync(gz)
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const ndjson = (objects: object[]) => gzipSync(objects.map((o) => JSON.stringify(o)).join('\n') + '\n');
 
 let t: TestApp;
@@ -100,7 +105,9 @@ describe('relation export routes', () => {
     ]);
     const names: string[] = [];
     for (const n of [1, 2, 3]) {
-      const body = (await t.api('get', `${exportsOf()}/download?relation=labels&batched=true&batch_number=${n}`, maintainer.token).buffer(true).parse(binary).expect(200)).body;
+      const body = (
+        await t.api('get', `${exportsOf()}/download?relation=labels&batched=true&batch_number=${n}`, maintainer.token).buffer(true).parse(binary).expect(200)
+      ).body;
       names.push(...lines(body).map((l) => l.name));
     }
     expect(names).toHaveLength(count);
@@ -122,25 +129,62 @@ describe('relation export routes', () => {
         graphql: `query($id: ID!) { project(fullPath: $id) { relationExportStatuses(relation: "milestones") { relation status error updatedAt batched batchesCount totalObjectsCount } } }`,
         variables: { id: project.path_with_namespace },
         at: 'project.relationExportStatuses.0',
-        fields: { relation: 'relation', status: 'status', error: 'error', updated_at: 'updatedAt', batched: 'batched', batches_count: 'batchesCount', total_objects_count: 'totalObjectsCount' },
+        fields: {
+          relation: 'relation',
+          status: 'status',
+          error: 'error',
+          updated_at: 'updatedAt',
+          batched: 'batched',
+          batches_count: 'batchesCount',
+          total_objects_count: 'totalObjectsCount',
+        },
       },
       'visible',
     );
-    await expectTwins(t, developer.token, { rest: `${exportsOf()}/status`, graphql: `query($id: ID!) { project(fullPath: $id) { relationExportStatuses { relation } } }`, variables: { id: project.path_with_namespace }, at: 'project.relationExportStatuses', fields: {} }, 'forbidden');
+    await expectTwins(
+      t,
+      developer.token,
+      {
+        rest: `${exportsOf()}/status`,
+        graphql: `query($id: ID!) { project(fullPath: $id) { relationExportStatuses { relation } } }`,
+        variables: { id: project.path_with_namespace },
+        at: 'project.relationExportStatuses',
+        fields: {},
+      },
+      'forbidden',
+    );
   });
 
   it('starts through GraphQL as through REST, and describes the finished file', async () => {
-    const start = await t.graphql(`mutation($p: ID!) { projectRelationsExport(input: { projectPath: $p, batched: false }) { statuses { relation status } errors } }`, { p: project.path_with_namespace }, maintainer.token);
-    expect(start.body.data.projectRelationsExport.statuses).toEqual(['self', 'labels', 'milestones', 'releases', 'repository_bundle'].map((relation) => ({ relation, status: 0 })));
-    const denied = await t.graphql(`mutation($p: ID!) { projectRelationsExport(input: { projectPath: $p }) { errors } }`, { p: project.path_with_namespace }, developer.token);
+    const start = await t.graphql(
+      `mutation($p: ID!) { projectRelationsExport(input: { projectPath: $p, batched: false }) { statuses { relation status } errors } }`,
+      { p: project.path_with_namespace },
+      maintainer.token,
+    );
+    expect(start.body.data.projectRelationsExport.statuses).toEqual(
+      ['self', 'labels', 'milestones', 'releases', 'repository_bundle'].map((relation) => ({ relation, status: 0 })),
+    );
+    const denied = await t.graphql(
+      `mutation($p: ID!) { projectRelationsExport(input: { projectPath: $p }) { errors } }`,
+      { p: project.path_with_namespace },
+      developer.token,
+    );
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
     await t.deps.jobs.drain();
-    const file = await t.graphql(`query($p: ID!) { project(fullPath: $p) { relationExportFile(relation: "self") { relation batchNumber fileName size } } }`, { p: project.path_with_namespace }, maintainer.token);
+    const file = await t.graphql(
+      `query($p: ID!) { project(fullPath: $p) { relationExportFile(relation: "self") { relation batchNumber fileName size } } }`,
+      { p: project.path_with_namespace },
+      maintainer.token,
+    );
     const described = file.body.data.project.relationExportFile;
     expect(described).toEqual({ relation: 'self', batchNumber: null, fileName: 'self.ndjson.gz', size: expect.any(Number) });
     const rest = await t.api('get', `${exportsOf()}/download?relation=self`, maintainer.token).buffer(true).parse(binary).expect(200);
     expect(rest.headers['content-length']).toBe(String(described.size));
-    const missing = await t.graphql(`query($p: ID!) { project(fullPath: $p) { relationExportFile(relation: "self", batched: true, batchNumber: 1) { size } } }`, { p: project.path_with_namespace }, maintainer.token);
+    const missing = await t.graphql(
+      `query($p: ID!) { project(fullPath: $p) { relationExportFile(relation: "self", batched: true, batchNumber: 1) { size } } }`,
+      { p: project.path_with_namespace },
+      maintainer.token,
+    );
     expect(missing.body.errors[0].message).toBe('Export is not batched');
   });
 
@@ -189,24 +233,44 @@ describe('POST /projects/import-relation', () => {
     await post().field('path', project.path_with_namespace).field('relation', 'labels').field('file', 'text').expect(400, { error: 'file is invalid' });
     await post().send({ path: project.path_with_namespace, relation: 'labels' }).expect(400, { error: 'file is missing' });
     await post().field('relation', 'labels').attach('file', labels, 'labels.ndjson.gz').expect(400, { error: 'path is missing' });
-    await post().field('path', project.path_with_namespace).field('relation', 'issues').attach('file', labels, 'x.ndjson.gz').expect(400, { error: 'relation does not have a valid value' });
+    await post()
+      .field('path', project.path_with_namespace)
+      .field('relation', 'issues')
+      .attach('file', labels, 'x.ndjson.gz')
+      .expect(400, { error: 'relation does not have a valid value' });
     await post().field('path', 'acme/nope').field('relation', 'labels').attach('file', labels, 'x.ndjson.gz').expect(404, { message: '404 Project Not Found' });
-    await post(outsider.token).field('path', project.path_with_namespace).field('relation', 'labels').attach('file', labels, 'x.ndjson.gz').expect(404, { message: '404 Project Not Found' });
-    await post(developer.token).field('path', project.path_with_namespace).field('relation', 'labels').attach('file', labels, 'x.ndjson.gz').expect(403, { message: '403 Forbidden' });
+    await post(outsider.token)
+      .field('path', project.path_with_namespace)
+      .field('relation', 'labels')
+      .attach('file', labels, 'x.ndjson.gz')
+      .expect(404, { message: '404 Project Not Found' });
+    await post(developer.token)
+      .field('path', project.path_with_namespace)
+      .field('relation', 'labels')
+      .attach('file', labels, 'x.ndjson.gz')
+      .expect(403, { message: '403 Forbidden' });
     await post(null).field('path', project.path_with_namespace).field('relation', 'labels').attach('file', labels, 'x.ndjson.gz').expect(401);
     await post().field('path', project.path_with_namespace).field('relation', 'labels').attach('file', Buffer.from('not gzip'), 'x.ndjson.gz').expect(400, {
       message: 'The relation file could not be imported: The file is not gzip-compressed newline-delimited JSON',
     });
-    await post().field('path', project.path_with_namespace).field('relation', 'labels').attach('file', gzipSync('{"name":"a"}\n[1]\n'), 'x.ndjson.gz').expect(400, {
-      message: 'The relation file could not be imported: Line 2 is not a JSON object',
-    });
-    await post().field('path', project.path_with_namespace).field('relation', 'repository_bundle').attach('file', Buffer.from('garbage'), 'r.bundle').expect(400, {
-      message: 'The relation file could not be imported: The file is not a valid git bundle',
-    });
+    await post()
+      .field('path', project.path_with_namespace)
+      .field('relation', 'labels')
+      .attach('file', gzipSync('{"name":"a"}\n[1]\n'), 'x.ndjson.gz')
+      .expect(400, {
+        message: 'The relation file could not be imported: Line 2 is not a JSON object',
+      });
+    await post()
+      .field('path', project.path_with_namespace)
+      .field('relation', 'repository_bundle')
+      .attach('file', Buffer.from('garbage'), 'r.bundle')
+      .expect(400, {
+        message: 'The relation file could not be imported: The file is not a valid git bundle',
+      });
     expect(await t.db.label.count({ where: { projectId: project.id, name: 'a' } })).toBe(0);
   });
 
-  it('leaves out records and links that break the product\'s own rules', async () => {
+  it("leaves out records and links that break the product's own rules", async () => {
     const file = ndjson([
       { tag_name: 'bad tag', released_at: '2024-01-01T00:00:00Z' },
       {
@@ -221,15 +285,24 @@ describe('POST /projects/import-relation', () => {
       },
     ]);
     await post().field('path', project.path_with_namespace).field('relation', 'releases').attach('file', file, 'r.ndjson.gz').expect(201);
-    await post().field('path', project.path_with_namespace).field('relation', 'labels').attach('file', ndjson([{ name: 'colourful', color: 'url(javascript:x)' }, { name: '   ' }]), 'l.ndjson.gz').expect(201);
+    await post()
+      .field('path', project.path_with_namespace)
+      .field('relation', 'labels')
+      .attach('file', ndjson([{ name: 'colourful', color: 'url(javascript:x)' }, { name: '   ' }]), 'l.ndjson.gz')
+      .expect(201);
     const releases = await t.db.release.findMany({ where: { projectId: project.id }, include: { links: true } });
-    expect(releases.map((r) => [r.tag, r.sha, r.links.map((l) => [l.name, l.url, l.filepath])])).toEqual([['ok-1', null, [['good', 'https://example.com/a', '/bin/app']]]]);
-    expect((await t.db.label.findMany({ where: { projectId: project.id, name: { in: ['colourful', '   '] } } })).map((l) => [l.name, l.color])).toEqual([['colourful', '#6699CC']]);
+    expect(releases.map((r) => [r.tag, r.sha, r.links.map((l) => [l.name, l.url, l.filepath])])).toEqual([
+      ['ok-1', null, [['good', 'https://example.com/a', '/bin/app']]],
+    ]);
+    expect((await t.db.label.findMany({ where: { projectId: project.id, name: { in: ['colourful', '   '] } } })).map((l) => [l.name, l.color])).toEqual([
+      ['colourful', '#6699CC'],
+    ]);
   });
 
   it('imports through the GraphQL mutation with a multipart file (Upload)', async () => {
     const operations = {
-      query: 'mutation($file: Upload!, $path: ID!) { projectImportRelation(input: { projectPath: $path, relation: "labels", file: $file }) { relationImport { relation status objectsCount projectPath } errors } }',
+      query:
+        'mutation($file: Upload!, $path: ID!) { projectImportRelation(input: { projectPath: $path, relation: "labels", file: $file }) { relationImport { relation status objectsCount projectPath } errors } }',
       variables: { file: null, path: project.path_with_namespace },
     };
     const res = await request(t.base)
@@ -248,11 +321,20 @@ describe('POST /projects/import-relation', () => {
 describe('contributors imported concurrently', () => {
   it('get one import source user and one placeholder, whichever import gets there first', async () => {
     const g = (await t.api('post', '/groups').send({ name: 'Race', path: 'race' }).expect(201)).body;
-    const projects = await Promise.all(['r1', 'r2', 'r3'].map(async (name) => (await t.api('post', '/projects').send({ name, namespace_id: g.id }).expect(201)).body));
+    const projects = await Promise.all(
+      ['r1', 'r2', 'r3'].map(async (name) => (await t.api('post', '/projects').send({ name, namespace_id: g.id }).expect(201)).body),
+    );
     const author = { id: 901, username: 'racer', name: 'Racer', email: 'racer@other.test', source_hostname: 'https://other.test' };
     const file = ndjson(Array.from({ length: 5 }, (_, i) => ({ tag_name: `t${i}`, released_at: '2024-01-01T00:00:00Z', author })));
     await Promise.all(
-      projects.map((p) => t.api('post', '/projects/import-relation').field('path', p.path_with_namespace).field('relation', 'releases').attach('file', file, 'r.ndjson.gz').expect(201)),
+      projects.map((p) =>
+        t
+          .api('post', '/projects/import-relation')
+          .field('path', p.path_with_namespace)
+          .field('relation', 'releases')
+          .attach('file', file, 'r.ndjson.gz')
+          .expect(201),
+      ),
     );
     const sources = await t.db.importSourceUser.findMany({ where: { namespaceId: g.id } });
     expect(sources).toHaveLength(1);
@@ -263,18 +345,37 @@ describe('contributors imported concurrently', () => {
 });
 
 describe('personal namespaces', () => {
-  const releases = ndjson([{ tag_name: 'p1', description: '', released_at: '2024-01-01T00:00:00Z', author: { id: 77, username: 'zed', name: 'Zed', email: 'zed@elsewhere.test', source_hostname: 'https://other.test' }, links: [], milestones: [] }]);
+  const releases = ndjson([
+    {
+      tag_name: 'p1',
+      description: '',
+      released_at: '2024-01-01T00:00:00Z',
+      author: { id: 77, username: 'zed', name: 'Zed', email: 'zed@elsewhere.test', source_hostname: 'https://other.test' },
+      links: [],
+      milestones: [],
+    },
+  ]);
 
   it('attribute everything to one import user, or to the owner with user_mapping_to_personal_namespace_owner; nothing to reassign', async () => {
     const owner = await t.user('solo');
     const mine = (await t.api('post', '/projects', owner.token).send({ name: 'Mine' }).expect(201)).body;
-    await t.api('post', '/projects/import-relation', owner.token).field('path', mine.path_with_namespace).field('relation', 'releases').attach('file', releases, 'releases.ndjson.gz').expect(201);
+    await t
+      .api('post', '/projects/import-relation', owner.token)
+      .field('path', mine.path_with_namespace)
+      .field('relation', 'releases')
+      .attach('file', releases, 'releases.ndjson.gz')
+      .expect(201);
     const imported = await t.db.release.findFirstOrThrow({ where: { projectId: mine.id }, include: { author: true } });
     expect(imported.author).toMatchObject({ username: expect.stringMatching(/^import_user_namespace_\d+$/), name: 'Import User', state: 'blocked' });
 
     await t.deps.flags.set('user_mapping_to_personal_namespace_owner', { enabled: true });
     const other = (await t.api('post', '/projects', owner.token).send({ name: 'Other' }).expect(201)).body;
-    await t.api('post', '/projects/import-relation', owner.token).field('path', other.path_with_namespace).field('relation', 'releases').attach('file', releases, 'releases.ndjson.gz').expect(201);
+    await t
+      .api('post', '/projects/import-relation', owner.token)
+      .field('path', other.path_with_namespace)
+      .field('relation', 'releases')
+      .attach('file', releases, 'releases.ndjson.gz')
+      .expect(201);
     expect((await t.db.release.findFirstOrThrow({ where: { projectId: other.id }, include: { author: true } })).author!.username).toBe('solo');
     expect(await t.db.importSourceUser.count({ where: { sourceUsername: 'zed' } })).toBe(0);
     await t.deps.flags.remove('user_mapping_to_personal_namespace_owner');
@@ -294,14 +395,25 @@ describe('placeholder reassignments', () => {
     await t.api('post', `/groups/${target.id}/members`).send({ user_id: owner.id, access_level: 50 }).expect(201);
     await t.api('post', `/groups/${target.id}/members`).send({ user_id: maintainer.id, access_level: 40 }).expect(201);
     const p = (await t.api('post', '/projects').send({ name: 'P', namespace_id: target.id }).expect(201)).body;
-    const file = ndjson([{ tag_name: 'z1', released_at: '2024-01-01T00:00:00Z', author: zed }, { tag_name: 'y1', released_at: '2024-01-01T00:00:00Z', author: { ...zed, id: 6, username: 'yan', name: 'Yan' } }]);
-    await t.api('post', '/projects/import-relation', owner.token).field('path', p.path_with_namespace).field('relation', 'releases').attach('file', file, 'r.ndjson.gz').expect(201);
+    const file = ndjson([
+      { tag_name: 'z1', released_at: '2024-01-01T00:00:00Z', author: zed },
+      { tag_name: 'y1', released_at: '2024-01-01T00:00:00Z', author: { ...zed, id: 6, username: 'yan', name: 'Yan' } },
+    ]);
+    await t
+      .api('post', '/projects/import-relation', owner.token)
+      .field('path', p.path_with_namespace)
+      .field('relation', 'releases')
+      .attach('file', file, 'r.ndjson.gz')
+      .expect(201);
   });
 
   /** The assignee (maint) accepts the last request mailed to them, through its link; the job then moves the contributions. */
   async function acceptMailedRequest() {
     await t.deps.jobs.drain();
-    const mail = await t.db.email.findFirstOrThrow({ where: { to: { has: 'maint@example.com' }, subject: 'Reassignments in target waiting for review' }, orderBy: { id: 'desc' } });
+    const mail = await t.db.email.findFirstOrThrow({
+      where: { to: { has: 'maint@example.com' }, subject: 'Reassignments in target waiting for review' },
+      orderBy: { id: 'desc' },
+    });
     const accept = /Accept: POST \S+?(\/import\/source_users\/\S+)/.exec(mail.text)![1];
     await request(t.base).post(accept).set('PRIVATE-TOKEN', maintainer.token).expect(200);
     await t.deps.jobs.drain();
@@ -312,7 +424,9 @@ describe('placeholder reassignments', () => {
 
   it('GET: the CSV neutralises formula cells; Owner only', async () => {
     const res = await t.api('get', `/groups/${target.id}/placeholder_reassignments`, owner.token).expect(200);
-    expect(res.text).toBe(`${csvHeader}\nhttps://other.test,gitlab_migration,5,"'@Zed, ""the"" third",'=zed,"",""\nhttps://other.test,gitlab_migration,6,Yan,yan,"",""\n`);
+    expect(res.text).toBe(
+      `${csvHeader}\nhttps://other.test,gitlab_migration,5,"'@Zed, ""the"" third",'=zed,"",""\nhttps://other.test,gitlab_migration,6,Yan,yan,"",""\n`,
+    );
     await t.api('get', `/groups/${target.id}/placeholder_reassignments`, maintainer.token).expect(403, { message: '403 Forbidden' });
     await t.api('get', `/groups/${target.id}/placeholder_reassignments`, outsider.token).expect(404, { message: '404 Group Not Found' });
     await t.api('get', `/groups/${target.id}/placeholder_reassignments`, null).expect(401, { message: '401 Unauthorized' });
@@ -323,24 +437,39 @@ describe('placeholder reassignments', () => {
     const sheet = 'The following errors are preventing the sheet from being processed: ';
     await t.api('post', `/groups/${target.id}/placeholder_reassignments`, owner.token).expect(400, { error: 'file is missing' });
     await upload(`${csvHeader}\n`, 'map.txt').expect(422, { message: 'You must upload a CSV file with a .csv file extension.' });
-    await upload('Source host,GitLab public email\nhttps://other.test,a@b.c\n').expect(422, { message: `${sheet}The provided CSV was not correctly formatted.` });
+    await upload('Source host,GitLab public email\nhttps://other.test,a@b.c\n').expect(422, {
+      message: `${sheet}The provided CSV was not correctly formatted.`,
+    });
     await upload(`${csvHeader}\nhttps://other.test,gitlab_migration,5,,,maint,\nhttps://other.test,gitlab_migration,6,,,maint,\n`).expect(422, {
       message: `${sheet}The provided spreadsheet contains duplicate email addresses or usernames.`,
     });
-    await upload(`${csvHeader}\nhttps://other.test,gitlab_migration,5,,,ghost,\n`).expect(422, { message: `${sheet}Row 2: No matching user for provided information.` });
-    await upload(`${csvHeader}\nhttps://other.test,gitlab_migration,999,,,maint,\n`).expect(422, { message: `${sheet}Row 2: No matching user for provided information.` });
-    await upload(`${csvHeader}\n` + 'x,y,z,,,,\n'.repeat(50_001)).expect(422, { message: `${sheet}The provided CSV file exceeds the maximum number of rows (50000).` });
+    await upload(`${csvHeader}\nhttps://other.test,gitlab_migration,5,,,ghost,\n`).expect(422, {
+      message: `${sheet}Row 2: No matching user for provided information.`,
+    });
+    await upload(`${csvHeader}\nhttps://other.test,gitlab_migration,999,,,maint,\n`).expect(422, {
+      message: `${sheet}Row 2: No matching user for provided information.`,
+    });
+    await upload(`${csvHeader}\n` + 'x,y,z,,,,\n'.repeat(50_001)).expect(422, {
+      message: `${sheet}The provided CSV file exceeds the maximum number of rows (50000).`,
+    });
     await upload(`${csvHeader}\n` + 'x'.repeat(10 * 1024 * 1024)).expect(422, { message: `${sheet}The provided CSV file exceeds the maximum size of 10 MB.` });
-    await upload(`${csvHeader},${Array.from({ length: 14 }, (_, i) => `c${i}`).join(',')}\n`).expect(422, { message: `${sheet}The provided CSV file exceeds the maximum number of columns (20).` });
+    await upload(`${csvHeader},${Array.from({ length: 14 }, (_, i) => `c${i}`).join(',')}\n`).expect(422, {
+      message: `${sheet}The provided CSV file exceeds the maximum number of columns (20).`,
+    });
     await upload(`${csvHeader}\n`, 'map.csv', maintainer.token).expect(403, { message: '403 Forbidden' });
     expect(await t.db.importSourceUser.count({ where: { namespaceId: target.id, status: 'pending_reassignment' } })).toBe(2);
     expect(await t.deps.jobs.drain()).toEqual({ completed: 0, failed: 0 });
   });
 
   it('POST: looks the whole sheet up in a fixed number of statements, whatever its rows', async () => {
-    const rows = (n: number) => `${csvHeader}
-` + Array.from({ length: n }, (_, i) => `https://other.test,gitlab_migration,${1000 + i},,,ghost${i},
-`).join('');
+    const rows = (n: number) =>
+      `${csvHeader}
+` +
+      Array.from(
+        { length: n },
+        (_, i) => `https://other.test,gitlab_migration,${1000 + i},,,ghost${i},
+`,
+      ).join('');
     await expectCounterSees(t, () => upload(rows(1)).expect(422));
     const one = await countQueries(t, () => upload(rows(1)).expect(422));
     expect(await countQueries(t, () => upload(rows(200)).expect(422))).toBe(one);
@@ -366,9 +495,14 @@ describe('placeholder reassignments', () => {
         owner.token,
       );
     const placeholder = await t.db.importSourceUser.findFirstOrThrow({ where: { id: Number(sourceUserGid.split('/').pop()) } });
-    expect((await reassign(placeholder.placeholderUserId!)).body.data.importSourceUserReassign.errors).toEqual(['Only active regular, auditor, or administrator users can be assigned']);
+    expect((await reassign(placeholder.placeholderUserId!)).body.data.importSourceUserReassign.errors).toEqual([
+      'Only active regular, auditor, or administrator users can be assigned',
+    ]);
     const ok = await reassign(maintainer.id);
-    expect(ok.body.data.importSourceUserReassign).toEqual({ importSourceUser: { status: 'AWAITING_APPROVAL', reassignToUser: { username: 'maint' } }, errors: [] });
+    expect(ok.body.data.importSourceUserReassign).toEqual({
+      importSourceUser: { status: 'AWAITING_APPROVAL', reassignToUser: { username: 'maint' } },
+      errors: [],
+    });
     expect((await reassign(maintainer.id)).body.data.importSourceUserReassign.errors).toEqual(['Import source user has an invalid status for this operation']);
     await acceptMailedRequest();
     const z1 = await t.db.release.findFirstOrThrow({ where: { tag: 'z1' }, include: { author: true } });
@@ -385,7 +519,9 @@ describe('placeholder reassignments', () => {
       .field('operations', JSON.stringify(operations))
       .field('map', JSON.stringify({ 0: ['variables.file'] }))
       .attach('0', Buffer.from(csv), 'map.csv');
-    expect(res.body).toEqual({ data: { importSourceUsersReassignFromCsv: { message: 'The file is being processed and you will receive an email when completed.', errors: [] } } });
+    expect(res.body).toEqual({
+      data: { importSourceUsersReassignFromCsv: { message: 'The file is being processed and you will receive an email when completed.', errors: [] } },
+    });
     await acceptMailedRequest();
     expect((await t.db.release.findFirstOrThrow({ where: { tag: 'y1' }, include: { author: true } })).author!.username).toBe('maint');
     const mails = await t.db.email.findMany({ where: { to: { has: 'groupowner@example.com' } }, orderBy: { id: 'asc' } });

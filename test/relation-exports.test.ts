@@ -13,7 +13,12 @@ const binary = (res: request.Response, done: (err: Error | null, body: Buffer) =
   res.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
-const lines = (gz: Buffer) => gunzipSync(gz).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (gz: Buffer) =>
+  gunzipSync(gz)
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 async function enableBulkImport(t: TestApp) {
   await t.api('put', '/application/settings').send({ bulk_import_enabled: true }).expect(200);
@@ -46,7 +51,10 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
       authors.push(u);
     }
     for (const [i, name] of ['bug', 'feature', '=cmd|calc'].entries()) {
-      await source.api('post', `/projects/${project.id}/labels`).send({ name, color: `#00000${i}` }).expect(201);
+      await source
+        .api('post', `/projects/${project.id}/labels`)
+        .send({ name, color: `#00000${i}` })
+        .expect(201);
     }
     await source.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1', due_date: '2030-01-31' }).expect(201);
     await source.api('post', `/projects/${project.id}/milestones`).send({ title: 'M2' }).expect(201);
@@ -97,7 +105,12 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     await source.api('post', `/projects/${project.id}/export_relations`).send({ batched: true }).expect(202);
     await source.deps.jobs.drain();
     const batched = (await source.api('get', `/projects/${project.id}/export_relations/status?relation=labels`).expect(200)).body;
-    expect(batched).toMatchObject({ batched: true, batches_count: 1, total_objects_count: 3, batches: [{ status: 1, batch_number: 1, objects_count: 3, error: null }] });
+    expect(batched).toMatchObject({
+      batched: true,
+      batches_count: 1,
+      total_objects_count: 3,
+      batches: [{ status: 1, batch_number: 1, objects_count: 3, error: null }],
+    });
     const batchFile = (await download(source, project.id, 'relation=labels&batched=true&batch_number=1').expect(200)).body as Buffer;
     expect(lines(batchFile).map((l) => l.name)).toEqual(['bug', 'feature', '=cmd|calc']);
     const batchedReleases = (await download(source, project.id, 'relation=releases&batched=true&batch_number=1').expect(200)).body as Buffer;
@@ -122,7 +135,14 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     await importFile('repository_bundle', 'bundle').expect(201);
     for (const relation of ['self', 'labels', 'milestones']) await importFile(relation).expect(201);
     const imported = (await importFile('releases').expect(201)).body;
-    expect(imported).toEqual({ id: expect.any(Number), project_path: 'dst/copy', relation: 'releases', status: 'finished', created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(imported).toEqual({
+      id: expect.any(Number),
+      project_path: 'dst/copy',
+      relation: 'releases',
+      status: 'finished',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     // Importing the same files again creates nothing new.
     await importFile('releases').expect(201);
     await importFile('labels').expect(201);
@@ -132,8 +152,14 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     expect(await destination.db.label.count({ where: { projectId: copy.id } })).toBe(3);
     expect(await destination.db.milestone.count({ where: { projectId: copy.id } })).toBe(2);
     expect(await destination.db.releaseLink.count({ where: { release: { projectId: copy.id } } })).toBe(3);
-    const sourceHead = execFileSync('git', ['-C', source.deps.git.pathFor(project.id), 'rev-parse', 'v1.0']).toString().trim();
-    expect(execFileSync('git', ['-C', destination.deps.git.pathFor(copy.id), 'rev-parse', 'v1.0']).toString().trim()).toBe(sourceHead);
+    const sourceHead = execFileSync('git', ['-C', source.deps.git.pathFor(project.id), 'rev-parse', 'v1.0'])
+      .toString()
+      .trim();
+    expect(
+      execFileSync('git', ['-C', destination.deps.git.pathFor(copy.id), 'rev-parse', 'v1.0'])
+        .toString()
+        .trim(),
+    ).toBe(sourceHead);
     const v1 = (await destination.api('get', `/projects/${copy.id}/releases/v1.0`, owner.token).expect(200)).body;
     expect(v1.milestones.map((m: { title: string }) => m.title).sort()).toEqual(['M1', 'M2']);
     expect(v1.assets.links.map((l: { name: string }) => l.name)).toEqual(['bin-0']);
@@ -158,9 +184,7 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     );
 
     // The owner fills in the CSV and uploads it; each user named is asked by e-mail, and nothing moves before they accept.
-    const filled = csv.text
-      .replace(`,bob,"",""`, ',bob,robert,')
-      .replace(`,carol,"",""`, `,carol,,caroline@example.com`);
+    const filled = csv.text.replace(`,bob,"",""`, ',bob,robert,').replace(`,carol,"",""`, `,carol,,caroline@example.com`);
     await destination
       .api('post', `/groups/${target.id}/placeholder_reassignments`, owner.token)
       .attach('file', Buffer.from(filled), 'reassign.csv')
@@ -171,15 +195,22 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     expect(mail).toHaveLength(1);
     expect(mail[0].subject).toBe('Placeholder reassignments in dst completed');
     expect(mail[0].text).toContain('2 placeholder users of dst matched a user of the sheet');
-    for (const [username, assignee] of [['robert', robert], ['caroline', caroline]] as const) {
-      const asked = await destination.db.email.findFirstOrThrow({ where: { to: { has: `${username}@example.com` }, subject: 'Reassignments in dst waiting for review' } });
+    for (const [username, assignee] of [
+      ['robert', robert],
+      ['caroline', caroline],
+    ] as const) {
+      const asked = await destination.db.email.findFirstOrThrow({
+        where: { to: { has: `${username}@example.com` }, subject: 'Reassignments in dst waiting for review' },
+      });
       const accept = /Accept: POST \S+?(\/import\/source_users\/\S+)/.exec(asked.text)![1];
       await request(destination.base).post(accept).set('PRIVATE-TOKEN', assignee.token).expect(200);
     }
     await destination.deps.jobs.drain();
     expect(await byTag()).toEqual({ 'v1.0': 'alice', 'v2.0': 'robert', 'v3.0': 'caroline' });
     // Nothing is left to reassign, and the statuses say so through GraphQL too.
-    expect((await destination.api('get', `/groups/${target.id}/placeholder_reassignments`, owner.token).expect(200)).text.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(
+      (await destination.api('get', `/groups/${target.id}/placeholder_reassignments`, owner.token).expect(200)).text.split('\n').filter(Boolean),
+    ).toHaveLength(1);
     const gql = await destination.graphql(
       `query($path: ID!) { group(fullPath: $path) { importSourceUsers { nodes { sourceUsername status reassignToUser { username } placeholderUser { username } } } } }`,
       { path: 'dst' },
@@ -187,13 +218,30 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     );
     expect(gql.body.data.group.importSourceUsers.nodes).toEqual([
       { sourceUsername: 'alice', status: 'COMPLETED', reassignToUser: { username: 'alice' }, placeholderUser: null },
-      { sourceUsername: 'bob', status: 'COMPLETED', reassignToUser: { username: 'robert' }, placeholderUser: { username: expect.stringMatching(/^bob_placeholder_user_/) } },
-      { sourceUsername: 'carol', status: 'COMPLETED', reassignToUser: { username: 'caroline' }, placeholderUser: { username: expect.stringMatching(/^carol_placeholder_user_/) } },
+      {
+        sourceUsername: 'bob',
+        status: 'COMPLETED',
+        reassignToUser: { username: 'robert' },
+        placeholderUser: { username: expect.stringMatching(/^bob_placeholder_user_/) },
+      },
+      {
+        sourceUsername: 'carol',
+        status: 'COMPLETED',
+        reassignToUser: { username: 'caroline' },
+        placeholderUser: { username: expect.stringMatching(/^carol_placeholder_user_/) },
+      },
     ]);
     // A later import of the same contributors goes straight to the mapped users.
     const again = (await destination.api('post', '/projects').send({ name: 'Again', namespace_id: target.id }).expect(201)).body;
-    await destination.api('post', '/projects/import-relation', owner.token).field('path', again.path_with_namespace).field('relation', 'releases').attach('file', files.releases, 'releases.ndjson.gz').expect(201);
-    const againAuthors = (await destination.db.release.findMany({ where: { projectId: again.id }, include: { author: true }, orderBy: { tag: 'asc' } })).map((r) => r.author!.username);
+    await destination
+      .api('post', '/projects/import-relation', owner.token)
+      .field('path', again.path_with_namespace)
+      .field('relation', 'releases')
+      .attach('file', files.releases, 'releases.ndjson.gz')
+      .expect(201);
+    const againAuthors = (await destination.db.release.findMany({ where: { projectId: again.id }, include: { author: true }, orderBy: { tag: 'asc' } })).map(
+      (r) => r.author!.username,
+    );
     expect(againAuthors).toEqual(['alice', 'robert', 'caroline']);
   });
 });

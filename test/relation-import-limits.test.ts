@@ -50,7 +50,8 @@ const stillServing = () => t.api('get', '/version').expect(200);
 
 function graphqlImport(relation: string, file: Buffer) {
   const operations = {
-    query: 'mutation($file: Upload!, $path: ID!, $relation: String!) { projectImportRelation(input: { projectPath: $path, relation: $relation, file: $file }) { relationImport { status } errors } }',
+    query:
+      'mutation($file: Upload!, $path: ID!, $relation: String!) { projectImportRelation(input: { projectPath: $path, relation: $relation, file: $file }) { relationImport { status } errors } }',
     variables: { file: null, path: project.path_with_namespace, relation },
   };
   return request(t.base)
@@ -92,13 +93,25 @@ describe('file limits (application settings)', () => {
   it('are GitLab-like settings with defaults, changed by administrators within bounds', async () => {
     const current = (await t.api('get', '/application/settings').expect(200)).body;
     expect(current).toMatchObject({ max_decompressed_archive_size: 256, max_import_ndjson_row_size: 50, max_import_ndjson_rows: 100_000 });
-    await t.api('put', '/application/settings').send({ max_import_ndjson_row_size: 0, max_import_ndjson_rows: -1 }).expect(400, {
-      message: { max_import_ndjson_row_size: ['must be greater than 0'], max_import_ndjson_rows: ['must be greater than 0'] },
-    });
-    await t.api('put', '/application/settings').send({ max_import_ndjson_row_size: 257 }).expect(400, { message: { max_import_ndjson_row_size: ['must be less than or equal to 256'] } });
+    await t
+      .api('put', '/application/settings')
+      .send({ max_import_ndjson_row_size: 0, max_import_ndjson_rows: -1 })
+      .expect(400, {
+        message: { max_import_ndjson_row_size: ['must be greater than 0'], max_import_ndjson_rows: ['must be greater than 0'] },
+      });
+    await t
+      .api('put', '/application/settings')
+      .send({ max_import_ndjson_row_size: 257 })
+      .expect(400, { message: { max_import_ndjson_row_size: ['must be less than or equal to 256'] } });
     await t.api('put', '/application/settings', maintainer.token).send({ max_import_ndjson_rows: 5 }).expect(403);
-    const gql = await t.graphql('mutation { applicationSettingsUpdate(input: { maxImportNdjsonRows: 7 }) { applicationSettings { maxImportNdjsonRows maxImportNdjsonRowSize maxDecompressedArchiveSize } errors } }');
-    expect(gql.body.data.applicationSettingsUpdate.applicationSettings).toEqual({ maxImportNdjsonRows: 7, maxImportNdjsonRowSize: 50, maxDecompressedArchiveSize: 256 });
+    const gql = await t.graphql(
+      'mutation { applicationSettingsUpdate(input: { maxImportNdjsonRows: 7 }) { applicationSettings { maxImportNdjsonRows maxImportNdjsonRowSize maxDecompressedArchiveSize } errors } }',
+    );
+    expect(gql.body.data.applicationSettingsUpdate.applicationSettings).toEqual({
+      maxImportNdjsonRows: 7,
+      maxImportNdjsonRowSize: 50,
+      maxDecompressedArchiveSize: 256,
+    });
     await settings({ max_import_ndjson_rows: 100_000 });
   });
 
@@ -109,7 +122,10 @@ describe('file limits (application settings)', () => {
       await importFile('labels', huge).expect(400, refused('Line 1 is larger than 1 MiB'));
       expect(await lastImport()).toMatchObject({ status: 'failed', error: 'Line 1 is larger than 1 MiB' });
       const gql = await graphqlImport('labels', huge);
-      expect(gql.body.data.projectImportRelation).toEqual({ relationImport: null, errors: ['The relation file could not be imported: Line 1 is larger than 1 MiB'] });
+      expect(gql.body.data.projectImportRelation).toEqual({
+        relationImport: null,
+        errors: ['The relation file could not be imported: Line 1 is larger than 1 MiB'],
+      });
       // The second line is the long one; a line just under the limit is read.
       const second = gzipSync(`{"name":"first"}\n{"name":"${'b'.repeat(MIB)}"}\n`);
       await importFile('labels', second).expect(400, refused('Line 2 is larger than 1 MiB'));
@@ -193,22 +209,39 @@ describe('bombs at the default limits', () => {
 describe('records no column can hold', () => {
   it('a NUL byte, a year-0 date, an out-of-range priority: 400 naming the line and field, the import marked failed', async () => {
     const released = { released_at: '2024-01-01T00:00:00Z' };
-    await importFile('releases', ndjson([{ tag_name: 'fine', ...released }, { tag_name: 'v1\u0000', ...released }])).expect(400, refused('Line 2: tag_name contains a null byte'));
+    await importFile(
+      'releases',
+      ndjson([
+        { tag_name: 'fine', ...released },
+        { tag_name: 'v1\u0000', ...released },
+      ]),
+    ).expect(400, refused('Line 2: tag_name contains a null byte'));
     expect(await lastImport()).toMatchObject({ relation: 'releases', status: 'failed', error: 'Line 2: tag_name contains a null byte' });
     await importFile('releases', ndjson([{ tag_name: 'v2', ...released, links: [{ name: 'x\u0000', url: 'https://example.com' }] }])).expect(
       400,
       refused('Line 1: links[0][name] contains a null byte'),
     );
-    await importFile('milestones', ndjson([{ title: 'M0', start_date: '0000-01-01' }])).expect(400, refused('Line 1: start_date must be between the years 1 and 9999'));
-    await importFile('milestones', ndjson([{ title: 'M1', due_date: '+010000-01-01' }])).expect(400, refused('Line 1: due_date must be between the years 1 and 9999'));
-    await importFile('releases', ndjson([{ tag_name: 'v3', released_at: '-000001-01-01T00:00:00Z' }])).expect(400, refused('Line 1: released_at must be between the years 1 and 9999'));
+    await importFile('milestones', ndjson([{ title: 'M0', start_date: '0000-01-01' }])).expect(
+      400,
+      refused('Line 1: start_date must be between the years 1 and 9999'),
+    );
+    await importFile('milestones', ndjson([{ title: 'M1', due_date: '+010000-01-01' }])).expect(
+      400,
+      refused('Line 1: due_date must be between the years 1 and 9999'),
+    );
+    await importFile('releases', ndjson([{ tag_name: 'v3', released_at: '-000001-01-01T00:00:00Z' }])).expect(
+      400,
+      refused('Line 1: released_at must be between the years 1 and 9999'),
+    );
     await importFile('labels', ndjson([{ name: 'big', priority: 1e20 }])).expect(400, refused('Line 1: priority must be an integer'));
     await importFile('labels', ndjson([{ name: 'half', priority: 1.5 }])).expect(400, refused('Line 1: priority must be an integer'));
     await importFile('self', ndjson([{ description: 'a\u0000b' }])).expect(400, refused('Line 1: description contains a null byte'));
     expect(await t.db.milestone.count({ where: { projectId: project.id } })).toBe(0);
 
     const gql = await graphqlImport('milestones', ndjson([{ title: 'M0', start_date: '0000-01-01' }]));
-    expect(gql.body.data.projectImportRelation.errors).toEqual(['The relation file could not be imported: Line 1: start_date must be between the years 1 and 9999']);
+    expect(gql.body.data.projectImportRelation.errors).toEqual([
+      'The relation file could not be imported: Line 1: start_date must be between the years 1 and 9999',
+    ]);
   });
 
   it('a contributor whose fields are not text is stored as text, not a 500', async () => {
@@ -216,7 +249,10 @@ describe('records no column can hold', () => {
     await importFile('releases', ndjson([{ tag_name: 'odd-author', released_at: '2024-01-01T00:00:00Z', author }])).expect(201);
     const release = await t.db.release.findFirstOrThrow({ where: { projectId: project.id, tag: 'odd-author' } });
     expect(release.authorId).not.toBeNull();
-    expect(await t.db.importSourceUser.findFirstOrThrow({ where: { sourceHostname: 'https://other.test' } })).toMatchObject({ sourceUsername: '42', sourceName: 'x' });
+    expect(await t.db.importSourceUser.findFirstOrThrow({ where: { sourceHostname: 'https://other.test' } })).toMatchObject({
+      sourceUsername: '42',
+      sourceName: 'x',
+    });
   });
 });
 
@@ -238,7 +274,13 @@ describe('paths that try to leave the repository', () => {
 
   it('a bundle whose trees hold "..", a symlink to /etc/passwd and a .git entry is stored as objects only: nothing lands outside', async () => {
     const work = fs.mkdtempSync(path.join(t.config.dataDir, 'evil-'));
-    const git = (args: string[], input?: string) => execFileSync('git', ['-C', work, ...args], { input, env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@a', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@a' } }).toString().trim();
+    const git = (args: string[], input?: string) =>
+      execFileSync('git', ['-C', work, ...args], {
+        input,
+        env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@a', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@a' },
+      })
+        .toString()
+        .trim();
     git(['init', '-q', '--bare']);
     const blob = git(['hash-object', '-w', '--stdin'], 'escaped\n');
     const link = git(['hash-object', '-w', '--stdin'], '/etc/passwd');

@@ -22,7 +22,12 @@ describe('release links', () => {
   let first: { id: number };
 
   it('creates links with direct_asset_url and lists them newest first', async () => {
-    first = (await t.api('post', links()).send({ name: 'linux', url: 'https://example.com/linux', direct_asset_path: '/bin/linux-amd64', link_type: 'package' }).expect(201)).body;
+    first = (
+      await t
+        .api('post', links())
+        .send({ name: 'linux', url: 'https://example.com/linux', direct_asset_path: '/bin/linux-amd64', link_type: 'package' })
+        .expect(201)
+    ).body;
     expect(first).toEqual({
       id: expect.any(Number),
       name: 'linux',
@@ -42,9 +47,18 @@ describe('release links', () => {
   it('validates names, urls, schemes and link types', async () => {
     const dup = await t.api('post', links()).send({ name: 'linux', url: 'https://example.com/linux' }).expect(400);
     expect(dup.body).toEqual({ message: ['Url has already been taken', 'Name has already been taken'] });
-    await t.api('post', links()).send({ name: 'x', url: 'javascript:alert(1)' }).expect(400, { message: ['Url is blocked: Only allowed schemes are http, https, ftp'] });
-    await t.api('post', links()).send({ name: 'x', url: 'not a url' }).expect(400, { message: ['Url must be a valid URL'] });
-    await t.api('post', links()).send({ name: '', url: 'https://x.test/e' }).expect(400, { message: ["Name can't be blank"] });
+    await t
+      .api('post', links())
+      .send({ name: 'x', url: 'javascript:alert(1)' })
+      .expect(400, { message: ['Url is blocked: Only allowed schemes are http, https, ftp'] });
+    await t
+      .api('post', links())
+      .send({ name: 'x', url: 'not a url' })
+      .expect(400, { message: ['Url must be a valid URL'] });
+    await t
+      .api('post', links())
+      .send({ name: '', url: 'https://x.test/e' })
+      .expect(400, { message: ["Name can't be blank"] });
     await t.api('post', links()).send({ name: 'x', url: 'https://x.test/t', link_type: 'foo' }).expect(400, { error: 'link_type does not have a valid value' });
     await t.api('post', links()).send({ url: 'https://x.test/t' }).expect(400, { error: 'name is missing' });
   });
@@ -53,7 +67,10 @@ describe('release links', () => {
     await t.api('put', `${links()}/${first.id}`).send({}).expect(400, { error: 'name, url are missing, at least one parameter must be provided' });
     const updated = (await t.api('put', `${links()}/${first.id}`).send({ name: 'linux-amd64', direct_asset_path: '/bin/amd64' }).expect(200)).body;
     expect(updated).toMatchObject({ name: 'linux-amd64', link_type: 'package', direct_asset_url: expect.stringMatching(/\/downloads\/bin\/amd64$/) });
-    await t.api('put', `${links()}/${first.id}`).send({ url: 'ftp://example.com/docs' }).expect(400, { message: ['Url has already been taken'] });
+    await t
+      .api('put', `${links()}/${first.id}`)
+      .send({ url: 'ftp://example.com/docs' })
+      .expect(400, { message: ['Url has already been taken'] });
     const deleted = (await t.api('delete', `${links()}/${first.id}`).expect(200)).body;
     expect(deleted.name).toBe('linux-amd64');
     await t.api('get', `${links()}/${first.id}`).expect(404, { message: '404 Not found' });
@@ -77,12 +94,18 @@ describe('release links', () => {
 
   it('has GraphQL twins with GitLab payloads', async () => {
     const p = project.path_with_namespace;
-    const created = await t.graphql(`mutation { releaseAssetLinkCreate(input: {projectPath: "${p}", tagName: "v1/0", name: "g", url: "https://x.test/g", linkType: IMAGE, directAssetPath: "/img.png"}) { link { id name linkType directAssetPath } errors } }`);
+    const created = await t.graphql(
+      `mutation { releaseAssetLinkCreate(input: {projectPath: "${p}", tagName: "v1/0", name: "g", url: "https://x.test/g", linkType: IMAGE, directAssetPath: "/img.png"}) { link { id name linkType directAssetPath } errors } }`,
+    );
     const link = created.body.data.releaseAssetLinkCreate.link;
     expect(link).toMatchObject({ name: 'g', linkType: 'IMAGE', directAssetPath: '/img.png' });
-    const dup = await t.graphql(`mutation { releaseAssetLinkCreate(input: {projectPath: "${p}", tagName: "v1/0", name: "g", url: "https://x.test/g2"}) { link { id } errors } }`);
+    const dup = await t.graphql(
+      `mutation { releaseAssetLinkCreate(input: {projectPath: "${p}", tagName: "v1/0", name: "g", url: "https://x.test/g2"}) { link { id } errors } }`,
+    );
     expect(dup.body.data.releaseAssetLinkCreate).toEqual({ link: null, errors: ['Name has already been taken'] });
-    const updated = await t.graphql(`mutation($id: ReleasesLinkID!) { releaseAssetLinkUpdate(input: {id: $id, name: "g2"}) { link { name } errors } }`, { id: link.id });
+    const updated = await t.graphql(`mutation($id: ReleasesLinkID!) { releaseAssetLinkUpdate(input: {id: $id, name: "g2"}) { link { name } errors } }`, {
+      id: link.id,
+    });
     expect(updated.body.data.releaseAssetLinkUpdate).toEqual({ link: { name: 'g2' }, errors: [] });
     const deleted = await t.graphql(`mutation($id: ReleasesLinkID!) { releaseAssetLinkDelete(input: {id: $id}) { link { name } errors } }`, { id: link.id });
     expect(deleted.body.data.releaseAssetLinkDelete).toEqual({ link: { name: 'g2' }, errors: [] });

@@ -18,8 +18,19 @@ beforeAll(async () => {
   projectId = project.id;
   await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1', due_date: '2026-12-31', start_date: '2026-01-02' }).expect(201);
   await t.api('post', `/groups/${group.id}/milestones`).send({ title: 'G1' }).expect(201);
-  for (const [tag, milestones, links] of [['v1', ['M1', 'G1'], 3], ['v2', ['M1'], 0], ['v3', [], 2]] as const) {
-    const assets = { links: Array.from({ length: links }, (_, i) => ({ name: `l${i}`, url: `https://example.com/${tag}/${i}`, direct_asset_path: i ? `/p${i}` : undefined, link_type: i ? 'package' : undefined })) };
+  for (const [tag, milestones, links] of [
+    ['v1', ['M1', 'G1'], 3],
+    ['v2', ['M1'], 0],
+    ['v3', [], 2],
+  ] as const) {
+    const assets = {
+      links: Array.from({ length: links }, (_, i) => ({
+        name: `l${i}`,
+        url: `https://example.com/${tag}/${i}`,
+        direct_asset_path: i ? `/p${i}` : undefined,
+        link_type: i ? 'package' : undefined,
+      })),
+    };
     await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: tag, ref: 'main', milestones, assets }).expect(201);
   }
   releaseIds = (await t.db.release.findMany({ where: { projectId: project.id }, orderBy: { id: 'asc' } })).map((r) => r.id);
@@ -39,12 +50,22 @@ describe("the releases area's loaders", () => {
       expect(t.queryCounter.count).toBe(3);
 
       // Links without their timestamps, which no answer shows (LinkRow).
-      const prismaLinks = await t.db.releaseLink.findMany({ where: { releaseId: { in: ids } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], omit: { createdAt: true, updatedAt: true } });
+      const prismaLinks = await t.db.releaseLink.findMany({
+        where: { releaseId: { in: ids } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        omit: { createdAt: true, updatedAt: true },
+      });
       expect(links).toStrictEqual(ids.map((id) => prismaLinks.filter((l) => l.releaseId === id)));
       expect(links.flat()).toHaveLength(5);
 
-      const prismaMilestones = await t.db.releaseMilestone.findMany({ where: { releaseId: { in: ids } }, include: { milestone: true }, orderBy: { milestoneId: 'asc' } });
-      expect(milestones).toStrictEqual(ids.map((id) => prismaMilestones.filter((rm) => rm.releaseId === id).map((rm) => ({ ...rm.milestone, releaseId: rm.releaseId }))));
+      const prismaMilestones = await t.db.releaseMilestone.findMany({
+        where: { releaseId: { in: ids } },
+        include: { milestone: true },
+        orderBy: { milestoneId: 'asc' },
+      });
+      expect(milestones).toStrictEqual(
+        ids.map((id) => prismaMilestones.filter((rm) => rm.releaseId === id).map((rm) => ({ ...rm.milestone, releaseId: rm.releaseId }))),
+      );
       expect(milestones.flat()).toHaveLength(3);
       expect(milestones.flat().find((m) => !(m instanceof Error) && m.dueDate)).toMatchObject({ dueDate: new Date('2026-12-31T00:00:00Z') });
 
@@ -76,7 +97,10 @@ describe("the releases area's loaders", () => {
           const where = { projectId, ...(Object.keys(updatedAt).length && { updatedAt }) };
           const orderBy = [{ [fields[sort]]: direction }, { id: direction }];
           const listing = listReleases(ctx, project, { sort, ...filter });
-          for (const page of [{ offset: 0, limit: 100 }, { offset: 1, limit: 2 }]) {
+          for (const page of [
+            { offset: 0, limit: 100 },
+            { offset: 1, limit: 2 },
+          ]) {
             expect(await listing.fetch(page)).toStrictEqual(await t.db.release.findMany({ where, orderBy, skip: page.offset, take: page.limit }));
           }
           expect(await listing.count()).toBe(await t.db.release.count({ where }));
@@ -93,7 +117,11 @@ describe("the releases area's loaders", () => {
 
 /** Rows in an order of their values whatever the order of their properties. */
 const byValues = (rows: object[]) => {
-  const key = (row: object) => Object.entries(row).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, value]) => JSON.stringify(value)).join('\0');
+  const key = (row: object) =>
+    Object.entries(row)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, value]) => JSON.stringify(value))
+      .join('\0');
   return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : 1));
 };
 

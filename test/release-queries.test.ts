@@ -10,7 +10,9 @@ let t: TestApp;
 async function projectWithReleases(count: number, name: string) {
   const group = (await t.api('post', '/groups').send({ name, path: name }).expect(201)).body;
   const project = (await t.api('post', '/projects').send({ name: 'app', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
-  const sha = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main']).toString().trim();
+  const sha = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main'])
+    .toString()
+    .trim();
   const own = await t.db.milestone.create({ data: { projectId: project.id, iid: 1, title: 'M' } });
   const shared = await t.db.milestone.create({ data: { groupId: group.id, iid: 1, title: 'G' } });
   for (let i = 0; i < count; i++) {
@@ -84,7 +86,8 @@ describe('query count', () => {
 
   it('lists group releases with the same number of queries for few and many', async () => {
     const [few, many] = await Promise.all(['few', 'many'].map((path) => t.db.namespace.findFirstOrThrow({ where: { fullPath: path } })));
-    const count = (id: number) => sqlOf(async () => expect((await t.api('get', `/groups/${id}/releases?per_page=100`).expect(200)).body.length).toBeGreaterThan(1));
+    const count = (id: number) =>
+      sqlOf(async () => expect((await t.api('get', `/groups/${id}/releases?per_page=100`).expect(200)).body.length).toBeGreaterThan(1));
     await expectCounterSees(t, () => t.api('get', `/groups/${few.id}/releases?per_page=100`).expect(200));
     const fewCount = await count(few.id);
     expect(fewCount).toBeGreaterThan(0);
@@ -92,7 +95,9 @@ describe('query count', () => {
     // `simple=true` leaves the release details out (@skip in the operation): nothing is read for
     // them, neither by the fields nor by the list's preload (authors, milestones, their groups, links,
     // evidences).
-    const simple = await sqlOf(async () => expect((await t.api('get', `/groups/${many.id}/releases?per_page=100&simple=true`).expect(200)).body[0].assets).toBeUndefined());
+    const simple = await sqlOf(async () =>
+      expect((await t.api('get', `/groups/${many.id}/releases?per_page=100&simple=true`).expect(200)).body[0].assets).toBeUndefined(),
+    );
     expect(simple).toBe(fewCount - 5);
   });
 });
@@ -105,23 +110,33 @@ describe('git reads', () => {
   };
   const restList = (p: { id: number }) => () => t.api('get', `/projects/${p.id}/releases?per_page=100`).expect(200);
   const gqlList = (p: { path_with_namespace: string }) => async () =>
-    expect((await t.graphql(`{ project(fullPath: "${p.path_with_namespace}") { releases(first: 100) { nodes { commit { sha title } } } } }`)).body.data.project.releases.nodes[0].commit.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(
+      (await t.graphql(`{ project(fullPath: "${p.path_with_namespace}") { releases(first: 100) { nodes { commit { sha title } } } } }`)).body.data.project
+        .releases.nodes[0].commit.sha,
+    ).toMatch(/^[0-9a-f]{40}$/);
 
   it('reads each commit once per request, however many releases point at it', async () => {
     const project = await projectWithReleases(30, 'shared-commit');
     // Positive control: the counter sees each distinct commit a request reads.
-    const file = await t.api('post', `/projects/${project.id}/repository/files/other.txt`).send({ branch: 'main', content: 'x', commit_message: 'Other' }).expect(201);
+    const file = await t
+      .api('post', `/projects/${project.id}/repository/files/other.txt`)
+      .send({ branch: 'main', content: 'x', commit_message: 'Other' })
+      .expect(201);
     expect(file.body.file_path).toBe('other.txt');
-    const other = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main']).toString().trim();
+    const other = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'rev-parse', 'main'])
+      .toString()
+      .trim();
     await t.db.release.create({ data: { projectId: project.id, tag: 'other', sha: other, authorId: t.root.id, releasedAt: new Date(Date.UTC(2030, 0, 1)) } });
 
     expect(await reads(restList(project))).toBe(2);
     expect(await reads(gqlList(project))).toBe(2);
     // Scoped to one request: the next request reads again.
-    expect(await reads(async () => {
-      await restList(project)();
-      await restList(project)();
-    })).toBe(4);
+    expect(
+      await reads(async () => {
+        await restList(project)();
+        await restList(project)();
+      }),
+    ).toBe(4);
   });
 });
 

@@ -10,12 +10,15 @@ beforeAll(async () => {
   t = await createTestApp();
   ({ project } = await seedProject(t));
   await t.api('post', base()).send({ tag_name: 'v1', ref: 'main', released_at: '2020-01-01T00:00:00Z' }).expect(201);
-  await t.api('post', base()).send({
-    tag_name: 'v2/rc',
-    ref: 'main',
-    released_at: '2021-01-01T00:00:00Z',
-    assets: { links: [{ name: 'exe', url: 'https://cdn.test/example.exe', direct_asset_path: '/bin/example.exe' }] },
-  }).expect(201);
+  await t
+    .api('post', base())
+    .send({
+      tag_name: 'v2/rc',
+      ref: 'main',
+      released_at: '2021-01-01T00:00:00Z',
+      assets: { links: [{ name: 'exe', url: 'https://cdn.test/example.exe', direct_asset_path: '/bin/example.exe' }] },
+    })
+    .expect(201);
   // Created last but released earliest: "latest" goes by released_at.
   await t.api('post', base()).send({ tag_name: 'v0', ref: 'main', released_at: '2019-01-01T00:00:00Z' }).expect(201);
 });
@@ -46,7 +49,10 @@ describe('downloads', () => {
   it('redirects to the link URL on exact path match, over the API and the web path', async () => {
     const api = await t.api('get', `${base()}/v2%2Frc/downloads/bin/example.exe`).expect(302);
     expect(api.headers.location).toBe('https://cdn.test/example.exe');
-    const web = await request(t.base).get(`/${project.path_with_namespace}/-/releases/v2%2Frc/downloads/bin/example.exe`).set('PRIVATE-TOKEN', t.root.token).expect(302);
+    const web = await request(t.base)
+      .get(`/${project.path_with_namespace}/-/releases/v2%2Frc/downloads/bin/example.exe`)
+      .set('PRIVATE-TOKEN', t.root.token)
+      .expect(302);
     expect(web.headers.location).toBe('https://cdn.test/example.exe');
     await t.api('get', `${base()}/v2%2Frc/downloads/bin/example`).expect(404, { message: '404 Not found' });
     await t.api('get', `${base()}/nope/downloads/bin/example.exe`).expect(404, { message: '404 Not Found' });
@@ -87,7 +93,9 @@ describe('evidence', () => {
     const reporter = await t.user();
     await t.api('post', `/projects/${project.id}/members`).send({ user_id: reporter.id, access_level: 20 }).expect(201);
     await t.api('post', `${base()}/v1/evidence`, reporter.token).expect(403);
-    const gql = await t.graphql(`mutation { collectReleaseEvidence(input: {projectPath: "${project.path_with_namespace}", tagName: "v1"}) { evidence { sha filepath } errors } }`);
+    const gql = await t.graphql(
+      `mutation { collectReleaseEvidence(input: {projectPath: "${project.path_with_namespace}", tagName: "v1"}) { evidence { sha filepath } errors } }`,
+    );
     expect(gql.body.data.collectReleaseEvidence.evidence.sha).toMatch(/^[0-9a-f]{64}$/);
   });
 });

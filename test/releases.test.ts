@@ -10,7 +10,10 @@ let project: { id: number; path_with_namespace: string };
 let group: { id: number };
 let head: string;
 const base = () => `/projects/${project.id}/releases`;
-const git = (...args: string[]) => execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args]).toString().trim();
+const git = (...args: string[]) =>
+  execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args])
+    .toString()
+    .trim();
 
 async function member(accessLevel: number) {
   const u = await t.user();
@@ -60,15 +63,30 @@ describe('creating releases', () => {
       direct_asset_url: `${EXTERNAL_URL}/${project.path_with_namespace}/-/releases/v1.0/downloads/bin/app`,
       external: true,
     });
-    expect(r.evidences).toEqual([{ sha: r.evidence_sha, filepath: expect.stringMatching(/\/-\/releases\/v1\.0\/evidences\/\d+\.json$/), collected_at: expect.any(String) }]);
-    expect(r._links).toMatchObject({ self: `${EXTERNAL_URL}/${project.path_with_namespace}/-/releases/v1.0`, edit_url: `${EXTERNAL_URL}/${project.path_with_namespace}/-/releases/v1.0/edit` });
+    expect(r.evidences).toEqual([
+      { sha: r.evidence_sha, filepath: expect.stringMatching(/\/-\/releases\/v1\.0\/evidences\/\d+\.json$/), collected_at: expect.any(String) },
+    ]);
+    expect(r._links).toMatchObject({
+      self: `${EXTERNAL_URL}/${project.path_with_namespace}/-/releases/v1.0`,
+      edit_url: `${EXTERNAL_URL}/${project.path_with_namespace}/-/releases/v1.0/edit`,
+    });
     expect(r.description_html).toBeUndefined();
   });
 
   it('creates an annotated tag when tag_message is given, converts released_at to UTC', async () => {
-    const r = (await t.api('post', base()).send({ tag_name: 'debian/2.0', ref: head, tag_message: 'Annotated', name: 'Two', released_at: '2030-01-01T09:00:00+09:00' }).expect(201)).body;
+    const r = (
+      await t
+        .api('post', base())
+        .send({ tag_name: 'debian/2.0', ref: head, tag_message: 'Annotated', name: 'Two', released_at: '2030-01-01T09:00:00+09:00' })
+        .expect(201)
+    ).body;
     expect(git('cat-file', '-t', 'debian/2.0')).toBe('tag');
-    expect(r).toMatchObject({ name: 'Two', released_at: '2030-01-01T00:00:00.000Z', upcoming_release: true, tag_path: `/${project.path_with_namespace}/-/tags/debian%2F2.0` });
+    expect(r).toMatchObject({
+      name: 'Two',
+      released_at: '2030-01-01T00:00:00.000Z',
+      upcoming_release: true,
+      tag_path: `/${project.path_with_namespace}/-/tags/debian%2F2.0`,
+    });
   });
 
   it('reuses an existing tag and refuses duplicates, missing refs, bad milestones and bad links', async () => {
@@ -76,11 +94,29 @@ describe('creating releases', () => {
     await t.api('post', base()).send({ tag_name: 'existing' }).expect(201);
     await t.api('post', base()).send({ tag_name: 'v1.0' }).expect(409, { message: 'Release already exists' });
     await t.api('post', base()).send({ tag_name: 'v3' }).expect(422, { message: 'Ref is not specified' });
-    await t.api('post', base()).send({ tag_name: 'v3', ref: 'main', milestones: ['nope', 'M1', 'other'] }).expect(400, { message: 'Milestone(s) not found: nope, other' });
+    await t
+      .api('post', base())
+      .send({ tag_name: 'v3', ref: 'main', milestones: ['nope', 'M1', 'other'] })
+      .expect(400, { message: 'Milestone(s) not found: nope, other' });
     await t.api('post', base()).send({ tag_name: 'HEAD', ref: 'main' }).expect(400, { message: 'Tag name invalid' });
-    const dup = await t.api('post', base()).send({ tag_name: 'v3', ref: 'main', assets: { links: [{ name: 'a', url: 'https://x.test/a' }, { name: 'a', url: 'https://x.test/b' }] } }).expect(400);
+    const dup = await t
+      .api('post', base())
+      .send({
+        tag_name: 'v3',
+        ref: 'main',
+        assets: {
+          links: [
+            { name: 'a', url: 'https://x.test/a' },
+            { name: 'a', url: 'https://x.test/b' },
+          ],
+        },
+      })
+      .expect(400);
     expect(dup.body.message).toMatch(/Name has already been taken/i);
-    await t.api('post', base()).send({ tag_name: 'v3', ref: 'main', assets: { links: [{ name: 'a' }] } }).expect(400, { error: 'assets[links][0][url] is missing' });
+    await t
+      .api('post', base())
+      .send({ tag_name: 'v3', ref: 'main', assets: { links: [{ name: 'a' }] } })
+      .expect(400, { error: 'assets[links][0][url] is missing' });
     await t.api('post', base()).send({ ref: 'main' }).expect(400, { error: 'tag_name is missing' });
     expect(() => git('rev-parse', '--verify', 'refs/tags/v3')).toThrow();
   });
@@ -88,7 +124,10 @@ describe('creating releases', () => {
   it('refuses a milestone of an ancestor group', async () => {
     const sub = (await t.api('post', '/groups').send({ name: 'Sub', path: 'sub', parent_id: group.id }).expect(201)).body;
     const p = (await t.api('post', '/projects').send({ name: 'Deep', namespace_id: sub.id, initialize_with_readme: true }).expect(201)).body;
-    await t.api('post', `/projects/${p.id}/releases`).send({ tag_name: 'x1', ref: 'main', milestones: ['G1'] }).expect(400, { message: 'Milestone(s) not found: G1' });
+    await t
+      .api('post', `/projects/${p.id}/releases`)
+      .send({ tag_name: 'x1', ref: 'main', milestones: ['G1'] })
+      .expect(400, { message: 'Milestone(s) not found: G1' });
   });
 
   it('lets exactly one of several concurrent creations win', async () => {
@@ -105,7 +144,10 @@ describe('creating releases', () => {
     const lock = path.join(tags, 'held.lock');
     fs.writeFileSync(lock, `${head}\n`);
     // Sent now (supertest sends when a promise is taken), answered once the lock is gone.
-    const created = t.api('post', base()).send({ tag_name: 'held', ref: 'main' }).then((r) => r);
+    const created = t
+      .api('post', base())
+      .send({ tag_name: 'held', ref: 'main' })
+      .then((r) => r);
     await new Promise((resolve) => setTimeout(resolve, 300));
     fs.renameSync(lock, path.join(tags, 'held'));
     const res = await created;
@@ -158,7 +200,9 @@ describe('reading releases', () => {
     await t.api('get', base(), outsider.token).expect(404, { message: '404 Project Not Found' });
     await t.api('get', base(), null).expect(404, { message: '404 Project Not Found' });
     const pubGroup = (await t.api('post', '/groups').send({ name: 'Open', path: 'open', visibility: 'public' }).expect(201)).body;
-    const pub = (await t.api('post', '/projects').send({ name: 'Pub', namespace_id: pubGroup.id, visibility: 'public', initialize_with_readme: true }).expect(201)).body;
+    const pub = (
+      await t.api('post', '/projects').send({ name: 'Pub', namespace_id: pubGroup.id, visibility: 'public', initialize_with_readme: true }).expect(201)
+    ).body;
     await t.api('post', `/projects/${pub.id}/releases`).send({ tag_name: 'p1', ref: 'main' }).expect(201);
     const anonymous = (await t.api('get', `/projects/${pub.id}/releases`, null).expect(200)).body;
     expect(anonymous[0]).toMatchObject({ tag_name: 'p1', commit: expect.any(Object) });
@@ -184,13 +228,35 @@ describe('updating and deleting releases', () => {
     expect(r.milestones).toHaveLength(2);
     const cleared = (await t.api('put', `${base()}/v1.0`, dev.token).send({ milestones: [] }).expect(200)).body;
     expect(cleared).not.toHaveProperty('milestones');
-    expect((await t.api('put', `${base()}/v1.0`, dev.token).send({ milestones: ['M1'] }).expect(200)).body.milestones[0].title).toBe('M1');
+    expect(
+      (
+        await t
+          .api('put', `${base()}/v1.0`, dev.token)
+          .send({ milestones: ['M1'] })
+          .expect(200)
+      ).body.milestones[0].title,
+    ).toBe('M1');
     await t.api('put', `${base()}/v1.0`, dev.token).send({ sha: 'x' }).expect(400, { message: 'params is empty' });
-    await t.api('put', `${base()}/v1.0`, dev.token).send({ milestones: ['zzz'] }).expect(400, { message: 'Milestone(s) not found: zzz' });
+    await t
+      .api('put', `${base()}/v1.0`, dev.token)
+      .send({ milestones: ['zzz'] })
+      .expect(400, { message: 'Milestone(s) not found: zzz' });
     const m1 = (await t.api('get', `/projects/${project.id}/milestones?title=M1`).expect(200)).body[0];
-    expect((await t.api('put', `${base()}/v1.0`, dev.token).send({ milestone_ids: [m1.id] }).expect(200)).body.milestones[0].title).toBe('M1');
-    await t.api('put', `${base()}/v1.0`, dev.token).send({ milestone_ids: [m1.id, 999999] }).expect(400, { message: 'Milestone id(s) not found: 999999' });
-    await t.api('put', `${base()}/v1.0`, dev.token).send({ milestones: ['M1'], milestone_ids: [m1.id] })
+    expect(
+      (
+        await t
+          .api('put', `${base()}/v1.0`, dev.token)
+          .send({ milestone_ids: [m1.id] })
+          .expect(200)
+      ).body.milestones[0].title,
+    ).toBe('M1');
+    await t
+      .api('put', `${base()}/v1.0`, dev.token)
+      .send({ milestone_ids: [m1.id, 999999] })
+      .expect(400, { message: 'Milestone id(s) not found: 999999' });
+    await t
+      .api('put', `${base()}/v1.0`, dev.token)
+      .send({ milestones: ['M1'], milestone_ids: [m1.id] })
       .expect(400, { error: 'milestones, milestone_ids Cannot specify milestones and milestone_ids at the same time' });
     await t.api('put', `${base()}/nope`, dev.token).send({ name: 'x' }).expect(403);
   });
@@ -233,8 +299,12 @@ describe('GraphQL', () => {
     const res = await t.graphql(`{ group(fullPath: "acme") { releases(sort: RELEASED_AT_ASC) { count nodes { tagName } } } }`);
     expect(res.body.data.group.releases.nodes[0].tagName).toBe('v1.0');
     const guest = await member(10);
-    const asGuest = await t.graphql(`{ project(fullPath: "${project.path_with_namespace}") { userPermissions { downloadCode createRelease }
-      release(tagName: "v1.0") { tagName commit { sha } tagPath assets { count sources { nodes { url } } } evidences { nodes { sha } } } } }`, {}, guest.token);
+    const asGuest = await t.graphql(
+      `{ project(fullPath: "${project.path_with_namespace}") { userPermissions { downloadCode createRelease }
+      release(tagName: "v1.0") { tagName commit { sha } tagPath assets { count sources { nodes { url } } } evidences { nodes { sha } } } } }`,
+      {},
+      guest.token,
+    );
     expect(asGuest.body.data.project).toEqual({
       userPermissions: { downloadCode: false, createRelease: false },
       release: { tagName: 'v1.0', commit: null, tagPath: null, assets: { count: 1, sources: null }, evidences: null },
@@ -251,7 +321,9 @@ describe('GraphQL', () => {
     expect(dup.body.extensions.payloadErrors[0]).toMatchObject({ code: 'CONFLICT', status: 409 });
     const noRef = await t.graphql(`mutation { releaseCreate(input: {projectPath: "${p}", tagName: "gql2"}) { errors } }`);
     expect(noRef.body.data.releaseCreate.errors).toEqual(['Ref is not specified']);
-    const upd = await t.graphql(`mutation { releaseUpdate(input: {projectPath: "${p}", tagName: "gql1", description: "d"}) { release { description } errors } }`);
+    const upd = await t.graphql(
+      `mutation { releaseUpdate(input: {projectPath: "${p}", tagName: "gql1", description: "d"}) { release { description } errors } }`,
+    );
     expect(upd.body.data.releaseUpdate).toEqual({ release: { description: 'd' }, errors: [] });
     const del = await t.graphql(`mutation { releaseDelete(input: {projectPath: "${p}", tagName: "gql1"}) { release { tagName assets { count } } errors } }`);
     expect(del.body.data.releaseDelete).toEqual({ release: { tagName: 'gql1', assets: { count: 5 } }, errors: [] });
@@ -269,7 +341,9 @@ describe('nested lists over REST', () => {
     expect(one.assets.links.map((l: { name: string }) => l.name).sort()).toEqual(links.map((l) => l.name).sort());
     const listed = (await t.api('get', `${base()}?per_page=100`).expect(200)).body.find((r: { tag_name: string }) => r.tag_name === 'many-links');
     expect(listed.assets.links).toHaveLength(60);
-    const grouped = (await t.api('get', `/groups/${group.id}/releases?per_page=100`).expect(200)).body.find((r: { tag_name: string }) => r.tag_name === 'many-links');
+    const grouped = (await t.api('get', `/groups/${group.id}/releases?per_page=100`).expect(200)).body.find(
+      (r: { tag_name: string }) => r.tag_name === 'many-links',
+    );
     expect(grouped.assets.links).toHaveLength(60);
     const shown = await gitbeaker(t.base, t.root.token).ProjectReleases.show(project.id, 'many-links');
     expect(shown.assets.count).toBe(64);

@@ -17,7 +17,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const git = (projectId: number, ...args: string[]) =>
-  execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args]).toString().trim();
+  execFileSync('git', ['-C', t.deps.git.pathFor(projectId), ...args])
+    .toString()
+    .trim();
 
 const enc = encodeURIComponent;
 let projects = 0;
@@ -25,7 +27,10 @@ let projects = 0;
 /** A project with a README, as root (Owner), plus helpers bound to it. */
 async function project(opts: { visibility?: string; readme?: boolean } = {}) {
   const p = (
-    await t.api('post', '/projects').send({ name: `Files ${++projects}`, visibility: opts.visibility ?? 'private', initialize_with_readme: opts.readme ?? true }).expect(201)
+    await t
+      .api('post', '/projects')
+      .send({ name: `Files ${++projects}`, visibility: opts.visibility ?? 'private', initialize_with_readme: opts.readme ?? true })
+      .expect(201)
   ).body;
   const base = `/projects/${p.id}/repository/files`;
   const write = (method: 'post' | 'put' | 'delete', file: string, body: Record<string, unknown>, tok?: string) =>
@@ -56,7 +61,19 @@ describe('repository files: reads', () => {
       execute_filemode: false,
       content: Buffer.from('puts 1\n').toString('base64'),
     });
-    expect(Object.keys(res.body)).toEqual(['file_name', 'file_path', 'size', 'encoding', 'content_sha256', 'ref', 'blob_id', 'commit_id', 'last_commit_id', 'execute_filemode', 'content']);
+    expect(Object.keys(res.body)).toEqual([
+      'file_name',
+      'file_path',
+      'size',
+      'encoding',
+      'content_sha256',
+      'ref',
+      'blob_id',
+      'commit_id',
+      'last_commit_id',
+      'execute_filemode',
+      'content',
+    ]);
     expect((await t.api('get', `${p.base}/src%2Flib%2Fa.rb?ref=${touched}`).expect(200)).body.commit_id).toBe(touched);
     expect((await t.api('get', `${p.base}/src%2Flib%2Fa.rb?ref=HEAD`).expect(200)).body.commit_id).toBe(head);
     git(p.id, 'tag', 'v1.0', touched);
@@ -131,11 +148,15 @@ describe('repository files: raw', () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 17);
     for (let i = 0; i < big.length; i++) big[i] = (i * 7919) % 251;
     await p.write('post', 'big.bin', { content: big.toString('base64'), encoding: 'base64' }).expect(201);
-    const res = await t.api('get', `${p.base}/big.bin/raw?ref=main`).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const res = await t
+      .api('get', `${p.base}/big.bin/raw?ref=main`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(res.headers['content-length']).toBe(String(big.length));
     expect(Buffer.compare(res.body as Buffer, big)).toBe(0);
@@ -156,7 +177,9 @@ describe('repository files: raw', () => {
     expect((await t.api('get', `${p.base}/asset.psd/raw?ref=main&lfs=true`).expect(200)).text).toBe(object.toString());
     expect((await t.api('get', `${p.base}/asset.psd/raw?ref=main`).expect(200)).text).toBe(pointer);
     expect((await t.api('get', `${p.base}/plain.txt/raw?ref=main&lfs=true`).expect(200)).text).toBe('not a pointer');
-    const gql = await t.graphql(`{ project(id: ${p.id}) { repository { blobs(paths: ["asset.psd", "plain.txt"], ref: "main") { nodes { path lfsOid storedExternally } } } } }`);
+    const gql = await t.graphql(
+      `{ project(id: ${p.id}) { repository { blobs(paths: ["asset.psd", "plain.txt"], ref: "main") { nodes { path lfsOid storedExternally } } } } }`,
+    );
     expect(gql.body.data.project.repository.blobs.nodes).toEqual([
       { path: 'asset.psd', lfsOid: oid, storedExternally: true },
       { path: 'plain.txt', lfsOid: null, storedExternally: false },
@@ -171,8 +194,12 @@ describe('repository files: writes', () => {
     await p.write('post', 'app/run.sh', { content: '#!/bin/sh\n', execute_filemode: true }).expect(201, { file_path: 'app/run.sh', branch: 'main' });
     expect(git(p.id, 'ls-tree', 'main', 'app/run.sh')).toMatch(/^100755 blob/);
     expect((await t.api('get', `${p.base}/app%2Frun.sh?ref=main`).expect(200)).body.execute_filemode).toBe(true);
-    expect(git(p.id, 'log', '-1', '--format=%an|%ae|%cn|%ce|%ad|%s', '--date=iso', 'main')).toMatch(/^Administrator\|admin@example.com\|Administrator\|admin@example.com\|.* \+0000\|post app\/run.sh$/);
-    await p.write('put', 'app/run.sh', { content: 'ZWNobyBoaQo=', encoding: 'base64', author_name: 'Ann', author_email: 'ann@example.com' }).expect(200, { file_path: 'app/run.sh', branch: 'main' });
+    expect(git(p.id, 'log', '-1', '--format=%an|%ae|%cn|%ce|%ad|%s', '--date=iso', 'main')).toMatch(
+      /^Administrator\|admin@example.com\|Administrator\|admin@example.com\|.* \+0000\|post app\/run.sh$/,
+    );
+    await p
+      .write('put', 'app/run.sh', { content: 'ZWNobyBoaQo=', encoding: 'base64', author_name: 'Ann', author_email: 'ann@example.com' })
+      .expect(200, { file_path: 'app/run.sh', branch: 'main' });
     expect(git(p.id, 'show', 'main:app/run.sh')).toBe('echo hi');
     expect(git(p.id, 'ls-tree', 'main', 'app/run.sh')).toMatch(/^100755 blob/);
     expect(git(p.id, 'log', '-1', '--format=%an|%ae|%cn', 'main')).toBe('Ann|ann@example.com|Administrator');
@@ -190,8 +217,12 @@ describe('repository files: writes', () => {
     await p.write('delete', 'nope.txt', {}).expect(400, { message: "A file with this name doesn't exist" });
     await p.write('post', 'a/../b.txt', { content: 'x' }).expect(400, { error: 'file_path should be a valid file path' });
     const readme = git(p.id, 'show', 'main:README.md');
-    await p.write('put', 'README.md', { content: `${readme}\n` }).expect(400, { message: 'No changes were made: the new content is the same as the current content' });
-    await p.write('post', 'n.txt', { content: 'x', start_branch: 'ghost', branch: 'feature' }).expect(400, { message: 'You can only create or edit files when you are on a branch' });
+    await p
+      .write('put', 'README.md', { content: `${readme}\n` })
+      .expect(400, { message: 'No changes were made: the new content is the same as the current content' });
+    await p
+      .write('post', 'n.txt', { content: 'x', start_branch: 'ghost', branch: 'feature' })
+      .expect(400, { message: 'You can only create or edit files when you are on a branch' });
     await p.write('post', 'n.txt', { content: 'x', branch: 'ghost' }).expect(400, { message: 'You can only create or edit files when you are on a branch' });
     await p.write('post', 'n.txt', { content: 'x' }).send({ commit_message: '' }).expect(400, { error: 'commit_message is empty' });
     await t.api('post', `${p.base}/n.txt`).send({ content: 'x' }).expect(400, { error: 'branch is missing, commit_message is missing' });
@@ -306,7 +337,9 @@ describe('repository files: who may do what', () => {
   });
 
   it('declares no mutation open to a git-only scope (write_repository, read_repository)', () => {
-    const declared = Object.values(schema.getMutationType()!.getFields()).map((field) => [field.name, (field.extensions as { scopes?: string[] }).scopes ?? []] as const);
+    const declared = Object.values(schema.getMutationType()!.getFields()).map(
+      (field) => [field.name, (field.extensions as { scopes?: string[] }).scopes ?? []] as const,
+    );
     expect(declared.filter(([, scopes]) => scopes.some((s) => s === 'write_repository' || s === 'read_repository'))).toEqual([]);
     // Positive control: the declarations are read where they exist (a mutation open to self_rotate).
     expect(declared.some(([, scopes]) => scopes.includes('self_rotate'))).toBe(true);
@@ -321,7 +354,12 @@ describe('repository files: who may do what', () => {
     insufficient(await p.write('delete', 'README.md', {}, writer).expect(403));
     const commits = `/projects/${p.id}/repository/commits`;
     const action = { action: 'create', file_path: 'c.txt', content: 'c' };
-    insufficient(await t.api('post', commits, writer).send({ branch: 'main', commit_message: 'c', actions: [action] }).expect(403));
+    insufficient(
+      await t
+        .api('post', commits, writer)
+        .send({ branch: 'main', commit_message: 'c', actions: [action] })
+        .expect(403),
+    );
     const branches = `/projects/${p.id}/repository/branches`;
     insufficient(await t.api('post', branches, writer).send({ branch: 'topic', ref: 'main' }).expect(403));
     await t.api('post', branches).send({ branch: 'doomed', ref: 'main' }).expect(201);
@@ -360,7 +398,11 @@ describe('repository files: who may do what', () => {
     const guest = await t.user();
     const developer = await t.user();
     const maintainer = await t.user();
-    for (const [u, level] of [[guest, 10], [developer, 30], [maintainer, 40]] as const) {
+    for (const [u, level] of [
+      [guest, 10],
+      [developer, 30],
+      [maintainer, 40],
+    ] as const) {
       await t.api('post', `/projects/${p.id}/members`).send({ user_id: u.id, access_level: level }).expect(201);
     }
     await t.api('get', `${p.base}/README.md?ref=main`, null).expect(404, { message: '404 Project Not Found' });
@@ -396,8 +438,14 @@ describe('repository files: GraphQL', () => {
     const repo = read.body.data.project.repository;
     expect(repo.blobs.nodes).toEqual([
       {
-        path: 'src/a.txt', name: 'a.txt', size: 11, rawTextBlob: 'alpha\nbeta\n', rawBlob: 'alpha\nbeta\n', oid: git(p.id, 'rev-parse', 'main:src/a.txt'),
-        executeFilemode: false, lastCommit: { sha: head },
+        path: 'src/a.txt',
+        name: 'a.txt',
+        size: 11,
+        rawTextBlob: 'alpha\nbeta\n',
+        rawBlob: 'alpha\nbeta\n',
+        oid: git(p.id, 'rev-parse', 'main:src/a.txt'),
+        executeFilemode: false,
+        lastCommit: { sha: head },
         blame: { firstLine: 'beta', groups: [{ lineno: 2, span: 1, lines: ['beta'], commit: { sha: head } }] },
       },
     ]);
@@ -410,7 +458,11 @@ describe('repository files: GraphQL', () => {
       id: p.id,
       branch: 'gql',
       start: 'main',
-      actions: [{ action: 'CREATE', filePath: 'g1.txt', content: 'one' }, { action: 'UPDATE', filePath: 'src/a.txt', content: 'Z2FtbWE=', encoding: 'BASE64' }, { action: 'DELETE', filePath: 'README.md' }],
+      actions: [
+        { action: 'CREATE', filePath: 'g1.txt', content: 'one' },
+        { action: 'UPDATE', filePath: 'src/a.txt', content: 'Z2FtbWE=', encoding: 'BASE64' },
+        { action: 'DELETE', filePath: 'README.md' },
+      ],
     });
     expect(created.body.data.commitCreate).toEqual({ commit: { sha: git(p.id, 'rev-parse', 'gql'), title: 'via graphql' }, errors: [] });
     expect(git(p.id, 'show', 'gql:src/a.txt')).toBe('gamma');
@@ -420,7 +472,11 @@ describe('repository files: GraphQL', () => {
     const readOnly = await t.token(t.root.id, ['read_repository']);
     const scoped = await t.graphql(mutation, { id: p.id, branch: 'gql', actions: [{ action: 'CREATE', filePath: 'g2.txt', content: 'x' }] }, readOnly);
     expect(scoped.body.errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
-    const readable = await t.graphql(`{ project(id: ${p.id}) { repository { blobs(paths: ["g1.txt"], ref: "gql") { nodes { rawTextBlob } } } } }`, {}, readOnly);
+    const readable = await t.graphql(
+      `{ project(id: ${p.id}) { repository { blobs(paths: ["g1.txt"], ref: "gql") { nodes { rawTextBlob } } } } }`,
+      {},
+      readOnly,
+    );
     expect(readable.body.data.project.repository.blobs.nodes).toEqual([{ rawTextBlob: 'one' }]);
   });
 });
@@ -434,11 +490,45 @@ describe('repository files: hostile path and ref parameters over HTTP', () => {
     const secret = 'forgegate-outside-secret';
     fs.writeFileSync(path.join(t.config.dataDir, 'outside.txt'), secret);
     const paths = [
-      '..%2Foutside.txt', '..%2F..%2Foutside.txt', '%2e%2e%2f%2e%2e%2foutside.txt', '%252e%252e%252foutside.txt', '..%5C..%5Coutside.txt',
-      '%2Fetc%2Fpasswd', 'README.md%00.txt', '%00', 'a%0Ab', 'x'.repeat(5000), `${'d%2F'.repeat(400)}f`, '--upload-pack%3Dtouch%20%2Ftmp%2Fpwned',
-      '-', '.', '.git%2Fconfig', 'HEAD', '%2E%2E', '~', 'README.md%2F..', 'a%2F%2Fb', ':README.md', 'main:README.md', '%3Amain',
+      '..%2Foutside.txt',
+      '..%2F..%2Foutside.txt',
+      '%2e%2e%2f%2e%2e%2foutside.txt',
+      '%252e%252e%252foutside.txt',
+      '..%5C..%5Coutside.txt',
+      '%2Fetc%2Fpasswd',
+      'README.md%00.txt',
+      '%00',
+      'a%0Ab',
+      'x'.repeat(5000),
+      `${'d%2F'.repeat(400)}f`,
+      '--upload-pack%3Dtouch%20%2Ftmp%2Fpwned',
+      '-',
+      '.',
+      '.git%2Fconfig',
+      'HEAD',
+      '%2E%2E',
+      '~',
+      'README.md%2F..',
+      'a%2F%2Fb',
+      ':README.md',
+      'main:README.md',
+      '%3Amain',
     ];
-    const refs = ['--upload-pack=touch /tmp/pwned', '-n', 'main%00', '..', 'main..HEAD', 'main:README.md', 'main^{tree}', 'HEAD~100', '@{-1}', 'x'.repeat(300), '%2Fetc%2Fpasswd', 'refs/heads/../../config', '$(id)'];
+    const refs = [
+      '--upload-pack=touch /tmp/pwned',
+      '-n',
+      'main%00',
+      '..',
+      'main..HEAD',
+      'main:README.md',
+      'main^{tree}',
+      'HEAD~100',
+      '@{-1}',
+      'x'.repeat(300),
+      '%2Fetc%2Fpasswd',
+      'refs/heads/../../config',
+      '$(id)',
+    ];
     const suffixes = ['', '/raw', '/blame'];
     const methods = ['get', 'head'] as const;
     const samples = [
@@ -457,7 +547,19 @@ describe('repository files: hostile path and ref parameters over HTTP', () => {
     }
     // Control: the same requests reach real files, so the 4xx above are the checks answering.
     await t.api('get', `${p.base}/README.md/raw?ref=main`).expect(200);
-    const hostile = ['../outside.txt', '..\\..\\outside.txt', '%2e%2e%2foutside.txt', '/etc/passwd', 'README.md\0.txt', 'a\nb', 'x'.repeat(5000), '.git/config', 'a//b', './a', 'README.md/..'];
+    const hostile = [
+      '../outside.txt',
+      '..\\..\\outside.txt',
+      '%2e%2e%2foutside.txt',
+      '/etc/passwd',
+      'README.md\0.txt',
+      'a\nb',
+      'x'.repeat(5000),
+      '.git/config',
+      'a//b',
+      './a',
+      'README.md/..',
+    ];
     for (const file of hostile) {
       const res = await p.write('post', file, { content: 'x' });
       expect(res.status, `post ${file}`).toBeGreaterThanOrEqual(400);

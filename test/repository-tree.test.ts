@@ -5,7 +5,10 @@ import { gitbeaker } from './helpers/gitbeaker.ts';
 
 let t: TestApp;
 let project: { id: number };
-const git = (...args: string[]) => execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args]).toString().trim();
+const git = (...args: string[]) =>
+  execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args])
+    .toString()
+    .trim();
 const TREE = () => `/projects/${project.id}/repository/tree`;
 type Entry = { id: string; name: string; type: string; path: string; mode: string };
 const names = (body: Entry[]) => body.map((e) => e.path);
@@ -31,10 +34,14 @@ beforeAll(async () => {
   const commit = git('rev-parse', 'main');
   const tree = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'mktree'], {
     input: `${git('ls-tree', 'main')}\n160000 commit ${commit}\tvendor\n`,
-  }).toString().trim();
+  })
+    .toString()
+    .trim();
   const withSubmodule = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'commit-tree', tree, '-p', commit, '-m', 'submodule'], {
     env: { ...process.env, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' },
-  }).toString().trim();
+  })
+    .toString()
+    .trim();
   git('update-ref', 'refs/heads/main', withSubmodule, commit);
 });
 afterAll(() => t.close());
@@ -46,10 +53,19 @@ describe('GET /projects/:id/repository/tree', () => {
     expect(names(res.body)).toEqual(['bin', 'src', 'README.md', 'a.txt', 'vendor', 'zeta.txt']);
     expect(res.body[0]).toEqual({ id: git('rev-parse', 'main:bin'), name: 'bin', type: 'tree', path: 'bin', mode: '040000' });
     expect(res.body.find((e: Entry) => e.name === 'vendor')).toMatchObject({ type: 'commit', mode: '160000' });
-    expect(res.body.find((e: Entry) => e.name === 'a.txt')).toEqual({ id: git('rev-parse', 'main:a.txt'), name: 'a.txt', type: 'blob', path: 'a.txt', mode: '100644' });
+    expect(res.body.find((e: Entry) => e.name === 'a.txt')).toEqual({
+      id: git('rev-parse', 'main:a.txt'),
+      name: 'a.txt',
+      type: 'blob',
+      path: 'a.txt',
+      mode: '100644',
+    });
     expect(res.headers).toMatchObject({ 'x-total': '6', 'x-page': '1' });
     const sub = await t.api('get', `${TREE()}?path=src&ref=main`).expect(200);
-    expect(sub.body.map((e: Entry) => [e.path, e.type])).toEqual([['src/lib', 'tree'], ['src/main.ts', 'blob']]);
+    expect(sub.body.map((e: Entry) => [e.path, e.type])).toEqual([
+      ['src/lib', 'tree'],
+      ['src/main.ts', 'blob'],
+    ]);
     const bin = await t.api('get', `${TREE()}?path=bin/`).expect(200);
     expect(bin.body[0]).toMatchObject({ path: 'bin/run', mode: '100755' });
   });
@@ -126,11 +142,15 @@ describe('GraphQL tree', () => {
     });
     expect(nodes(repo.tree.blobs).map((b) => b.name)).toEqual(['README.md', 'a.txt', 'zeta.txt']);
     expect(nodes(repo.tree.blobs)[1]).toMatchObject({ __typename: 'Blob', type: 'blob', mode: '100644', lfsOid: null, webPath: '/acme/app/-/blob/main/a.txt' });
-    expect(nodes(repo.tree.submodules)).toEqual([expect.objectContaining({ __typename: 'Submodule', name: 'vendor', type: 'commit', webUrl: null, treeUrl: null })]);
+    expect(nodes(repo.tree.submodules)).toEqual([
+      expect.objectContaining({ __typename: 'Submodule', name: 'vendor', type: 'commit', webUrl: null, treeUrl: null }),
+    ]);
 
     const tags = await t.graphql(query, { projectPath: 'acme/app', path: '', ref: 'main', refType: 'TAGS' });
     expect(tags.body.data.project.repository.tree).toBeNull();
-    const recursive = await t.graphql(`{ project(fullPath: "acme/app") { repository { tree(path: "src", recursive: true) { blobs { nodes { path } } entries(first: 2) { count nodes { path } } } } } }`);
+    const recursive = await t.graphql(
+      `{ project(fullPath: "acme/app") { repository { tree(path: "src", recursive: true) { blobs { nodes { path } } entries(first: 2) { count nodes { path } } } } } }`,
+    );
     expect(recursive.body.data.project.repository.tree).toEqual({
       blobs: { nodes: [{ path: 'src/lib/util.ts' }, { path: 'src/main.ts' }] },
       entries: { count: 3, nodes: [{ path: 'src/lib' }, { path: 'src/lib/util.ts' }] },
@@ -139,13 +159,17 @@ describe('GraphQL tree', () => {
 
   it('has the same entries through REST and GraphQL', async () => {
     const rest = (await t.api('get', `${TREE()}?recursive=true&per_page=100`).expect(200)).body;
-    const gql = await t.graphql(`{ project(fullPath: "acme/app") { repository { tree(recursive: true) { entries(first: 100) { nodes { sha name type path } } } } } }`);
+    const gql = await t.graphql(
+      `{ project(fullPath: "acme/app") { repository { tree(recursive: true) { entries(first: 100) { nodes { sha name type path } } } } } }`,
+    );
     expect(gql.body.data.project.repository.tree.entries.nodes).toEqual(rest.map((e: Entry) => ({ sha: e.id, name: e.name, type: e.type, path: e.path })));
   });
 
   it('says empty for a project without commits', async () => {
     const empty = (await t.api('post', '/projects').send({ name: 'Empty', path: 'empty' }).expect(201)).body;
-    const res = await t.graphql(`query($p: ID!) { project(fullPath: $p) { repository { empty exists tree { blobs { nodes { name } } } } } }`, { p: empty.path_with_namespace });
+    const res = await t.graphql(`query($p: ID!) { project(fullPath: $p) { repository { empty exists tree { blobs { nodes { name } } } } } }`, {
+      p: empty.path_with_namespace,
+    });
     expect(res.body.data.project.repository).toEqual({ empty: true, exists: true, tree: null });
     await t.api('get', `/projects/${empty.id}/repository/tree`).expect(404, { message: '404 Tree Not Found' });
   });

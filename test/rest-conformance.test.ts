@@ -24,7 +24,10 @@ beforeAll(async () => {
   ({ project, group } = await seedProject(t));
   member = await t.user('member');
   await t.api('post', `/projects/${project.id}/members`).send({ user_id: member.id, access_level: 30 }).expect(201);
-  await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v1', ref: 'main', assets: { links: [{ name: 'a', url: 'https://x.test/a' }] } }).expect(201);
+  await t
+    .api('post', `/projects/${project.id}/releases`)
+    .send({ tag_name: 'v1', ref: 'main', assets: { links: [{ name: 'a', url: 'https://x.test/a' }] } })
+    .expect(201);
   await t.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1' }).expect(201);
   await t.api('post', `/groups/${group.id}/epics`).send({ title: 'E1' }).expect(201);
 });
@@ -86,16 +89,27 @@ describe('REST JSON answers carry exactly GitLab’s headers', () => {
     await check(t.api('get', '/projects/999999'), 404);
     await check(t.api('get', '/no/such/route'), 404);
     await check(t.api('post', `/projects/${project.id}/members`).send({ user_id: member.id, access_level: 30 }), 409);
-    await check(t.api('post', '/groups').set('Content-Type', 'application/json').send(`{"name":"${'x'.repeat(11 * 1024 * 1024)}"}`), 413);
+    await check(
+      t
+        .api('post', '/groups')
+        .set('Content-Type', 'application/json')
+        .send(`{"name":"${'x'.repeat(11 * 1024 * 1024)}"}`),
+      413,
+    );
     await check(t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'no-such-tag' }), 422);
     await check(request(t.base).get('/api/v4/openapi.json'), 200);
     expect([...seen].sort()).toEqual([200, 201, 204, 400, 401, 403, 404, 409, 413, 422]);
   });
 
   it('on 503 when the database is gone, while GraphQL keeps its own JSON type', async () => {
-    const { db, pool } = createDb('postgresql://postgres:x@127.0.0.1:1/none', { timeouts: { poolSize: 1, connectTimeoutMs: 500, statementTimeoutMs: 500, idleInTransactionTimeoutMs: 1_000 } });
+    const { db, pool } = createDb('postgresql://postgres:x@127.0.0.1:1/none', {
+      timeouts: { poolSize: 1, connectTimeoutMs: 500, statementTimeoutMs: 500, idleInTransactionTimeoutMs: 1_000 },
+    });
     try {
-      const res = await request(buildApp({ ...t.deps, db, sql: new SqlReader(pool) })).get('/api/v4/projects').set('PRIVATE-TOKEN', t.root.token).expect(503);
+      const res = await request(buildApp({ ...t.deps, db, sql: new SqlReader(pool) }))
+        .get('/api/v4/projects')
+        .set('PRIVATE-TOKEN', t.root.token)
+        .expect(503);
       expectGitLabJson(res, '503');
       expect(res.body).toEqual({ message: '503 Service Unavailable' });
     } finally {
@@ -158,7 +172,9 @@ describe('multipart/form-data bodies', () => {
     const edited = await form('put', `/users/${member.id}`, { name: 'Edited By Form' }).expect(200);
     expect(edited.body.name).toBe('Edited By Form');
     expect((await t.api('get', `/users/${member.id}`).expect(200)).body.name).toBe('Edited By Form');
-    const updated = await form('put', `/projects/${project.id}`, { description: 'from multipart', 'topics[]': 'ci' }).attach('avatar', Buffer.from('png'), 'a.png').expect(200);
+    const updated = await form('put', `/projects/${project.id}`, { description: 'from multipart', 'topics[]': 'ci' })
+      .attach('avatar', Buffer.from('png'), 'a.png')
+      .expect(200);
     expect(updated.body).toMatchObject({ description: 'from multipart', topics: ['ci'] });
     const release = await form('post', `/projects/${project.id}/releases`, {
       tag_name: 'form-1',
@@ -175,8 +191,10 @@ describe('multipart/form-data bodies', () => {
     const small = await createTestApp({ env: { MAX_UPLOAD_SIZE_MB: '1' } });
     try {
       const res = await request(small.app)
-        .put(`/api/v4/user`).set('PRIVATE-TOKEN', small.root.token)
-        .field('bio', 'x').attach('avatar', Buffer.alloc(2 * 1024 * 1024, 'a'), 'big.png');
+        .put(`/api/v4/user`)
+        .set('PRIVATE-TOKEN', small.root.token)
+        .field('bio', 'x')
+        .attach('avatar', Buffer.alloc(2 * 1024 * 1024, 'a'), 'big.png');
       expect(res.status).toBe(413);
       expectGitLabJson(res, 'multipart 413');
     } finally {

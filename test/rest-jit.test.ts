@@ -28,7 +28,9 @@ beforeAll(async () => {
   const group = (await as('post', '/groups', { name: 'Jit', path: 'jit', description: 'compiled', visibility: 'public' })).body;
   const sub = (await as('post', '/groups', { name: 'Sub', path: 'sub', parent_id: group.id, visibility: 'public' })).body;
   await as('post', `/groups/${group.id}/members`, { user_id: dev.id, access_level: 30 });
-  const project = (await as('post', '/projects', { name: 'App', namespace_id: group.id, description: 'one', visibility: 'private', initialize_with_readme: true })).body;
+  const project = (
+    await as('post', '/projects', { name: 'App', namespace_id: group.id, description: 'one', visibility: 'private', initialize_with_readme: true })
+  ).body;
   const open = (await as('post', '/projects', { name: 'Open', namespace_id: sub.id, visibility: 'public', initialize_with_readme: true })).body;
   const p = `/projects/${project.id}`;
   const milestone = (await as('post', `${p}/milestones`, { title: 'M1', description: 'first', due_date: '2031-01-31' })).body;
@@ -40,7 +42,10 @@ beforeAll(async () => {
   await as('post', `${p}/repository/tags`, { tag_name: 'v1', ref: 'main', message: 'Version one' });
   await as('post', `${p}/repository/tags`, { tag_name: 'v2', ref: 'feature' });
   await as('post', `${p}/releases`, {
-    tag_name: 'v1', name: 'One', description: 'The **first** :tada:', milestones: ['M1', 'G1'],
+    tag_name: 'v1',
+    name: 'One',
+    description: 'The **first** :tada:',
+    milestones: ['M1', 'G1'],
     assets: { links: [{ name: 'linux', url: 'https://cdn.test/linux', direct_asset_path: '/bin/linux', link_type: 'package' }] },
   });
   await as('post', `${p}/releases`, { tag_name: 'v2', description: 'second' });
@@ -52,26 +57,76 @@ beforeAll(async () => {
   const token = imp.body;
 
   paths.push(
-    '/version', '/user', '/users', `/users/${dev.id}`, '/users?search=jit',
-    '/groups', `/groups/${group.id}`, `/groups/${group.id}/subgroups`, `/groups/${group.id}/projects`, `/groups/${sub.id}`,
-    '/projects', '/projects?simple=true', '/projects?membership=true&order_by=name&sort=asc', `${p}`, `${p}?statistics=true`, `/projects/${open.id}`,
-    `${p}/members`, `${p}/members/all`, `${p}/members/all/${dev.id}`, `/groups/${group.id}/members`, `/groups/${group.id}/members/${dev.id}`,
-    `${p}/milestones`, `${p}/milestones/${milestone.id}`, `/groups/${group.id}/milestones`, `/groups/${group.id}/milestones/${groupMilestone.id}`,
-    `${p}/labels`, `${p}/labels?with_counts=true`, `/groups/${group.id}/labels`,
-    `${p}/repository/commits/${sha}`, `${p}/repository/commits/main`,
-    `${p}/repository/files/docs%2Fguide.md?ref=main`, `${p}/repository/files/docs%2Fguide.md/raw?ref=main`,
-    `${p}/repository/files/docs%2Fguide.md/blame?ref=main`, `${p}/repository/files/missing.md?ref=main`,
-    `${p}/repository/branches`, `${p}/repository/branches/feature`, `${p}/repository/tags`, `${p}/repository/tags/v1`,
-    `${p}/releases`, `${p}/releases?include_html_description=true`, `${p}/releases?order_by=created_at&sort=asc`,
-    `/groups/${group.id}/releases`, `/groups/${group.id}/releases?simple=true`,
-    `${p}/releases/v1`, `${p}/releases/v1?include_html_description=true`, `${p}/releases/permalink/latest`, `${p}/releases/nope`,
-    `${p}/releases/v1/assets/links`, `${p}/releases/v1/assets/links/${link.id}`,
-    '/application/settings', `/users/${dev.id}/impersonation_tokens`, `/users/${dev.id}/impersonation_tokens/${token.id}`,
-    '/personal_access_tokens', '/personal_access_tokens/self', `${p}/access_requests`, `/groups/${group.id}/access_requests`,
-    `${p}/packages/protection/rules`, `${p}/alert_management/integrations`, `${p}/alert_management/alerts`, `${p}/alert_management/settings`,
-    '/features', '/features/definitions', '/experiments',
-    `/groups/${group.id}/epics`, `/groups/${group.id}/epics/${epic.iid}`, `/groups/${group.id}/epics/${epic.iid}/award_emoji`,
-    `/groups/${group.id}/integrations`, '/projects/999999', `${p}/milestones/abc`, '/projects?per_page=1&page=2',
+    '/version',
+    '/user',
+    '/users',
+    `/users/${dev.id}`,
+    '/users?search=jit',
+    '/groups',
+    `/groups/${group.id}`,
+    `/groups/${group.id}/subgroups`,
+    `/groups/${group.id}/projects`,
+    `/groups/${sub.id}`,
+    '/projects',
+    '/projects?simple=true',
+    '/projects?membership=true&order_by=name&sort=asc',
+    `${p}`,
+    `${p}?statistics=true`,
+    `/projects/${open.id}`,
+    `${p}/members`,
+    `${p}/members/all`,
+    `${p}/members/all/${dev.id}`,
+    `/groups/${group.id}/members`,
+    `/groups/${group.id}/members/${dev.id}`,
+    `${p}/milestones`,
+    `${p}/milestones/${milestone.id}`,
+    `/groups/${group.id}/milestones`,
+    `/groups/${group.id}/milestones/${groupMilestone.id}`,
+    `${p}/labels`,
+    `${p}/labels?with_counts=true`,
+    `/groups/${group.id}/labels`,
+    `${p}/repository/commits/${sha}`,
+    `${p}/repository/commits/main`,
+    `${p}/repository/files/docs%2Fguide.md?ref=main`,
+    `${p}/repository/files/docs%2Fguide.md/raw?ref=main`,
+    `${p}/repository/files/docs%2Fguide.md/blame?ref=main`,
+    `${p}/repository/files/missing.md?ref=main`,
+    `${p}/repository/branches`,
+    `${p}/repository/branches/feature`,
+    `${p}/repository/tags`,
+    `${p}/repository/tags/v1`,
+    `${p}/releases`,
+    `${p}/releases?include_html_description=true`,
+    `${p}/releases?order_by=created_at&sort=asc`,
+    `/groups/${group.id}/releases`,
+    `/groups/${group.id}/releases?simple=true`,
+    `${p}/releases/v1`,
+    `${p}/releases/v1?include_html_description=true`,
+    `${p}/releases/permalink/latest`,
+    `${p}/releases/nope`,
+    `${p}/releases/v1/assets/links`,
+    `${p}/releases/v1/assets/links/${link.id}`,
+    '/application/settings',
+    `/users/${dev.id}/impersonation_tokens`,
+    `/users/${dev.id}/impersonation_tokens/${token.id}`,
+    '/personal_access_tokens',
+    '/personal_access_tokens/self',
+    `${p}/access_requests`,
+    `/groups/${group.id}/access_requests`,
+    `${p}/packages/protection/rules`,
+    `${p}/alert_management/integrations`,
+    `${p}/alert_management/alerts`,
+    `${p}/alert_management/settings`,
+    '/features',
+    '/features/definitions',
+    '/experiments',
+    `/groups/${group.id}/epics`,
+    `/groups/${group.id}/epics/${epic.iid}`,
+    `/groups/${group.id}/epics/${epic.iid}/award_emoji`,
+    `/groups/${group.id}/integrations`,
+    '/projects/999999',
+    `${p}/milestones/abc`,
+    '/projects?per_page=1&page=2',
   );
 });
 afterAll(() => t.close());
@@ -86,12 +141,15 @@ describe('graphql-jit behind the operation registry', () => {
 
   it('answers every route byte for byte as graphql-js does, for each viewer', async () => {
     const get = (base: string, path: string, token: string) => {
-      const r = request(base).get(`/api/v4${path}`).buffer(true).parse((res, done) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => done(null, body));
-      });
+      const r = request(base)
+        .get(`/api/v4${path}`)
+        .buffer(true)
+        .parse((res, done) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => done(null, body));
+        });
       return token ? r.set('PRIVATE-TOKEN', token) : r;
     };
     let compared = 0;
@@ -104,7 +162,8 @@ describe('graphql-jit behind the operation registry', () => {
         const what = `${who} GET ${path}`;
         expect(b.status, what).toBe(a.status);
         expect(b.body, what).toBe(a.body);
-        for (const header of ['content-type', 'x-total', 'x-total-pages', 'x-next-page', 'link']) expect(b.headers[header], `${what} ${header}`).toBe(a.headers[header]);
+        for (const header of ['content-type', 'x-total', 'x-total-pages', 'x-next-page', 'link'])
+          expect(b.headers[header], `${what} ${header}`).toBe(a.headers[header]);
         compared += 1;
         if (a.status === 200 && (a.body as string).length > 2) withBody += 1;
       }

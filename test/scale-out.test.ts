@@ -30,7 +30,13 @@ describe('scale-out: two servers and a worker process on one database', () => {
   let worker: Proc | undefined;
   const procs: Proc[] = [];
 
-  const workerEnv = () => ({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, JOB_HEARTBEAT_SECONDS: '5', JOB_POLL_INTERVAL_SECONDS: '1', JOB_WORKER_TAG: 'scale-out' });
+  const workerEnv = () => ({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    JOB_HEARTBEAT_SECONDS: '5',
+    JOB_POLL_INTERVAL_SECONDS: '1',
+    JOB_WORKER_TAG: 'scale-out',
+  });
   const processes = async () => (await call(a, 'GET', '/jobqueue/process_metrics')).body.processes as { pid: number }[];
   const jobs = async (server: Server) => (await call(server, 'GET', '/jobqueue/job_stats')).body.jobs;
 
@@ -70,7 +76,11 @@ describe('scale-out: two servers and a worker process on one database', () => {
     // File commits on one branch: each is a commit with compare-and-swap on main.
     const commits = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        call(servers[i % 2]!, 'POST', `/projects/${project.id}/repository/files/f${i}.txt`, { branch: 'main', content: `file ${i}`, commit_message: `add f${i}` }),
+        call(servers[i % 2]!, 'POST', `/projects/${project.id}/repository/files/f${i}.txt`, {
+          branch: 'main',
+          content: `file ${i}`,
+          commit_message: `add f${i}`,
+        }),
       ),
     );
     const committed = commits.flatMap((r, i) => (r.status === 201 ? [i] : []));
@@ -79,7 +89,9 @@ describe('scale-out: two servers and a worker process on one database', () => {
     }
     expect(committed.length).toBeGreaterThan(0);
     for (let i = 0; i < 12; i++) {
-      const raw = await fetch(`${(i % 2 ? b : a).base}/api/v4/projects/${project.id}/repository/files/f${i}.txt/raw?ref=main`, { headers: { 'PRIVATE-TOKEN': TOKEN } });
+      const raw = await fetch(`${(i % 2 ? b : a).base}/api/v4/projects/${project.id}/repository/files/f${i}.txt/raw?ref=main`, {
+        headers: { 'PRIVATE-TOKEN': TOKEN },
+      });
       expect(raw.status, `f${i}`).toBe(committed.includes(i) ? 200 : 404);
       if (committed.includes(i)) expect(await raw.text()).toBe(`file ${i}`);
     }
@@ -90,7 +102,9 @@ describe('scale-out: two servers and a worker process on one database', () => {
     execFileSync('git', ['-C', repo, 'fsck', '--no-dangling']);
 
     // Milestones: distinct titles all land with distinct iids; one title sent to both servers lands once.
-    const milestones = await Promise.all(Array.from({ length: 8 }, (_, i) => call(servers[i % 2]!, 'POST', `/projects/${project.id}/milestones`, { title: `M${i}` })));
+    const milestones = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call(servers[i % 2]!, 'POST', `/projects/${project.id}/milestones`, { title: `M${i}` })),
+    );
     expect(milestones.map((r) => r.status)).toEqual(Array(8).fill(201));
     expect(new Set(milestones.map((r) => r.body.iid)).size).toBe(8);
     const same = await Promise.all(servers.map((s) => call(s, 'POST', `/projects/${project.id}/milestones`, { title: 'Shared' })));
@@ -98,7 +112,11 @@ describe('scale-out: two servers and a worker process on one database', () => {
     expect((await call(a, 'GET', `/projects/${project.id}/milestones?per_page=100`)).body).toHaveLength(9);
 
     // Releases (each creates its tag): distinct tags all land; one tag sent to both lands once.
-    const releases = await Promise.all(Array.from({ length: 6 }, (_, i) => call(servers[i % 2]!, 'POST', `/projects/${project.id}/releases`, { tag_name: `v${i}.0`, ref: 'main', name: `R${i}` })));
+    const releases = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(servers[i % 2]!, 'POST', `/projects/${project.id}/releases`, { tag_name: `v${i}.0`, ref: 'main', name: `R${i}` }),
+      ),
+    );
     expect(releases.map((r) => r.status)).toEqual(Array(6).fill(201));
     const twice = await Promise.all(servers.map((s) => call(s, 'POST', `/projects/${project.id}/releases`, { tag_name: 'v9.9', ref: 'main' })));
     expect(twice.map((r) => r.status).sort()).toEqual([201, 409]);
@@ -109,7 +127,8 @@ describe('scale-out: two servers and a worker process on one database', () => {
   it('jobs enqueued through either server wait for a worker, then run exactly once', async () => {
     const group = (await call(a, 'GET', '/groups/scale')).body;
     const projects = [project];
-    for (let i = 0; i < 3; i++) projects.push((await call([a, b][i % 2]!, 'POST', '/projects', { name: `P${i}`, namespace_id: group.id, initialize_with_readme: true })).body);
+    for (let i = 0; i < 3; i++)
+      projects.push((await call([a, b][i % 2]!, 'POST', '/projects', { name: `P${i}`, namespace_id: group.id, initialize_with_readme: true })).body);
     // Housekeeping for every project through alternating servers; for one of them through both at once.
     for (const [i, p] of projects.slice(1).entries()) expect((await call([a, b][i % 2]!, 'POST', `/projects/${p.id}/housekeeping`)).status).toBe(201);
     const race = await Promise.all([a, b].map((s) => call(s, 'POST', `/projects/${project.id}/housekeeping`)));
@@ -135,7 +154,12 @@ describe('scale-out: two servers and a worker process on one database', () => {
     for (const p of projects) {
       const repo = path.join(dataDir, 'repositories', `${p.id}.git`);
       const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
-      const reachable = new Set(git('rev-list', '--objects', '--all').split('\n').filter(Boolean).map((l) => l.slice(0, 40)));
+      const reachable = new Set(
+        git('rev-list', '--objects', '--all')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.slice(0, 40)),
+      );
       const packDir = path.join(repo, 'objects', 'pack');
       const indexes = fs.readdirSync(packDir).filter((f) => f.endsWith('.idx'));
       expect(indexes.length, p.path_with_namespace).toBeGreaterThan(0);
@@ -158,7 +182,11 @@ describe('scale-out: two servers and a worker process on one database', () => {
     expect((await call(b, 'GET', '/features')).body).toEqual([]);
     expect((await call(a, 'POST', '/features/epic_highlight_color', { value: 'true' })).status).toBe(201);
     const set = Date.now();
-    await waitUntil(async () => (await call(b, 'GET', '/features')).body.some((f: { name: string; state: string }) => f.name === 'epic_highlight_color' && f.state === 'on'), 'server B to see the flag', 1000);
+    await waitUntil(
+      async () => (await call(b, 'GET', '/features')).body.some((f: { name: string; state: string }) => f.name === 'epic_highlight_color' && f.state === 'on'),
+      'server B to see the flag',
+      1000,
+    );
     expect(Date.now() - set).toBeLessThan(1000);
     expect((await call(b, 'DELETE', '/features/epic_highlight_color')).status).toBe(204);
     await waitUntil(async () => (await call(a, 'GET', '/features')).body.length === 0, 'server A to see the removal', 1000);

@@ -17,7 +17,10 @@ const DATA_DIRS = 40;
 
 function loadTogether(root: string, startAt: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['test/fixtures/probes/secrets.mjs', SECRETS_MODULE, root, String(DATA_DIRS), String(startAt)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['test/fixtures/probes/secrets.mjs', SECRETS_MODULE, root, String(DATA_DIRS), String(startAt)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);

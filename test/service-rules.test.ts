@@ -56,23 +56,34 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
     const updated = await payload(`releaseUpdate(input: { projectPath: "${path}", tagName: "v1", ${both} }) { release { tagName } errors }`);
     expect(updated.errors).toEqual(created.errors);
     expect(await t.db.release.count({ where: { tag: 'v2' } })).toBe(0);
-    await t.api('post', `/projects/${project.id}/releases`).send({ tag_name: 'v2', ref: 'main', milestones: ['M1'], milestone_ids: [milestone.id] })
+    await t
+      .api('post', `/projects/${project.id}/releases`)
+      .send({ tag_name: 'v2', ref: 'main', milestones: ['M1'], milestone_ids: [milestone.id] })
       .expect(400, { error: 'milestones, milestone_ids Cannot specify milestones and milestone_ids at the same time' });
   });
 
   it('memberCreate and memberUpdate take GitLab access levels only (Minimal Access for groups only)', async () => {
     const u = await t.user();
-    const bad = await payload(`memberCreate(input: { projectId: ${project.id}, userId: "gid://gitlab/User/${u.id}", accessLevel: 35 }) { member { id } errors }`);
+    const bad = await payload(
+      `memberCreate(input: { projectId: ${project.id}, userId: "gid://gitlab/User/${u.id}", accessLevel: 35 }) { member { id } errors }`,
+    );
     expect(bad).toEqual({ member: null, errors: ['accessLevel does not have a valid value'], codes: ['BAD_PARAMETER'] });
-    const minimal = await payload(`memberCreate(input: { projectId: ${project.id}, userId: "gid://gitlab/User/${u.id}", accessLevel: 5 }) { member { id } errors }`);
+    const minimal = await payload(
+      `memberCreate(input: { projectId: ${project.id}, userId: "gid://gitlab/User/${u.id}", accessLevel: 5 }) { member { id } errors }`,
+    );
     expect(minimal.errors).toEqual(['accessLevel does not have a valid value']);
     expect(await t.db.member.count({ where: { userId: u.id } })).toBe(0);
-    await t.api('post', `/projects/${project.id}/members`).send({ user_id: u.id, access_level: 35 }).expect(400, { error: 'access_level does not have a valid value' });
+    await t
+      .api('post', `/projects/${project.id}/members`)
+      .send({ user_id: u.id, access_level: 35 })
+      .expect(400, { error: 'access_level does not have a valid value' });
   });
 
   it('blame takes a positive, ordered line range, both ends or neither', async () => {
     const blame = async (args: string) => {
-      const res = await t.graphql(`{ project(id: ${project.id}) { repository { blobs(paths: ["README.md"], ref: "main") { nodes { blame(${args}) { firstLine } } } } } }`);
+      const res = await t.graphql(
+        `{ project(id: ${project.id}) { repository { blobs(paths: ["README.md"], ref: "main") { nodes { blame(${args}) { firstLine } } } } } }`,
+      );
       return res.body.errors?.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message]);
     };
     expect(await blame('fromLine: -1, toLine: 0')).toEqual([['BAD_PARAMETER', 'fromLine does not have a valid value, toLine does not have a valid value']]);
@@ -85,7 +96,9 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
     const missing = await payload('userCreate(input: { username: "nopass", name: "N", email: "nopass@example.com" }) { user { id } errors }');
     expect(missing.errors).toEqual(['password, resetPassword, forceRandomPassword are missing, at least one parameter must be provided']);
     expect(await t.db.user.count({ where: { username: 'nopass' } })).toBe(0);
-    const random = await payload('userCreate(input: { username: "randpass", name: "R", email: "randpass@example.com", forceRandomPassword: true }) { user { username } errors }');
+    const random = await payload(
+      'userCreate(input: { username: "randpass", name: "R", email: "randpass@example.com", forceRandomPassword: true }) { user { username } errors }',
+    );
     expect(random).toMatchObject({ user: { username: 'randpass' }, errors: [] });
     expect((await t.db.user.findFirstOrThrow({ where: { username: 'randpass' } })).passwordDigest).toBeNull();
     const reset = await t.api('post', '/users').send({ username: 'resetpass', name: 'R', email: 'resetpass@example.com', reset_password: true }).expect(201);
@@ -96,14 +109,19 @@ describe('rules that moved from REST into the services, over GraphQL', () => {
     const u = await t.user();
     const res = await payload(`jobTokenCreate(input: { projectId: ${project.id}, userId: ${u.id}, expiresInMinutes: 0 }) { jobToken { token } errors }`);
     expect(res).toEqual({ jobToken: null, errors: ['expiresInMinutes does not have a valid value'], codes: ['BAD_PARAMETER'] });
-    await t.api('post', '/admin/job_tokens').send({ project_id: project.id, user_id: u.id, expires_in_minutes: 0 }).expect(400, { error: 'expires_in_minutes does not have a valid value' });
+    await t
+      .api('post', '/admin/job_tokens')
+      .send({ project_id: project.id, user_id: u.id, expires_in_minutes: 0 })
+      .expect(400, { error: 'expires_in_minutes does not have a valid value' });
   });
 
   it('the latest-release permalink is built by the service: the same path over GraphQL', async () => {
     const query = `query($q: JSON, $s: String) { project(id: ${project.id}) { latestReleasePath(suffixPath: $s, query: $q) } }`;
     const res = await t.graphql(query, { s: 'downloads/bin/app', q: { order_by: 'created_at', include_html_description: 'true', private_token: 'secret' } });
     expect(res.body.data.project.latestReleasePath).toBe(`/api/v4/projects/${project.id}/releases/v1/downloads/bin/app?include_html_description=true`);
-    const rest = await t.api('get', `/projects/${project.id}/releases/permalink/latest/downloads/bin/app?order_by=created_at&include_html_description=true`).expect(302);
+    const rest = await t
+      .api('get', `/projects/${project.id}/releases/permalink/latest/downloads/bin/app?order_by=created_at&include_html_description=true`)
+      .expect(302);
     expect(rest.headers.location).toBe(res.body.data.project.latestReleasePath);
     const traversal = await t.graphql(query, { s: '../x' });
     expect(traversal.body.errors[0]).toMatchObject({ message: 'suffixPath should be a valid file path', extensions: { code: 'BAD_PARAMETER' } });
@@ -133,8 +151,14 @@ describe("GitLab's per-interface rule for package protection levels, stated once
   it('answers Grape 400 over REST when no level is sent, the model error over GraphQL', async () => {
     const rest = await t.api('post', `/projects/${project.id}/packages/protection/rules`).send({ package_name_pattern: 'x', package_type: 'npm' }).expect(400);
     expect(rest.body).toEqual({ error: 'minimum_access_level_for_push, minimum_access_level_for_delete are missing, at least one parameter must be provided' });
-    const gql = await payload(`createPackagesProtectionRule(input: { projectId: ${project.id}, packageNamePattern: "x", packageType: NPM }) { packageProtectionRule { id } errors }`);
-    expect(gql).toEqual({ packageProtectionRule: null, errors: ['A rule must have at least a minimum access role for push or delete.'], codes: ['UNPROCESSABLE'] });
+    const gql = await payload(
+      `createPackagesProtectionRule(input: { projectId: ${project.id}, packageNamePattern: "x", packageType: NPM }) { packageProtectionRule { id } errors }`,
+    );
+    expect(gql).toEqual({
+      packageProtectionRule: null,
+      errors: ['A rule must have at least a minimum access role for push or delete.'],
+      codes: ['UNPROCESSABLE'],
+    });
   });
 });
 
@@ -142,8 +166,13 @@ describe('one way to name a parent', () => {
   it('takes exactly one of projectPath, projectId, groupPath, groupId, and only the kinds a use case accepts', async () => {
     const u = await t.user();
     // Naming the parent is an argument error (top level), as GitLab's argument validation is.
-    const both = await t.graphql(`mutation { memberCreate(input: { projectId: ${project.id}, groupPath: "acme", userId: "gid://gitlab/User/${u.id}", accessLevel: 20 }) { member { id } errors } }`);
-    expect(both.body.errors[0]).toMatchObject({ message: 'exactly one of projectPath, projectId, groupPath, groupId must be given', extensions: { code: 'BAD_PARAMETER' } });
+    const both = await t.graphql(
+      `mutation { memberCreate(input: { projectId: ${project.id}, groupPath: "acme", userId: "gid://gitlab/User/${u.id}", accessLevel: 20 }) { member { id } errors } }`,
+    );
+    expect(both.body.errors[0]).toMatchObject({
+      message: 'exactly one of projectPath, projectId, groupPath, groupId must be given',
+      extensions: { code: 'BAD_PARAMETER' },
+    });
     expect(both.body.data.memberCreate).toBeNull();
     const none = await t.graphql('mutation { labelCreate(input: { title: "x", color: "red" }) { label { id } errors } }');
     expect(none.body.errors[0].message).toEqual(both.body.errors[0].message);
@@ -152,9 +181,15 @@ describe('one way to name a parent', () => {
     const byProjectId = await payload(`milestoneCreate(input: { projectId: ${project.id}, title: "M2" }) { milestone { projectId } errors }`);
     expect(byProjectId).toMatchObject({ milestone: { projectId: project.id }, errors: [] });
     // A release belongs to a project: a group, or a project named twice, is refused.
-    const twice = await t.graphql(`mutation { releaseDelete(input: { projectPath: "${project.path_with_namespace}", projectId: ${project.id}, tagName: "v1" }) { errors } }`);
+    const twice = await t.graphql(
+      `mutation { releaseDelete(input: { projectPath: "${project.path_with_namespace}", projectId: ${project.id}, tagName: "v1" }) { errors } }`,
+    );
     expect(twice.body.errors[0]).toMatchObject({ message: 'exactly one of projectPath, projectId must be given', extensions: { code: 'BAD_PARAMETER' } });
-    const hidden = await t.graphql(`mutation { memberCreate(input: { groupPath: "acme", userId: "gid://gitlab/User/${u.id}", accessLevel: 20 }) { errors } }`, {}, u.token);
+    const hidden = await t.graphql(
+      `mutation { memberCreate(input: { groupPath: "acme", userId: "gid://gitlab/User/${u.id}", accessLevel: 20 }) { errors } }`,
+      {},
+      u.token,
+    );
     expect(hidden.body.errors[0]).toMatchObject({ message: 'Group not found', extensions: { code: 'NOT_FOUND' } });
   });
 

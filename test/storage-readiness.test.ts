@@ -19,7 +19,15 @@ beforeAll(async () => {
   a = await createTestApp();
   b = await createTestApp({ databaseUrl: a.databaseUrl });
   projectIds = [];
-  for (let i = 0; i < 3; i++) projectIds.push((await a.api('post', '/projects').send({ name: `Held ${i}`, initialize_with_readme: true }).expect(201)).body.id);
+  for (let i = 0; i < 3; i++)
+    projectIds.push(
+      (
+        await a
+          .api('post', '/projects')
+          .send({ name: `Held ${i}`, initialize_with_readme: true })
+          .expect(201)
+      ).body.id,
+    );
   // Projects younger than a minute are not sampled (a project's row is written just before its repository).
   await a.db.project.updateMany({ data: { createdAt: new Date(Date.now() - 5 * 60_000) } });
 }, 60_000);
@@ -62,7 +70,10 @@ describe('a DATA_DIR that does not hold the repositories the database lists', ()
     expect((await b.api('get', `/projects/${id}/repository/tree`).expect(503)).body).toEqual({ message: REPOSITORY_UNAVAILABLE });
     expect((await b.api('get', `/projects/${id}/repository/branches`).expect(503)).body).toEqual({ message: REPOSITORY_UNAVAILABLE });
     const gql = await b.graphql(`{ project(id: ${id}) { repository { tree { lastCommit { sha } } } } }`);
-    expect(gql.body.errors[0]).toMatchObject({ message: "The project's repository is not in this server's repository storage", extensions: { code: 'REPOSITORY_UNAVAILABLE' } });
+    expect(gql.body.errors[0]).toMatchObject({
+      message: "The project's repository is not in this server's repository storage",
+      extensions: { code: 'REPOSITORY_UNAVAILABLE' },
+    });
     // git over HTTP says the same, in git's plain text, instead of a failed git process.
     const fullPath = (await a.api('get', `/projects/${id}`).expect(200)).body.path_with_namespace;
     const basic = `Basic ${Buffer.from(`root:${b.root.token}`).toString('base64')}`;
@@ -74,10 +85,19 @@ describe('a DATA_DIR that does not hold the repositories the database lists', ()
 
   it('logs the mismatch at error level at start, naming DATA_DIR and a missing repository', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-other-host-'));
-    const server = startServerOnFreePort('other-host', { DATABASE_URL: a.databaseUrl, DATA_DIR: dataDir, EXTERNAL_URL: 'http://gitlab.test', JOB_WORKERS_IN_SERVER: 'false' });
+    const server = startServerOnFreePort('other-host', {
+      DATABASE_URL: a.databaseUrl,
+      DATA_DIR: dataDir,
+      EXTERNAL_URL: 'http://gitlab.test',
+      JOB_WORKERS_IN_SERVER: 'false',
+    });
     try {
       await listeningBase(server, 120_000);
-      const lines = server.fullOutput().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      const lines = server
+        .fullOutput()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
       const logged = lines.find((l) => l.level === 50 && l.missing);
       expect(logged).toMatchObject({
         dataDir,

@@ -33,13 +33,15 @@ function sourceFiles(dir: string): string[] {
 function sqlOutsideStores(files: { file: string; text: string }[]): string[] {
   return files
     .filter(({ file }) => !exempt(file))
-    .flatMap(({ file, text }) => text.split('\n').flatMap((line, i) => (SQL.some((pattern) => pattern.test(line)) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    .flatMap(({ file, text }) =>
+      text.split('\n').flatMap((line, i) => (SQL.some((pattern) => pattern.test(line)) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
 }
 
 describe('stores', () => {
   it('flags statement text and raw calls outside stores, and not in stores, src/db or src/generated (the check works)', () => {
     const samples = [
-      { file: 'modules/tags/service.ts', text: "const q = `SELECT id FROM tags WHERE name = $1`;" },
+      { file: 'modules/tags/service.ts', text: 'const q = `SELECT id FROM tags WHERE name = $1`;' },
       { file: 'modules/tags/service.ts', text: 'await ctx.db.$queryRaw`SELECT 1`;' },
       { file: 'auth/policy.ts', text: "await db.$executeRawUnsafe('x');\nawait this.sql.rows(TEXT, []);" },
       { file: 'jobs/queue.ts', text: 'return `UPDATE pgboss.job SET state = 1`;\nconst x = Prisma.sql`1`;' },

@@ -5,7 +5,10 @@ import { createTestApp, seedProject, type TestApp } from './helpers/app.ts';
 let t: TestApp;
 let project: { id: number };
 let head: string;
-const git = (...args: string[]) => execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args]).toString().trim();
+const git = (...args: string[]) =>
+  execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...args])
+    .toString()
+    .trim();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -19,7 +22,8 @@ describe('tags', () => {
     const light = (await t.api('post', `/projects/${project.id}/repository/tags`).send({ tag_name: 'v1.0', ref: 'main' }).expect(201)).body;
     expect(light).toMatchObject({ name: 'v1.0', message: null, target: head, protected: false, created_at: null });
     expect(light.commit).toMatchObject({ id: head, title: 'Initial commit' });
-    const annotated = (await t.api('post', `/projects/${project.id}/repository/tags`).send({ tag_name: 'debian/2.0', ref: head, message: 'Two' }).expect(201)).body;
+    const annotated = (await t.api('post', `/projects/${project.id}/repository/tags`).send({ tag_name: 'debian/2.0', ref: head, message: 'Two' }).expect(201))
+      .body;
     expect(annotated).toMatchObject({ name: 'debian/2.0', message: 'Two' });
     expect(annotated.target).not.toBe(head);
     expect(git('cat-file', '-t', 'debian/2.0')).toBe('tag');
@@ -30,7 +34,12 @@ describe('tags', () => {
     const env = { ...process.env, GIT_COMMITTER_NAME: 'Tagger', GIT_COMMITTER_EMAIL: 't@example.com', GIT_COMMITTER_DATE: '2031-02-03T04:05:06Z' };
     execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'tag', '-a', 'cli/notes', '-m', 'first line\n\nsecond paragraph', head], { env });
     const tag = (await t.api('get', `/projects/${project.id}/repository/tags/cli%2Fnotes`).expect(200)).body;
-    expect(tag).toMatchObject({ name: 'cli/notes', message: 'first line\n\nsecond paragraph', created_at: '2031-02-03T04:05:06.000Z', target: git('rev-parse', 'cli/notes') });
+    expect(tag).toMatchObject({
+      name: 'cli/notes',
+      message: 'first line\n\nsecond paragraph',
+      created_at: '2031-02-03T04:05:06.000Z',
+      target: git('rev-parse', 'cli/notes'),
+    });
     const listed = (await t.api('get', `/projects/${project.id}/repository/tags`).expect(200)).body.map((x: { name: string }) => x.name);
     expect(listed).toEqual(git('for-each-ref', '--sort=-creatordate', '--format=%(refname:lstrip=2)', 'refs/tags/').split('\n'));
     execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'tag', '-d', 'cli/notes']);
@@ -73,11 +82,16 @@ describe('tags', () => {
   });
 
   it('has GraphQL twins', async () => {
-    const created = await t.graphql('mutation($p: ID!) { tagCreate(input: {projectPath: $p, name: "g1", ref: "main", message: "m"}) { tag { name message commit { sha } } errors } }', { p: 'acme/app' });
+    const created = await t.graphql(
+      'mutation($p: ID!) { tagCreate(input: {projectPath: $p, name: "g1", ref: "main", message: "m"}) { tag { name message commit { sha } } errors } }',
+      { p: 'acme/app' },
+    );
     expect(created.body.data.tagCreate).toEqual({ tag: { name: 'g1', message: 'm', commit: { sha: head } }, errors: [] });
     const dup = await t.graphql('mutation { tagCreate(input: {projectPath: "acme/app", name: "g1", ref: "main"}) { tag { name } errors } }');
     expect(dup.body.data.tagCreate).toEqual({ tag: null, errors: ['Tag g1 already exists'] });
-    const read = await t.graphql('{ project(fullPath: "acme/app") { repository { tags(orderBy: name) { count nodes { name } } tag(name: "g1") { target } } } }');
+    const read = await t.graphql(
+      '{ project(fullPath: "acme/app") { repository { tags(orderBy: name) { count nodes { name } } tag(name: "g1") { target } } } }',
+    );
     expect(read.body.data.project.repository.tags.count).toBe(2);
     expect(read.body.data.project.repository.tag.target).toMatch(/^[0-9a-f]{40}$/);
     const deleted = await t.graphql('mutation { tagDelete(input: {projectPath: "acme/app", name: "g1"}) { tag { name } errors } }');

@@ -20,10 +20,23 @@ function differing(times: Iterable<number>, format: (date: Date) => string = iso
 describe('isoTimestamp', () => {
   it("writes toISOString's text at the edges: epoch, leap days, century rules, the first and last ms of years and of 0000-9999", () => {
     const edges = [
-      Date.UTC(1970, 0, 1), -1, 1, Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2024, 1, 29), Date.UTC(2100, 1, 28, 12),
-      Date.UTC(2100, 2, 1), Date.UTC(1900, 1, 28), Date.UTC(1900, 2, 1), Date.UTC(1600, 1, 29), Date.UTC(2026, 11, 31, 23, 59, 59, 999),
-      Date.UTC(2027, 0, 1), Date.parse('0000-01-01T00:00:00.000Z'), Date.parse('0000-02-29T00:00:00.000Z'), Date.parse('0099-12-31T23:59:59.999Z'),
-      Date.parse('0999-06-15T01:02:03.004Z'), Date.parse('9999-12-31T23:59:59.999Z'),
+      Date.UTC(1970, 0, 1),
+      -1,
+      1,
+      Date.UTC(2000, 1, 29, 23, 59, 59, 999),
+      Date.UTC(2024, 1, 29),
+      Date.UTC(2100, 1, 28, 12),
+      Date.UTC(2100, 2, 1),
+      Date.UTC(1900, 1, 28),
+      Date.UTC(1900, 2, 1),
+      Date.UTC(1600, 1, 29),
+      Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2027, 0, 1),
+      Date.parse('0000-01-01T00:00:00.000Z'),
+      Date.parse('0000-02-29T00:00:00.000Z'),
+      Date.parse('0099-12-31T23:59:59.999Z'),
+      Date.parse('0999-06-15T01:02:03.004Z'),
+      Date.parse('9999-12-31T23:59:59.999Z'),
     ];
     for (const time of edges) same(time);
   });
@@ -31,7 +44,8 @@ describe('isoTimestamp', () => {
   it("writes toISOString's text for every day of four centuries and random instants, years 0000-9999", () => {
     function* days() {
       // Every day from 1800 to 2200, at a time of day that moves with the day.
-      for (let day = Date.UTC(1800, 0, 1) / 86_400_000; day < Date.UTC(2200, 0, 1) / 86_400_000; day++) yield day * 86_400_000 + ((day * 7_919_993) % 86_400_000);
+      for (let day = Date.UTC(1800, 0, 1) / 86_400_000; day < Date.UTC(2200, 0, 1) / 86_400_000; day++)
+        yield day * 86_400_000 + ((day * 7_919_993) % 86_400_000);
     }
     function* instants() {
       const random = prng(20261126);

@@ -56,24 +56,44 @@ describe('token lookup cache', () => {
     for (const t of [a, b]) for (let i = 0; i < 3; i++) await t.api('get', '/user', user.token).expect(200);
     expect(await tokenLookups(b, () => b.api('get', '/user', user.token).expect(200))).toBe(0);
     await a.api('delete', '/personal_access_tokens/self', user.token).expect(204);
-    const other = await eventually(() => b.api('get', '/user', user.token), (res) => res.status !== 200);
+    const other = await eventually(
+      () => b.api('get', '/user', user.token),
+      (res) => res.status !== 200,
+    );
     expect(other.status).toBe(401);
     expect(other.body).toEqual({ error: 'invalid_token', error_description: 'Token was revoked. You have to re-authorize from the user.' });
-    expect((await eventually(() => a.api('get', '/user', user.token), (res) => res.status !== 200)).status).toBe(401);
+    expect(
+      (
+        await eventually(
+          () => a.api('get', '/user', user.token),
+          (res) => res.status !== 200,
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('refuses a blocked user at once in every process', async () => {
     const user = await a.user('blocked-soon');
     for (let i = 0; i < 3; i++) await b.api('get', '/user', user.token).expect(200);
     await a.db.user.update({ where: { id: user.id }, data: { state: 'blocked' } });
-    expect((await eventually(() => b.api('get', '/user', user.token), (res) => res.status !== 200)).status).toBe(403);
+    expect(
+      (
+        await eventually(
+          () => b.api('get', '/user', user.token),
+          (res) => res.status !== 200,
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it('sees a changed user at once in every process', async () => {
     const user = await a.user('renamed-soon');
     for (let i = 0; i < 3; i++) await b.api('get', '/user', user.token).expect(200);
     await a.db.user.update({ where: { id: user.id }, data: { name: 'Renamed' } });
-    const renamed = await eventually(() => b.api('get', '/user', user.token).expect(200), (res) => res.body.name !== 'RENAMED-SOON');
+    const renamed = await eventually(
+      () => b.api('get', '/user', user.token).expect(200),
+      (res) => res.body.name !== 'RENAMED-SOON',
+    );
     expect(renamed.body.name).toBe('Renamed');
   });
 });

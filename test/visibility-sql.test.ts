@@ -20,7 +20,9 @@ beforeAll(async () => {
   const group = (await t.api('post', '/groups').send({ name: 'Big', path: 'big', visibility: 'private' }).expect(201)).body;
   const sub = (await t.api('post', '/groups').send({ name: 'Deep', path: 'deep', parent_id: group.id, visibility: 'private' }).expect(201)).body;
   await t.db.project.createMany({ data: Array.from({ length: 1000 }, (_, i) => ({ name: `p${i}`, path: `p${i}`, namespaceId: i % 2 ? group.id : sub.id })) });
-  projectIds = (await t.db.project.findMany({ where: { namespaceId: { in: [group.id, sub.id] } }, select: { id: true }, orderBy: { id: 'asc' } })).map((p) => p.id);
+  projectIds = (await t.db.project.findMany({ where: { namespaceId: { in: [group.id, sub.id] } }, select: { id: true }, orderBy: { id: 'asc' } })).map(
+    (p) => p.id,
+  );
   const member = (userId: number, projectId: number, expiresAt: Date | null = null) => ({ userId, projectId, accessLevel: AccessLevel.DEVELOPER, expiresAt });
   await t.db.member.createMany({ data: projectIds.slice(-10).map((id) => member(few.id, id)) });
   await t.db.member.createMany({ data: projectIds.map((id) => member(many.id, id)) });
@@ -60,7 +62,10 @@ describe('project visibility in SQL', () => {
       expect(a.total, path).toBe(10);
       expect(b.total, path).toBe(1000);
       expect(b.count, path).toBe(a.count);
-      expect(b.body.map((p: { id: number }) => p.id), path).toEqual(a.body.map((p: { id: number }) => p.id));
+      expect(
+        b.body.map((p: { id: number }) => p.id),
+        path,
+      ).toEqual(a.body.map((p: { id: number }) => p.id));
       // The loaders' `IN ($1, …)` lists are keys of the page's rows (batched per tick), not memberships.
       const shape = (statements: string[]) => statements.map((s) => s.replace(/IN \((\$\d+,?)+\)/g, 'IN (…)').replace(/\$\d+/g, '$'));
       expect(shape(b.statements), path).toEqual(shape(a.statements));
@@ -84,7 +89,10 @@ describe('permission checks on one resource', () => {
     const id = projectIds.at(-1)!;
     const path = (await t.db.project.findUniqueOrThrow({ where: { id }, include: { namespace: true } })).namespace.fullPath + `/p${projectIds.length - 1}`;
     const rest = (token: string) => () => t.api('get', `/projects/${id}`, token).expect(200);
-    const graphql = (token: string) => async () => expect((await t.graphql(`{ project(fullPath: "${path}") { id userPermissions { pushCode } } }`, {}, token)).body.data.project.userPermissions).toEqual({ pushCode: true });
+    const graphql = (token: string) => async () =>
+      expect((await t.graphql(`{ project(fullPath: "${path}") { id userPermissions { pushCode } } }`, {}, token)).body.data.project.userPermissions).toEqual({
+        pushCode: true,
+      });
     // Positive control: the counter sees the rows (the project with its namespace, the memberships).
     expect(await rowsOf(rest(few.token))).toBeGreaterThanOrEqual(2);
     expect(await rowsOf(rest(many.token))).toBe(await rowsOf(rest(few.token)));
@@ -118,7 +126,10 @@ describe('permission checks on one resource', () => {
     expect((await t.api('get', '/groups?all_available=true', outsider.token).expect(200)).body).toEqual([]);
     expect(await gqlGroups(outsider.token)()).toEqual([]);
     // A group member's own list: the group and the subgroup below it.
-    expect((await t.api('get', '/groups', groupMember.token).expect(200)).body.map((g: { full_path: string }) => g.full_path).sort()).toEqual(['big', 'big/deep']);
+    expect((await t.api('get', '/groups', groupMember.token).expect(200)).body.map((g: { full_path: string }) => g.full_path).sort()).toEqual([
+      'big',
+      'big/deep',
+    ]);
     await t.api('get', `/groups/big`, outsider.token).expect(404);
     await t.api('get', `/projects/${id}`, outsider.token).expect(404);
   });

@@ -38,7 +38,10 @@ async function viewer(req: http.IncomingMessage): Promise<Viewer> {
   const token = req.headers['private-token'] as string | undefined;
   if (!token) throw new HttpError(401, { message: '401 Unauthorized' });
   const digest = createHmac('sha256', DIGEST_KEY).update(token).digest('hex');
-  const [row] = await q('SELECT t.user_id, t.revoked, t.expires_at, u.is_admin, u.state FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = $1', [digest]);
+  const [row] = await q(
+    'SELECT t.user_id, t.revoked, t.expires_at, u.is_admin, u.state FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = $1',
+    [digest],
+  );
   if (!row || row.revoked || row.state !== 'active') throw new HttpError(401, { message: '401 Unauthorized' });
   return { id: row.user_id, admin: row.is_admin };
 }
@@ -88,7 +91,11 @@ const projectEntity = (p: ProjectRow) => ({
 });
 
 async function project(v: Viewer, where: string, value: unknown): Promise<ProjectRow> {
-  const [row] = await q(`SELECT ${PROJECT_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${where} AND ${VISIBLE}`, [v.id, v.admin, value]);
+  const [row] = await q(`SELECT ${PROJECT_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${where} AND ${VISIBLE}`, [
+    v.id,
+    v.admin,
+    value,
+  ]);
   if (!row) throw new HttpError(404, { message: '404 Project Not Found' });
   return row;
 }
@@ -133,12 +140,18 @@ const FORMATS = ['zip', 'tar.gz', 'tar.bz2', 'tar'];
 
 /** The rows of one page of releases with everything the list shows, in five statements. */
 async function releaseRows(p: ProjectRow) {
-  const releases = await q('SELECT id, tag, name, description, sha, author_id, released_at, created_at FROM releases WHERE project_id = $1 ORDER BY released_at DESC, id DESC LIMIT 100', [p.id]);
+  const releases = await q(
+    'SELECT id, tag, name, description, sha, author_id, released_at, created_at FROM releases WHERE project_id = $1 ORDER BY released_at DESC, id DESC LIMIT 100',
+    [p.id],
+  );
   const ids = releases.map((r) => r.id);
   const [links, milestones, authors] = await Promise.all([
     q('SELECT id, release_id, name, url, filepath, link_type::text FROM release_links WHERE release_id = ANY ($1) ORDER BY created_at DESC, id DESC', [ids]),
-    q(`SELECT rm.release_id, m.id, m.iid, m.project_id, m.group_id, m.title, m.description, m.state::text, m.due_date, m.start_date, m.created_at, m.updated_at, g.full_path AS group_path
-       FROM release_milestones rm JOIN milestones m ON m.id = rm.milestone_id LEFT JOIN namespaces g ON g.id = m.group_id WHERE rm.release_id = ANY ($1) ORDER BY rm.milestone_id`, [ids]),
+    q(
+      `SELECT rm.release_id, m.id, m.iid, m.project_id, m.group_id, m.title, m.description, m.state::text, m.due_date, m.start_date, m.created_at, m.updated_at, g.full_path AS group_path
+       FROM release_milestones rm JOIN milestones m ON m.id = rm.milestone_id LEFT JOIN namespaces g ON g.id = m.group_id WHERE rm.release_id = ANY ($1) ORDER BY rm.milestone_id`,
+      [ids],
+    ),
     q('SELECT id, username, name, state::text FROM users WHERE id = ANY ($1)', [[...new Set(releases.map((r) => r.author_id))]]),
   ]);
   await q('SELECT id, release_id, sha, created_at FROM release_evidences WHERE release_id = ANY ($1) ORDER BY id DESC', [ids]);
@@ -189,7 +202,15 @@ async function releaseList(v: Viewer, projectId: number) {
       created_at: iso(r.created_at),
       released_at: iso(r.released_at),
       upcoming_release: r.released_at > now,
-      author: author && { id: author.id, username: author.username, name: author.name, state: author.state, locked: false, avatar_url: null, web_url: `${ext}/${author.username}` },
+      author: author && {
+        id: author.id,
+        username: author.username,
+        name: author.name,
+        state: author.state,
+        locked: false,
+        avatar_url: null,
+        web_url: `${ext}/${author.username}`,
+      },
       commit,
       milestones: (milestones.get(r.id) ?? []).map((m) => ({
         ...(m.project_id !== null ? { project_id: m.project_id } : { group_id: m.group_id }),
@@ -201,7 +222,14 @@ async function releaseList(v: Viewer, projectId: number) {
       assets: {
         count: FORMATS.length + ls.length,
         sources: FORMATS.map((format) => ({ format, url: `${web}/-/archive/${r.tag}/${p.path}-${r.tag}.${format}` })),
-        links: ls.map((l) => ({ id: l.id, name: l.name, url: l.url, direct_asset_url: `${web}/-/releases/${r.tag}/downloads${l.filepath}`, link_type: l.link_type, external: true })),
+        links: ls.map((l) => ({
+          id: l.id,
+          name: l.name,
+          url: l.url,
+          direct_asset_url: `${web}/-/releases/${r.tag}/downloads${l.filepath}`,
+          link_type: l.link_type,
+          external: true,
+        })),
       },
       evidences: [],
       _links: {
@@ -248,7 +276,14 @@ async function releaseListGraphql(v: Viewer, fullPath: string) {
       },
       assets: {
         count: FORMATS.length + ls.length,
-        links: { nodes: ls.map((l) => ({ name: l.name, url: l.url, directAssetUrl: `${web}/-/releases/${r.tag}/downloads${l.filepath}`, linkType: l.link_type.toUpperCase() })) },
+        links: {
+          nodes: ls.map((l) => ({
+            name: l.name,
+            url: l.url,
+            directAssetUrl: `${web}/-/releases/${r.tag}/downloads${l.filepath}`,
+            linkType: l.link_type.toUpperCase(),
+          })),
+        },
         sources: { nodes: FORMATS.map((format) => ({ format, url: `${web}/-/archive/${r.tag}/${p.path}-${r.tag}.${format}` })) },
       },
       links: { selfUrl: `${web}/-/releases/${r.tag}`, editUrl: `${web}/-/releases/${r.tag}/edit` },
@@ -272,7 +307,12 @@ async function createMilestone(v: Viewer, projectId: number, body: { title: stri
   try {
     sql += 4;
     await client.query('BEGIN');
-    const [{ last }] = (await client.query("INSERT INTO internal_ids (scope, owner_id, last) VALUES ('milestones:project', $1, 1) ON CONFLICT (scope, owner_id) DO UPDATE SET last = internal_ids.last + 1 RETURNING last", [p.id])).rows;
+    const [{ last }] = (
+      await client.query(
+        "INSERT INTO internal_ids (scope, owner_id, last) VALUES ('milestones:project', $1, 1) ON CONFLICT (scope, owner_id) DO UPDATE SET last = internal_ids.last + 1 RETURNING last",
+        [p.id],
+      )
+    ).rows;
     const [m] = (
       await client.query(
         "INSERT INTO milestones (iid, project_id, title, description, state, created_at, updated_at) VALUES ($1, $2, $3, '', 'active', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC') RETURNING id, iid, title, description, state::text, due_date, start_date, created_at, updated_at",
@@ -292,7 +332,11 @@ async function createMilestone(v: Viewer, projectId: number, body: { title: stri
 async function projectList(v: Viewer, perPage: number) {
   // Same page and total as GET /projects (newest first).
   const [rows] = await Promise.all([
-    q(`SELECT ${PROJECT_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${VISIBLE} ORDER BY p.created_at DESC, p.id DESC LIMIT $3`, [v.id, v.admin, perPage]),
+    q(`SELECT ${PROJECT_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${VISIBLE} ORDER BY p.created_at DESC, p.id DESC LIMIT $3`, [
+      v.id,
+      v.admin,
+      perPage,
+    ]),
     q(`SELECT count(*) FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${VISIBLE}`, [v.id, v.admin]),
   ]);
   return rows.map(projectEntity);

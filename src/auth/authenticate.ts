@@ -100,9 +100,7 @@ async function sudo(db: Db, viewer: Viewer, who: string): Promise<Viewer> {
   if (!viewer.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
   viewer.requireScope(['sudo']);
   // Digits are an id (one beyond int4 names no user: 404 like GitLab, not a type error).
-  const target = /^\d+$/.test(who)
-    ? await findById(db, parseId(who))
-    : await db.user.findFirst({ where: { username: equalsIgnoringCase(who) } });
+  const target = /^\d+$/.test(who) ? await findById(db, parseId(who)) : await db.user.findFirst({ where: { username: equalsIgnoringCase(who) } });
   if (!target) throw new NotFoundError(`User with ID or username '${who}'`);
   return new Viewer(target, viewer.token, viewer.user);
 }

@@ -3,7 +3,16 @@ import type { Conditions, SqlReader } from '../db/rows.ts';
 import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { AccessLevel } from './access-levels.ts';
-import { groupLevels, groupsWithMembershipBelow, NO_PROJECTS, projectLevelOf, projectLevels, projectsOfMember, projectsReadableBy, PUBLIC_PROJECTS } from './store.ts';
+import {
+  groupLevels,
+  groupsWithMembershipBelow,
+  NO_PROJECTS,
+  projectLevelOf,
+  projectLevels,
+  projectsOfMember,
+  projectsReadableBy,
+  PUBLIC_PROJECTS,
+} from './store.ts';
 import type { Viewer } from './viewer.ts';
 
 export type NamespaceLike = Pick<Namespace, 'id' | 'traversalIds' | 'visibility' | 'kind' | 'ownerId'>;

@@ -28,7 +28,12 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async hit(key: string, periodSeconds: number) {
-    const replies = await this.redis.multi().incr(key).pexpire(key, periodSeconds * 1000, 'NX').pttl(key).exec();
+    const replies = await this.redis
+      .multi()
+      .incr(key)
+      .pexpire(key, periodSeconds * 1000, 'NX')
+      .pttl(key)
+      .exec();
     const [[, count], , [, ttl]] = replies as [null, number][];
     return { count: Number(count), resetAt: new Date(Date.now() + Math.max(0, Number(ttl))) };
   }

@@ -24,7 +24,9 @@ export type TokenAttributes = {
   previousTokenId?: number | null;
 };
 
-type TokenDb<R> = { personalAccessToken: { create(args: { data: Omit<TokenAttributes, 'expiresAt'> & { digest: string; expiresAt: Date | null } }): Promise<R> } };
+type TokenDb<R> = {
+  personalAccessToken: { create(args: { data: Omit<TokenAttributes, 'expiresAt'> & { digest: string; expiresAt: Date | null } }): Promise<R> };
+};
 
 /** Stores a new token's digest; the clear text is returned once (with the stored row) and never kept. */
 export async function issueToken<R extends { id: number }>(

@@ -17,8 +17,7 @@ export class DomainError extends GraphQLError {
   }
 }
 
-const RESOURCE_NOT_AVAILABLE =
-  "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
+const RESOURCE_NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
 export class NotFoundError extends DomainError {
   /** `new NotFoundError('Project')` answers `404 {"message":"404 Project Not Found"}`. */
@@ -161,5 +160,9 @@ function humanize(field: string) {
 
 /** Errors that GitLab's GraphQL mutations report in the payload's `errors` list. */
 export const isPayloadError = (e: unknown): e is DomainError =>
-  e instanceof ValidationError || e instanceof ConflictError || e instanceof BadRequestError ||
-  e instanceof UnprocessableError || e instanceof ParamError || e instanceof FullMessagesError;
+  e instanceof ValidationError ||
+  e instanceof ConflictError ||
+  e instanceof BadRequestError ||
+  e instanceof UnprocessableError ||
+  e instanceof ParamError ||
+  e instanceof FullMessagesError;

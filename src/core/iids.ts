@@ -9,7 +9,12 @@ import { handBackIid, nextIid } from './store.ts';
  * taken inside the record's transaction. If a concurrent create took a later iid meanwhile, the
  * refused one stays a gap: an iid is never handed out twice.
  */
-export async function withNextIid<T>(db: Pick<Db, '$queryRaw' | '$executeRaw'>, scope: string, ownerId: number, create: (iid: number) => Promise<T>): Promise<T> {
+export async function withNextIid<T>(
+  db: Pick<Db, '$queryRaw' | '$executeRaw'>,
+  scope: string,
+  ownerId: number,
+  create: (iid: number) => Promise<T>,
+): Promise<T> {
   const iid = await nextIid(db, scope, ownerId);
   try {
     return await create(iid);

@@ -69,7 +69,11 @@ const keyAt = (f: Frame, i: number) => (f.keys ? f.keys[i] : String(i));
 
 /** The form name of the member each frame is reading (`description[nested][0]`), printable: without NULs, surrogates replaced. */
 function nameOf(frames: Frame[]): string {
-  const [first, ...rest] = frames.map((f) => keyAt(f, f.next - 1).replaceAll('\0', '').replace(UNPAIRED_SURROGATES, '\ufffd'));
+  const [first, ...rest] = frames.map((f) =>
+    keyAt(f, f.next - 1)
+      .replaceAll('\0', '')
+      .replace(UNPAIRED_SURROGATES, '\ufffd'),
+  );
   return first + rest.map((k) => `[${k}]`).join('');
 }
 

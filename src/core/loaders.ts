@@ -116,7 +116,11 @@ async function projectAccess(ctx: Context, projectId: number): Promise<ProjectAc
 /** The loaders every area shares (users, namespaces, projects, repository handles), as factories. */
 const CORE_LOADERS = {
   /** Authors, assignees, members: over the pool (SqlReader), the row Prisma would read. */
-  user: (ctx: Context) => batchBy<number, User>((ids) => usersById(ctx.deps.sql, ids), (u) => u.id),
+  user: (ctx: Context) =>
+    batchBy<number, User>(
+      (ids) => usersById(ctx.deps.sql, ids),
+      (u) => u.id,
+    ),
   /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
   userByEmail: (ctx: Context) =>
     batchBy<string, User>(
@@ -128,10 +132,13 @@ const CORE_LOADERS = {
       (ids) => ctx.db.namespace.findMany({ where: { id: { in: [...ids] } } }),
       (n) => n.id,
     ),
-  project: (ctx: Context) => batchBy<number, Project & { namespace: Namespace }>((ids) => projectsWithNamespace(ctx.deps.sql, ids), (p) => p.id),
+  project: (ctx: Context) =>
+    batchBy<number, Project & { namespace: Namespace }>(
+      (ids) => projectsWithNamespace(ctx.deps.sql, ids),
+      (p) => p.id,
+    ),
   /** The viewer's standing in projects, read once per project and request: what abilities (graphql/abilities.ts) decide from. */
-  projectAccess: (ctx: Context) =>
-    new SettledLoader<number, ProjectAccess>((ids) => Promise.all(ids.map((id) => projectAccess(ctx, id)))),
+  projectAccess: (ctx: Context) => new SettledLoader<number, ProjectAccess>((ids) => Promise.all(ids.map((id) => projectAccess(ctx, id)))),
   /** One Repository per project and request, over the libgit2 handle the git store keeps. */
   repository: (ctx: Context) => new SettledLoader<number, Repository>((ids) => Promise.all(ids.map((id) => ctx.deps.git.open(id)))),
 };

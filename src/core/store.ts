@@ -8,7 +8,8 @@ export const PROJECTS_JOIN = 'projects p JOIN namespaces n ON n.id = p.namespace
  * A project's columns with its namespace's, as `readProjects` reads them; under `prefix`, an object
  * of its own in the row (`project.`: the row's `project`).
  */
-export const projectWithNamespaceColumns = (prefix = '') => `${selectList('Project', 'p', { prefix })}, ${selectList('Namespace', 'n', { prefix: `${prefix}namespace.` })}`;
+export const projectWithNamespaceColumns = (prefix = '') =>
+  `${selectList('Project', 'p', { prefix })}, ${selectList('Namespace', 'n', { prefix: `${prefix}namespace.` })}`;
 
 /**
  * A project with its namespace in one statement, the read every project-scoped request starts with

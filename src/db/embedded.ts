@@ -77,7 +77,10 @@ function letPostgresUserReach(paths: string[], notice?: (message: string) => voi
  * slowly (VMs). Accounts from other NSS sources are not in the file: `id`.
  */
 function postgresAccount(): { uid: number; gid: number } | undefined {
-  const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  const line = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
   const [, , uid, gid] = line?.split(':') ?? [];
   if (uid && gid) return { uid: Number(uid), gid: Number(gid) };
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
@@ -145,7 +148,11 @@ async function stopLeftoverPostmaster(dir: string, notice?: (message: string) =>
     return;
   }
   notice?.(`stopping the PostgreSQL (pid ${pid}) a previous run left on ${dir}`);
-  for (const [signal, wait] of [['SIGINT', STOP_TIMEOUT_MS], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+  for (const [signal, wait] of [
+    ['SIGINT', STOP_TIMEOUT_MS],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {
@@ -206,7 +213,10 @@ function spawnPostmaster(dir: string, port: number, ids: { uid?: number; gid?: n
     child.on('error', () => resolve({ code: null, signal: null }));
   });
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new EmbeddedStartError(`PostgreSQL did not become ready within ${START_TIMEOUT_MS / 1000} s:\n${output.join('\n')}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new EmbeddedStartError(`PostgreSQL did not become ready within ${START_TIMEOUT_MS / 1000} s:\n${output.join('\n')}`)),
+      START_TIMEOUT_MS,
+    );
     tail(child.stdout, output);
     tail(child.stderr, output, (text) => {
       if (text.includes(READY)) {
@@ -261,7 +271,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     exited,
     stop: async () => {
       if (gone || child.pid === undefined) return;
-      for (const [signal, wait] of [['SIGINT', STOP_TIMEOUT_MS], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+      for (const [signal, wait] of [
+        ['SIGINT', STOP_TIMEOUT_MS],
+        ['SIGQUIT', 5_000],
+        ['SIGKILL', 5_000],
+      ] as const) {
         child.kill(signal);
         const done = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), wait).unref())]);
         if (done) return;

@@ -9,7 +9,8 @@ const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', '
 // shutdown and crash (57P01-57P03), connection exceptions (08xxx), too many connections (53300).
 const UNAVAILABLE_STATES = /^(57014|55P03|57P0[1-3]|08...|53300)$/;
 // node-postgres and pg-pool raise these without a code.
-const UNAVAILABLE_MESSAGES = /Query read timeout|Connection terminated|terminating connection|the database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|connection error and is not queryable|Connection terminated unexpectedly|ECONNREFUSED|ECONNRESET/;
+const UNAVAILABLE_MESSAGES =
+  /Query read timeout|Connection terminated|terminating connection|the database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|connection error and is not queryable|Connection terminated unexpectedly|ECONNREFUSED|ECONNRESET/;
 
 type Inspectable = {
   code?: unknown;

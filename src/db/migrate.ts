@@ -41,7 +41,11 @@ function initWasm() {
 /** The migration folders, oldest first. */
 function migrationNames(): string[] {
   return fs.existsSync(migrationsDir)
-    ? fs.readdirSync(migrationsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    ? fs
+        .readdirSync(migrationsDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
     : [];
 }
 
@@ -94,7 +98,9 @@ export type MigrationState =
  */
 export async function migrationState(client: pg.Client): Promise<MigrationState> {
   // Looked up rather than queried and caught: an error would abort the transaction this may run in.
-  const { rows: [found] } = await client.query<{ migrations: boolean; tables: number }>(
+  const {
+    rows: [found],
+  } = await client.query<{ migrations: boolean; tables: number }>(
     "SELECT to_regclass('_prisma_migrations') IS NOT NULL AS migrations, (SELECT count(*)::int FROM pg_tables WHERE schemaname = current_schema()) AS tables",
   );
   if (!found.migrations) return found.tables === 0 ? 'new' : 'other';

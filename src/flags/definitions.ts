@@ -13,7 +13,10 @@ const definitionSchema = z.strictObject({
   name: z.string().regex(FLAG_NAME, 'must be lower snake_case'),
   introduced_by_url: z.url({ protocol: /^https?$/ }).nullable(),
   rollout_issue_url: z.url({ protocol: /^https?$/ }).nullable(),
-  milestone: z.string().regex(/^\d+\.\d+$/, 'must look like 17.11').nullable(),
+  milestone: z
+    .string()
+    .regex(/^\d+\.\d+$/, 'must look like 17.11')
+    .nullable(),
   type: z.enum(FLAG_TYPES),
   group: z.string().regex(/^group::[a-z0-9 &_-]+$/, 'must look like group::name'),
   default_enabled: z.boolean(),

@@ -119,10 +119,7 @@ export class FlagStore {
     this.definition(name);
     const gates: FlagGates =
       'enabled' in change ? { enabled: change.enabled, percentageOfActors: null } : { enabled: false, percentageOfActors: change.percentageOfActors };
-    await this.db.$transaction([
-      this.db.featureFlag.upsert({ where: { name }, create: { name, ...gates }, update: gates }),
-      this.announce(name),
-    ]);
+    await this.db.$transaction([this.db.featureFlag.upsert({ where: { name }, create: { name, ...gates }, update: gates }), this.announce(name)]);
     this.invalidate();
     return this.status(name, gates);
   }
@@ -133,10 +130,7 @@ export class FlagStore {
 
   /** Forgets what was set: the flag answers its definition's default again. */
   async remove(name: string): Promise<void> {
-    await this.db.$transaction([
-      this.db.featureFlag.deleteMany({ where: { name } }),
-      this.announce(name),
-    ]);
+    await this.db.$transaction([this.db.featureFlag.deleteMany({ where: { name } }), this.announce(name)]);
     this.invalidate();
   }
 }

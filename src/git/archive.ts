@@ -105,7 +105,10 @@ export class ArchiveStore {
   }
 
   private fileFor(projectId: number, spec: ArchiveSpec) {
-    const key = createHash('sha256').update(JSON.stringify([spec.prefix, spec.path ?? ''])).digest('hex').slice(0, 32);
+    const key = createHash('sha256')
+      .update(JSON.stringify([spec.prefix, spec.path ?? '']))
+      .digest('hex')
+      .slice(0, 32);
     return path.join(this.root, String(projectId), spec.commitId, `${key}.${spec.format}`);
   }
 

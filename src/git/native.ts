@@ -78,11 +78,7 @@ export interface NativeRepository {
    * points at the first parent (libgit2 answers code -15, "current tip is not the first parent",
    * otherwise), under git's own lock file. A ref that does not exist yet is created unchecked.
    */
-  commit(
-    tree: NativeTree,
-    message: string,
-    options: { updateRef?: string; parents?: string[]; author?: NativeSignature; committer?: NativeSignature },
-  ): string;
+  commit(tree: NativeTree, message: string, options: { updateRef?: string; parents?: string[]; author?: NativeSignature; committer?: NativeSignature }): string;
   /** Creates `refs/heads/<name>` at a commit; with `force` false, fails (code -4, Exists) if it exists, under git's lock file. */
   createBranch(name: string, commit: NativeCommit, options: { force: boolean }): unknown;
   /** Creates `refs/tags/<name>` at any object (a tag object makes it annotated); fails (code -4, Exists) if it exists. */

@@ -24,5 +24,4 @@ function decodedOnceMore(path: string) {
 }
 
 /** A path git can store as a tree entry: no empty, `.` or `.git` segments, no trailing slash. */
-export const isStorablePath = (path: string) =>
-  path.split('/').every((segment) => segment !== '' && segment !== '.' && segment.toLowerCase() !== '.git');
+export const isStorablePath = (path: string) => path.split('/').every((segment) => segment !== '' && segment !== '.' && segment.toLowerCase() !== '.git');

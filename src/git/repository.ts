@@ -140,7 +140,12 @@ export class Repository {
 
   /** Branches whose name matches a glob (`*` any run of characters), sorted by name. */
   branches(pattern = '*'): BranchTip[] {
-    const glob = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const glob = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     return [...this.repo.branches({ type: 'Local' })]
       .map((b) => b.name)
       .filter((name) => glob.test(name))

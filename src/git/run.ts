@@ -35,11 +35,7 @@ export function gitEnv(opts: { author?: GitIdentity; committer?: GitIdentity; ex
 }
 
 /** Runs git with an argument vector (never a shell). Callers validate every user-supplied value. */
-export function runGit(
-  cwd: string,
-  args: string[],
-  opts: { input?: string | Buffer; env?: Record<string, string> } = {},
-): Promise<string> {
+export function runGit(cwd: string, args: string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd, env: opts.env ?? gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -127,7 +127,11 @@ async function hooksPath(store: GitStore): Promise<string> {
   return dir;
 }
 
-const isExecutable = (file: string) => fs.access(file, fs.constants.X_OK).then(() => true, () => false);
+const isExecutable = (file: string) =>
+  fs.access(file, fs.constants.X_OK).then(
+    () => true,
+    () => false,
+  );
 
 /** The client's `Git-Protocol` header, kept only when it is a plain `key=value:…` list. */
 export function gitProtocol(header: string | undefined): string | undefined {
@@ -240,9 +244,7 @@ function serveHooks(child: ChildProcess, review: PushReview): RefUpdate[] {
       proposed = [];
       malformed = false;
       const verdict = broken ? Promise.resolve('The push could not be checked.') : review(updates);
-      verdict
-        .catch(() => 'The push could not be checked. Please try again.')
-        .then((message) => channel.write(verdictLine(message)));
+      verdict.catch(() => 'The push could not be checked. Please try again.').then((message) => channel.write(verdictLine(message)));
     } else {
       malformed = true;
     }

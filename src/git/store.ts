@@ -45,7 +45,10 @@ const REPOSITORY_CONFIG = `[core]
 `;
 
 export class GitBundleError extends Error {
-  constructor(message: string, readonly cause: unknown) {
+  constructor(
+    message: string,
+    readonly cause: unknown,
+  ) {
     super(message);
   }
 }
@@ -97,7 +100,12 @@ export class GitStore {
     const repo = await handle.repo.catch(async (error: unknown) => {
       throw (await this.holds(projectId)) ? error : new RepositoryUnavailableError();
     });
-    return Repository.over(this.pathFor(projectId), repo, () => this.letGo(projectId, handle), () => this.blobReadSlot());
+    return Repository.over(
+      this.pathFor(projectId),
+      repo,
+      () => this.letGo(projectId, handle),
+      () => this.blobReadSlot(),
+    );
   }
 
   /** A slot for one streamed blob read; 429 when the bound and its queue are full. */

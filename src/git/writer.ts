@@ -54,7 +54,10 @@ const SCRATCH_REF = 'refs/forgegate/scratch';
  */
 export async function commitChanges(dir: string, req: CommitRequest, repo?: NativeRepository): Promise<string> {
   const output = await fastImport(dir, commitStream(req));
-  const [commit, tree, parentTree] = output.trim().split('\n').map((line, i) => (i === 0 ? line : line.split(/\s/)[2]));
+  const [commit, tree, parentTree] = output
+    .trim()
+    .split('\n')
+    .map((line, i) => (i === 0 ? line : line.split(/\s/)[2]));
   if (!commit || !tree) throw new GitCommandError(['fast-import'], 0, `unexpected output: ${output}`);
   if (req.parent && tree === parentTree) throw new EmptyCommitError();
   const swap = repo && inProcessSwap(req);

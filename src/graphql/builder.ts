@@ -44,7 +44,9 @@ export const builder = new SchemaBuilder<{
 });
 
 // GitLab's name for timestamps (ISO 8601); `Date` is a calendar date, as in GitLab.
-builder.addScalarType('Time', isoTimestamps(storableDates(DateTimeResolver)), { description: 'Time represented in ISO 8601. For example: "2021-03-09T14:58:50+00:00".' });
+builder.addScalarType('Time', isoTimestamps(storableDates(DateTimeResolver)), {
+  description: 'Time represented in ISO 8601. For example: "2021-03-09T14:58:50+00:00".',
+});
 builder.addScalarType('Date', storableDates(DateResolver));
 builder.addScalarType('JSON', JSONResolver);
 // Files of multipart requests, taken by the areas that import relations and reassignment CSVs.

@@ -208,7 +208,13 @@ function selectionComplexity(walk: Walk, set: SelectionSetNode, parent: GraphQLC
   return total;
 }
 
-function prepare(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, reading: Reading = {}) {
+function prepare(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+  reading: Reading = {},
+) {
   const operation = getOperationAST(document, operationName);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -317,7 +323,13 @@ const CACHE_ENTRIES = 256;
 function checksOf(document: DocumentNode): DocumentChecks {
   let entry = checked.get(document);
   if (!entry) {
-    entry = { shapes: measureOperations(document), costVariables: costVariables(document), nulLiteral: literalWithNul(document), costs: new Map(), scopes: new Map() };
+    entry = {
+      shapes: measureOperations(document),
+      costVariables: costVariables(document),
+      nulLiteral: literalWithNul(document),
+      costs: new Map(),
+      scopes: new Map(),
+    };
     checked.set(document, entry);
   }
   return entry;
@@ -354,7 +366,13 @@ export function checkOperationScopesCached(schema: GraphQLSchema, document: Docu
   viewer.requireUsableCredential();
 }
 
-function cachedComplexity(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, reading: Reading) {
+function cachedComplexity(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+  reading: Reading,
+) {
   const entry = checksOf(document);
   const key = JSON.stringify([operationName ?? '', reading.wholeLists === true, ...entry.costVariables.map((name) => variables?.[name] ?? null)]);
   return remember(entry.costs, key, () => operationComplexity(schema, document, operationName, variables, reading));
@@ -407,8 +425,7 @@ export function checkOperation(
 }
 
 /** Reports machine-readable codes of payload errors in `extensions.payloadErrors`. */
-export const describePayloadErrors = (errors: DomainError[]) =>
-  errors.map((e) => ({ code: e.code, status: e.status, message: e.message, body: e.body }));
+export const describePayloadErrors = (errors: DomainError[]) => errors.map((e) => ({ code: e.code, status: e.status, message: e.message, body: e.body }));
 
 /** Runs `work` but answers `QueryTimeoutError` if it has not settled within `ms`. */
 export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -451,11 +468,12 @@ export function operationChecksPlugin(schema: GraphQLSchema, timeoutMs: number):
         setResultAndStopExecution({ errors: [failure], ...(failure.status === 401 && { extensions: { http: { status: 401 } } }) });
         return;
       }
-      setExecuteFn((executeArgs) =>
-        withDeadline(Promise.resolve(executeFn({ ...executeArgs, rootValue: root })), timeoutMs).catch((error: unknown) => {
-          if (error instanceof QueryTimeoutError) return { errors: [error] };
-          throw error;
-        }) as never,
+      setExecuteFn(
+        (executeArgs) =>
+          withDeadline(Promise.resolve(executeFn({ ...executeArgs, rootValue: root })), timeoutMs).catch((error: unknown) => {
+            if (error instanceof QueryTimeoutError) return { errors: [error] };
+            throw error;
+          }) as never,
       );
       return {
         onExecuteDone({ result, setResult }) {

@@ -77,9 +77,7 @@ export function clientMutationIdOf(payload: { clientMutationId?: string | null }
   const mutation = info.schema.getMutationType();
   const key = info.path.prev?.key;
   if (info.operation.operation !== 'mutation' || !mutation || info.path.prev?.prev !== undefined) return null;
-  const node = info.operation.selectionSet.selections.find(
-    (s): s is FieldNode => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === key,
-  );
+  const node = info.operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === key);
   const field = node && mutation.getFields()[node.name.value];
   if (!node || !field) return null;
   const input = getArgumentValues(field, node, info.variableValues).input as MutationInput | undefined;

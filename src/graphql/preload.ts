@@ -90,8 +90,16 @@ export async function preloadPage(ctx: Context, info: GraphQLResolveInfo, nodes:
 }
 
 /** A page of a connection whose nodes have what their selected fields read preloaded (see `preloadPage`). */
-export async function preloadedPage<C extends { edges: readonly ({ node: unknown } | null)[] }>(ctx: Context, info: GraphQLResolveInfo, paging: Promise<C>): Promise<C> {
+export async function preloadedPage<C extends { edges: readonly ({ node: unknown } | null)[] }>(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  paging: Promise<C>,
+): Promise<C> {
   const page = await paging;
-  await preloadPage(ctx, info, page.edges.flatMap((edge) => (edge ? [edge.node] : [])));
+  await preloadPage(
+    ctx,
+    info,
+    page.edges.flatMap((edge) => (edge ? [edge.node] : [])),
+  );
   return page;
 }

@@ -14,7 +14,8 @@ function isJsonBody(contentType: string | undefined): boolean {
 }
 
 /** An answer in Yoga's shape for a request refused before Yoga sees it. */
-const refuse = (res: Response, status: number, message: string, extensions: Record<string, unknown>) => res.status(status).json({ errors: [{ message, extensions }] });
+const refuse = (res: Response, status: number, message: string, extensions: Record<string, unknown>) =>
+  res.status(status).json({ errors: [{ message, extensions }] });
 
 const isQueryObject = (value: unknown): value is object =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;

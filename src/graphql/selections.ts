@@ -1,4 +1,13 @@
-import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type NamedTypeNode, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type NamedTypeNode,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 /**
  * Fields visited by the walks over documents (the operation checks, lookahead), process-wide:
@@ -77,7 +86,11 @@ export function measureOperations(document: DocumentNode): Map<OperationDefiniti
     let depth = 0;
     for (const selection of set.selections) {
       const inner =
-        selection.kind === Kind.FIELD ? fieldShape(selection) : selection.kind === Kind.INLINE_FRAGMENT ? setShape(selection.selectionSet) : fragmentShape(selection.name.value);
+        selection.kind === Kind.FIELD
+          ? fieldShape(selection)
+          : selection.kind === Kind.INLINE_FRAGMENT
+            ? setShape(selection.selectionSet)
+            : fragmentShape(selection.name.value);
       selections = Math.min(selections + inner.selections, Number.MAX_SAFE_INTEGER);
       depth = Math.max(depth, inner.depth);
     }

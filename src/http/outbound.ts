@@ -95,10 +95,12 @@ export async function sendWithPolicy(url: string, request: OutboundRequest, poli
   const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise<OutboundResponse>((resolve, reject) => {
     const timer = setTimeout(() => req.destroy(new OutboundError('timeout', 'Request timed out')), request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const settle = <T>(fn: (v: T) => void) => (value: T) => {
-      clearTimeout(timer);
-      fn(value);
-    };
+    const settle =
+      <T>(fn: (v: T) => void) =>
+      (value: T) => {
+        clearTimeout(timer);
+        fn(value);
+      };
     resolve = settle(resolve);
     reject = settle(reject);
     const req = client.request(target, { method: request.method ?? 'GET', headers: request.headers, lookup, agent: false }, (res) => {

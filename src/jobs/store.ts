@@ -71,7 +71,16 @@ export async function queueMetrics(db: Db): Promise<QueueMetric[]> {
 /** Worker processes whose heartbeat has not lapsed. */
 export async function processMetrics(db: Db): Promise<ProcessMetric[]> {
   const rows = await db.jobProcess.findMany({ where: { expiresAt: { gt: new Date() } }, orderBy: [{ startedAt: 'asc' }, { id: 'asc' }] });
-  return rows.map(({ hostname, pid, tag, startedAt, queues, labels, concurrency, busy }) => ({ hostname, pid, tag, startedAt, queues, labels, concurrency, busy }));
+  return rows.map(({ hostname, pid, tag, startedAt, queues, labels, concurrency, busy }) => ({
+    hostname,
+    pid,
+    tag,
+    startedAt,
+    queues,
+    labels,
+    concurrency,
+    busy,
+  }));
 }
 
 /**

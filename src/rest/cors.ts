@@ -7,10 +7,26 @@ const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'PRIVATE-TOKEN', 'JOB-
 
 /** What a page may read of an answer: pagination, file metadata, the request id (GitLab's list). */
 const EXPOSED_HEADERS = [
-  'Link', 'X-Total', 'X-Total-Pages', 'X-Per-Page', 'X-Page', 'X-Next-Page', 'X-Prev-Page',
-  'X-Gitlab-Blob-Id', 'X-Gitlab-Commit-Id', 'X-Gitlab-Content-Sha256', 'X-Gitlab-Encoding', 'X-Gitlab-File-Name',
-  'X-Gitlab-File-Path', 'X-Gitlab-Last-Commit-Id', 'X-Gitlab-Ref', 'X-Gitlab-Size', 'X-Gitlab-Execute-Filemode',
-  'X-Request-Id', 'ETag', 'Content-Disposition',
+  'Link',
+  'X-Total',
+  'X-Total-Pages',
+  'X-Per-Page',
+  'X-Page',
+  'X-Next-Page',
+  'X-Prev-Page',
+  'X-Gitlab-Blob-Id',
+  'X-Gitlab-Commit-Id',
+  'X-Gitlab-Content-Sha256',
+  'X-Gitlab-Encoding',
+  'X-Gitlab-File-Name',
+  'X-Gitlab-File-Path',
+  'X-Gitlab-Last-Commit-Id',
+  'X-Gitlab-Ref',
+  'X-Gitlab-Size',
+  'X-Gitlab-Execute-Filemode',
+  'X-Request-Id',
+  'ETag',
+  'Content-Disposition',
 ].join(', ');
 
 /** A header name as RFC 9110 spells tokens: nothing else is echoed back. */

@@ -63,7 +63,9 @@ export function readAll<S extends ParamShape>(shape: S, p: Params): Values<S> {
 }
 
 const objectSchema = (shape: ParamShape): JsonSchema => {
-  const required = Object.entries(shape).filter(([, spec]) => spec.required).map(([name]) => name);
+  const required = Object.entries(shape)
+    .filter(([, spec]) => spec.required)
+    .map(([name]) => name);
   return {
     type: 'object',
     properties: Object.fromEntries(Object.entries(shape).map(([name, spec]) => [name, spec.schema])),
@@ -85,8 +87,7 @@ export const param = {
   string: <const O extends StringOpts = NoOptions>(opts: O = {} as O) =>
     declare<string, O>(opts, { type: 'string', ...(opts.max !== undefined && { maxLength: opts.max }) }, (p, name) => p.string(name, opts)),
 
-  int: <const O extends IntOpts = NoOptions>(opts: O = {} as O) =>
-    declare<number, O>(opts, { type: 'integer' }, (p, name) => p.int(name, opts)),
+  int: <const O extends IntOpts = NoOptions>(opts: O = {} as O) => declare<number, O>(opts, { type: 'integer' }, (p, name) => p.int(name, opts)),
 
   bool: <const O extends Common<boolean> = NoOptions>(opts: O = {} as O) => declare<boolean, O>(opts, { type: 'boolean' }, (p, name) => p.bool(name, opts)),
 

@@ -78,7 +78,13 @@ export function multipartBody(dataDir: string, limits: MultipartLimits) {
       Promise.all(writes).then(() => {
         if (failure) return next(failure);
         try {
-          const body = qs.parse(fields.toString(), { allowPrototypes: true, arrayLimit: Math.max(100, count), depth: MAX_NESTING, strictDepth: true, parameterLimit: limits.parts });
+          const body = qs.parse(fields.toString(), {
+            allowPrototypes: true,
+            arrayLimit: Math.max(100, count),
+            depth: MAX_NESTING,
+            strictDepth: true,
+            parameterLimit: limits.parts,
+          });
           req.body = { ...body, ...files };
         } catch {
           return next(nestedTooDeeply());

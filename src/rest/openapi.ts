@@ -107,7 +107,11 @@ function operation(route: Route, path: string, tag: string): Operation {
   for (const code of errorCodes(route)) {
     responses[code] = { $ref: `#/components/responses/Error${code}` };
   }
-  const id = `${route.method.toLowerCase()}${path.replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}`;
+  const id = `${route.method.toLowerCase()}${path
+    .replace(/[{}]/g, '')
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}`;
   return {
     operationId: id,
     summary: route.operation,

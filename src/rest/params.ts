@@ -115,7 +115,7 @@ export class Params {
   stringArray(name: string, opts: { required?: boolean } = {}): string[] | undefined {
     const value = this.raw[name];
     if (value === undefined || value === null) return opts.required ? this.fail(name, 'is missing') : undefined;
-    if (value === '' ) return [];
+    if (value === '') return [];
     const list = Array.isArray(value) ? value : String(value).split(',');
     if (list.some((v) => typeof v !== 'string' && typeof v !== 'number')) return this.fail(name, 'is invalid');
     return list.map(String);

@@ -55,12 +55,7 @@ function handler(route: Route, registry: OperationRegistry, deps: AppDeps) {
  * ahead of each route only (web paths authenticate per route, not for everything under `/`);
  * `catchAll` answers GitLab's 404 for every other path under the mount point.
  */
-export function restRouter(
-  routes: Route[],
-  registry: OperationRegistry,
-  deps: AppDeps,
-  opts: { before?: RequestHandler[]; catchAll?: boolean } = {},
-) {
+export function restRouter(routes: Route[], registry: OperationRegistry, deps: AppDeps, opts: { before?: RequestHandler[]; catchAll?: boolean } = {}) {
   const router = express.Router();
   // Express answers HEAD with the GET route of the same path; explicit HEAD routes go first.
   const ordered = [...routes.filter((r) => r.method === 'HEAD'), ...routes.filter((r) => r.method !== 'HEAD')];
@@ -101,7 +96,8 @@ export function restErrorHandler(deps: AppDeps) {
   return (error: unknown, req: ContextRequest, res: Response, _next: NextFunction) => {
     const known = knownError(error);
     if (known) {
-      if (known.status === 503) deps.log.warn({ err: error, requestId: req.requestId }, known instanceof ServiceUnavailableError ? 'database unavailable' : known.message);
+      if (known.status === 503)
+        deps.log.warn({ err: error, requestId: req.requestId }, known instanceof ServiceUnavailableError ? 'database unavailable' : known.message);
       writeJson(res.set(known.headers), known.status, known.body);
       return;
     }

@@ -37,7 +37,10 @@ function fillRepository(dir: string) {
     fs.writeSync(fd, '\n');
   }
   for (let b = 0; b < DOWNLOADS; b++) {
-    fs.writeSync(fd, `commit refs/heads/b${b}\ncommitter T <t@example.com> 1700000000 +0000\ndata 2\nb\nfrom refs/heads/main\nM 100644 inline n${b}.txt\ndata 2\n${b}\n\n`);
+    fs.writeSync(
+      fd,
+      `commit refs/heads/b${b}\ncommitter T <t@example.com> 1700000000 +0000\ndata 2\nb\nfrom refs/heads/main\nM 100644 inline n${b}.txt\ndata 2\n${b}\n\n`,
+    );
   }
   fs.closeSync(fd);
   const input = fs.openSync(streamFile, 'r');
@@ -47,7 +50,10 @@ function fillRepository(dir: string) {
   if (result.status !== 0) throw new Error(`fast-import failed: ${result.stderr}`);
 }
 
-function download(urlPath: string, opts: { read?: boolean } = {}): { done: Promise<{ status: number; bytes: number; body: string; headers: http.IncomingHttpHeaders }>; request: http.ClientRequest } {
+function download(
+  urlPath: string,
+  opts: { read?: boolean } = {},
+): { done: Promise<{ status: number; bytes: number; body: string; headers: http.IncomingHttpHeaders }>; request: http.ClientRequest } {
   let request!: http.ClientRequest;
   const done = new Promise<{ status: number; bytes: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
     request = http.get({ host: '127.0.0.1', port, path: urlPath, headers: { 'PRIVATE-TOKEN': t.root.token } }, (res) => {
@@ -87,7 +93,9 @@ describe('streamed archives', () => {
     const first = await Promise.all(urls.map((u) => download(u).done));
     clearInterval(sampler);
     const growthMb = (peak - baseline) / MB;
-    console.log(`archives: ${DOWNLOADS} concurrent downloads of ${(first[0].bytes / MB).toFixed(1)} MB each; RSS ${(baseline / MB).toFixed(0)} MB before, peak ${(peak / MB).toFixed(0)} MB (+${growthMb.toFixed(0)} MB)`);
+    console.log(
+      `archives: ${DOWNLOADS} concurrent downloads of ${(first[0].bytes / MB).toFixed(1)} MB each; RSS ${(baseline / MB).toFixed(0)} MB before, peak ${(peak / MB).toFixed(0)} MB (+${growthMb.toFixed(0)} MB)`,
+    );
     for (const answer of first) {
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toBe('application/octet-stream'); // as GitLab's Workhorse sends a tar
@@ -101,11 +109,14 @@ describe('streamed archives', () => {
     const cachedArchives = () => fs.readdirSync(cacheDir, { recursive: true }).filter((f) => String(f).endsWith('.tar'));
     // An archive enters the cache when git archive has exited with success, which can come just
     // after its last byte reached the client.
-    const cached = await vi.waitFor(() => {
-      const files = cachedArchives();
-      expect(files).toHaveLength(DOWNLOADS);
-      return files;
-    }, { timeout: 10_000, interval: 50 });
+    const cached = await vi.waitFor(
+      () => {
+        const files = cachedArchives();
+        expect(files).toHaveLength(DOWNLOADS);
+        return files;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     const again = await download(urls[3]).done;
     expect(again.headers['content-length']).toBe(String(first[3].bytes));
     expect(again.bytes).toBe(first[3].bytes);
@@ -158,7 +169,9 @@ describe('streamed archives', () => {
       expect(refused.status).toBe(429);
       expect(refused.headers['retry-after']).toBe('5');
       expect(JSON.parse(refused.body)).toEqual({ message: { error: 'This endpoint has been requested too many times. Try again later.' } });
-      await expect(store.archives.open(projectId, t.deps.git.pathFor(projectId), { commitId: 'a'.repeat(40), format: 'tar', prefix: 'x' })).rejects.toBeInstanceOf(ArchiveQueueFullError);
+      await expect(
+        store.archives.open(projectId, t.deps.git.pathFor(projectId), { commitId: 'a'.repeat(40), format: 'tar', prefix: 'x' }),
+      ).rejects.toBeInstanceOf(ArchiveQueueFullError);
       holding.request.destroy();
       let status = 0;
       for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {

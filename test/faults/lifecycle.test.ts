@@ -30,14 +30,26 @@ async function until(condition: () => boolean, limitMs: number) {
 const filesBase = () => `/api/v4/projects/${projectId}/repository/files`;
 
 /** One writer: commits files to its own branch and creates milestones, until `stop()` says so. */
-async function writer(port: number, id: number, until: () => boolean, agent?: http.Agent, log?: (entry: { started: number; ended: number; ok: boolean; status?: number; error?: string }) => void) {
+async function writer(
+  port: number,
+  id: number,
+  until: () => boolean,
+  agent?: http.Agent,
+  log?: (entry: { started: number; ended: number; ok: boolean; status?: number; error?: string }) => void,
+) {
   for (let n = 0; !until(); n++) {
     const started = Date.now();
     const file = `w${id}/f${n}-${started}.txt`;
     const content = `writer ${id} write ${n}`;
-    const write = n % 2 === 1
-      ? call(port, 'POST', `/api/v4/projects/${projectId}/milestones`, { body: { title: `m-${id}-${n}-${started}` }, agent }).then((a) => ({ a, title: `m-${id}-${n}-${started}` }))
-      : call(port, 'POST', `${filesBase()}/${encodeURIComponent(file)}`, { body: { branch: `b${id}`, content, commit_message: `w${id} ${n}` }, agent }).then((a) => ({ a, title: null }));
+    const write =
+      n % 2 === 1
+        ? call(port, 'POST', `/api/v4/projects/${projectId}/milestones`, { body: { title: `m-${id}-${n}-${started}` }, agent }).then((a) => ({
+            a,
+            title: `m-${id}-${n}-${started}`,
+          }))
+        : call(port, 'POST', `${filesBase()}/${encodeURIComponent(file)}`, { body: { branch: `b${id}`, content, commit_message: `w${id} ${n}` }, agent }).then(
+            (a) => ({ a, title: null }),
+          );
     try {
       const { a, title } = await write;
       log?.({ started, ended: Date.now(), ok: true, status: a.status });
@@ -119,7 +131,9 @@ describe('fault injection on a real server process', () => {
     server = await startServer(dataDir, ENV, server.port);
     await waitReady(server);
     const restartMs = Date.now() - started;
-    console.log(`restart after kill -9: ready in ${restartMs} ms (${acknowledged.files.size} files and ${acknowledged.milestones.size} milestones acknowledged; answers ${JSON.stringify(Object.fromEntries(statuses))})`);
+    console.log(
+      `restart after kill -9: ready in ${restartMs} ms (${acknowledged.files.size} files and ${acknowledged.milestones.size} milestones acknowledged; answers ${JSON.stringify(Object.fromEntries(statuses))})`,
+    );
     expect(server.output()).toContain('a previous run left');
     expect(isAlive(orphan!.postmaster)).toBe(false);
     expect(await verifyAcknowledged(server.port)).toEqual([]);
@@ -139,7 +153,9 @@ describe('fault injection on a real server process', () => {
         call(server.port, 'POST', '/api/graphql', { body: { query: '{ projects { count } }' }, timeoutMs: 20_000 }),
       ]);
       const stalledMs = Date.now() - started;
-      console.log(`stalled database: 503s after ${stalledMs} ms (DB_STATEMENT_TIMEOUT_MS=${ENV.DB_STATEMENT_TIMEOUT_MS}, DB_CONNECT_TIMEOUT_MS=${ENV.DB_CONNECT_TIMEOUT_MS})`);
+      console.log(
+        `stalled database: 503s after ${stalledMs} ms (DB_STATEMENT_TIMEOUT_MS=${ENV.DB_STATEMENT_TIMEOUT_MS}, DB_CONNECT_TIMEOUT_MS=${ENV.DB_CONNECT_TIMEOUT_MS})`,
+      );
       for (const answer of answers) {
         expect(answer.status).toBe(503);
         expect(answer.headers['retry-after']).toBe('5');
@@ -181,7 +197,15 @@ describe('fault injection on a real server process', () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: WRITERS });
     const entries: { started: number; ended: number; ok: boolean; status?: number; error?: string }[] = [];
     let stop = false;
-    const writers = Array.from({ length: WRITERS }, (_, i) => writer(server.port, i, () => stop, agent, (e) => entries.push(e)));
+    const writers = Array.from({ length: WRITERS }, (_, i) =>
+      writer(
+        server.port,
+        i,
+        () => stop,
+        agent,
+        (e) => entries.push(e),
+      ),
+    );
     await until(() => entries.length >= WRITERS * 2, 90_000);
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');

@@ -20,24 +20,45 @@ export type ServerProcess = {
 };
 
 /** Starts the server's launcher (bin/forgegate-server), or `command` (e.g. `npm start`) with the same environment. */
-export async function startServer(dataDir: string, env: Record<string, string> = {}, port?: number, command = [path.join(ROOT, 'bin/forgegate-server')]): Promise<ServerProcess> {
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  port?: number,
+  command = [path.join(ROOT, 'bin/forgegate-server')],
+): Promise<ServerProcess> {
   port ??= await freePort();
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|TEST_DATABASE_URL|PORT|DATA_DIR)$/.test(k)));
   const child = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
-    env: { ...clean, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', INITIAL_ROOT_TOKEN: ROOT_TOKEN, JOB_WORKERS_IN_SERVER: 'false', ...env },
+    env: {
+      ...clean,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+      JOB_WORKERS_IN_SERVER: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, port, output: () => output, exited };
 }
 
 export type Answer = { status: number; body: string; headers: http.IncomingHttpHeaders };
 
-export function call(port: number, method: string, urlPath: string, opts: { body?: unknown; token?: string | null; agent?: http.Agent; timeoutMs?: number } = {}): Promise<Answer> {
+export function call(
+  port: number,
+  method: string,
+  urlPath: string,
+  opts: { body?: unknown; token?: string | null; agent?: http.Agent; timeoutMs?: number } = {},
+): Promise<Answer> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
     const req = http.request(

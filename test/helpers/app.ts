@@ -41,13 +41,22 @@ export async function createTestDatabase({ empty = false } = {}): Promise<string
  * DATA_DIR, and the real app; `env` adds configuration. No worker runs unless a test starts one
  * (`t.startWorker()`) or runs queued jobs itself (`t.deps.jobs.drain()`).
  */
-export async function createTestApp(
-  { env = {}, databaseUrl, ...opts }: Pick<RuntimeOptions, 'jobs' | 'flagDefinitionDirs'> & { env?: Record<string, string>; databaseUrl?: string } = {},
-) {
+export async function createTestApp({
+  env = {},
+  databaseUrl,
+  ...opts
+}: Pick<RuntimeOptions, 'jobs' | 'flagDefinitionDirs'> & { env?: Record<string, string>; databaseUrl?: string } = {}) {
   const url = databaseUrl ?? (await createTestDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forgegate-test-'));
   // Token lookups are not cached unless a test asks (AUTH_CACHE_MS): statement counts stay exact.
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', EXTERNAL_URL, TOKEN_DIGEST_KEY: randomBytes(32).toString('hex'), AUTH_CACHE_MS: '0', ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    EXTERNAL_URL,
+    TOKEN_DIGEST_KEY: randomBytes(32).toString('hex'),
+    AUTH_CACHE_MS: '0',
+    ...env,
+  });
   const queryCounter = new QueryCounter();
   const runtime: Runtime = await startRuntime(config, { databaseUrl: url, queryCounter, jobMaintenance: false, ...opts });
   const { deps } = runtime;
@@ -135,9 +144,17 @@ export async function listen(app: AppListener): Promise<{ url: string; close: ()
 
 /** Builds a group → subgroup → project tree through the REST API as root. */
 export async function seedProject(t: TestApp, opts: { visibility?: string; readme?: boolean } = {}) {
-  const group = (await t.api('post', '/groups').send({ name: 'Acme', path: 'acme', visibility: opts.visibility ?? 'private' }).expect(201)).body;
+  const group = (
+    await t
+      .api('post', '/groups')
+      .send({ name: 'Acme', path: 'acme', visibility: opts.visibility ?? 'private' })
+      .expect(201)
+  ).body;
   const project = (
-    await t.api('post', '/projects').send({ name: 'App', namespace_id: group.id, visibility: opts.visibility ?? 'private', initialize_with_readme: opts.readme ?? true }).expect(201)
+    await t
+      .api('post', '/projects')
+      .send({ name: 'App', namespace_id: group.id, visibility: opts.visibility ?? 'private', initialize_with_readme: opts.readme ?? true })
+      .expect(201)
   ).body;
   return { group, project };
 }
@@ -155,13 +172,17 @@ export async function countQueries(t: TestApp, run: () => Promise<unknown>): Pro
  * cannot come from a counter that sees nothing.
  */
 export async function expectCounterSees(t: TestApp, request: () => Promise<unknown>) {
-  expect(await countQueries(t, async () => {
-    for (let i = 0; i < 7; i++) await t.db.$queryRaw`SELECT 1`;
-  })).toBe(7);
+  expect(
+    await countQueries(t, async () => {
+      for (let i = 0; i < 7; i++) await t.db.$queryRaw`SELECT 1`;
+    }),
+  ).toBe(7);
   await request(); // settles once-per-token bookkeeping, as the measured requests do
   const once = await countQueries(t, request);
   expect(once).toBeGreaterThan(0);
-  expect(await countQueries(t, async () => {
-    for (let i = 0; i < 3; i++) await request();
-  })).toBe(3 * once);
+  expect(
+    await countQueries(t, async () => {
+      for (let i = 0; i < 3; i++) await request();
+    }),
+  ).toBe(3 * once);
 }

@@ -17,12 +17,16 @@ export async function graphqlEngines(t: TestApp, deps: TestApp['deps'] = t.deps)
   let documents = 0;
 
   async function post(base: string, body: object, token: string | null): Promise<Answer> {
-    const r = request(base).post('/api/graphql').send(body).buffer(true).parse((res, done) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => done(null, text));
-    });
+    const r = request(base)
+      .post('/api/graphql')
+      .send(body)
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => done(null, text));
+      });
     const res = await (token ? r.set('Authorization', `Bearer ${token}`) : r);
     return { status: res.status, type: res.headers['content-type'], text: res.body as string };
   }

@@ -115,6 +115,9 @@ async function cheapLogins(config: pg.ClientConfig, password: string) {
 }
 
 async function dropTestDatabases(admin: pg.Client, template: string) {
-  const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2', [template, `fg_test_${process.pid}_%`]);
+  const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2', [
+    template,
+    `fg_test_${process.pid}_%`,
+  ]);
   for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
 }

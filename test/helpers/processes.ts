@@ -17,7 +17,10 @@ export async function listeningBase(proc: Proc, ms: number): Promise<string> {
   let base = '';
   await waitUntil(
     async () => {
-      const line = proc.fullOutput().split('\n').find((l) => l.includes('"forgegate is listening"'));
+      const line = proc
+        .fullOutput()
+        .split('\n')
+        .find((l) => l.includes('"forgegate is listening"'));
       if (line) base = JSON.parse(line).url;
       return base !== '';
     },

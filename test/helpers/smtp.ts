@@ -6,7 +6,10 @@ export type CapturedMail = { from: string; to: string[]; subject: string; data: 
 
 /** Quoted-printable undone: nodemailer wraps long lines (links) that way. */
 const decodeQuotedPrintable = (body: string) =>
-  Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  Buffer.from(
+    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /**
  * An SMTP server on 127.0.0.1 that keeps every message it is handed, for tests of what the server

@@ -35,7 +35,7 @@ export const routes = defineRoutes(
       path: `/${prefix}/:id/access_requests/:user_id/approve`,
       operation: 'AccessRequestApprove',
       status: 201,
-      params: { ...REQUESTER, access_level: param.int({ description: 'Default 30 (Developer); never above the approver\'s own level.' }) },
+      params: { ...REQUESTER, access_level: param.int({ description: "Default 30 (Developer); never above the approver's own level." }) },
       variables: (v) => ({ input: { ...sourceInput(kind, v.id), userId: v.user_id, accessLevel: v.access_level } }),
       result: (data) => memberEntity(expected(data.accessRequestApprove?.member, 'member')),
     }),

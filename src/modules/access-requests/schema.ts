@@ -30,7 +30,7 @@ const CreateInput = mutationInput('AccessRequestCreateInput', parentInputFields)
 const ApproveInput = mutationInput('AccessRequestApproveInput', (t) => ({
   ...parentInputFields(t),
   userId: t.int({ required: true }),
-  accessLevel: t.int({ description: 'Access level to grant (default 30, Developer); never above the approver\'s own.' }),
+  accessLevel: t.int({ description: "Access level to grant (default 30, Developer); never above the approver's own." }),
 }));
 
 const DenyInput = mutationInput('AccessRequestDenyInput', (t) => ({ ...parentInputFields(t), userId: t.int({ required: true }) }));

@@ -12,7 +12,13 @@ export type AccessRequestWithUser = AccessRequest & { user: User };
 declare module '../../core/events.ts' {
   interface DomainEvents {
     /** A user asked to join a project or group; the request was approved, denied or withdrawn. */
-    accessRequest: { projectId: number | null; groupId: number | null; userId: number; actorId: number | null; action: 'requested' | 'approved' | 'denied' | 'withdrawn' };
+    accessRequest: {
+      projectId: number | null;
+      groupId: number | null;
+      userId: number;
+      actorId: number | null;
+      action: 'requested' | 'approved' | 'denied' | 'withdrawn';
+    };
   }
 }
 
@@ -75,7 +81,12 @@ export async function requestAccess(ctx: Context, input: ParentInput): Promise<A
  * processes create one membership: the others find no request (404), and the members table's
  * unique (parent, user) index backs it.
  */
-export async function approveAccessRequest(ctx: Context, input: ParentInput, userId: number, accessLevel: number = DEFAULT_APPROVAL_LEVEL): Promise<MemberWithUser> {
+export async function approveAccessRequest(
+  ctx: Context,
+  input: ParentInput,
+  userId: number,
+  accessLevel: number = DEFAULT_APPROVAL_LEVEL,
+): Promise<MemberWithUser> {
   const { parent } = await signedInParent(ctx, input);
   await assertCanGrant(ctx, parent, accessLevel);
   const scope = scopeOf(parent);

@@ -28,7 +28,12 @@ export function intakeRouter(deps: AppDeps) {
     const ctx = createContext(deps, Viewer.anonymous(), res.get('X-Request-Id'));
     const params = req.params as Record<string, string | string[]>;
     const fullPath = ([] as string[]).concat(params.full_path).join('/');
-    const result = await receiveAlerts(ctx, { fullPath, identifier: identifier(req), key: alertKey(req), body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0) });
+    const result = await receiveAlerts(ctx, {
+      fullPath,
+      identifier: identifier(req),
+      key: alertKey(req),
+      body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+    });
     if (result.body) res.status(result.status).json(result.body);
     else res.status(result.status).end();
   };
@@ -36,7 +41,17 @@ export function intakeRouter(deps: AppDeps) {
     if ((error as { type?: string })?.type === 'entity.too.large') return void res.status(400).end();
     next(error);
   };
-  router.post('/{*full_path}/prometheus/alerts/notify{.json}', body, handle(() => null), tooLarge);
-  router.post('/{*full_path}/alerts/notify/:name/:identifier{.json}', body, handle((req) => String(req.params.identifier)), tooLarge);
+  router.post(
+    '/{*full_path}/prometheus/alerts/notify{.json}',
+    body,
+    handle(() => null),
+    tooLarge,
+  );
+  router.post(
+    '/{*full_path}/alerts/notify/:name/:identifier{.json}',
+    body,
+    handle((req) => String(req.params.identifier)),
+    tooLarge,
+  );
   return router;
 }

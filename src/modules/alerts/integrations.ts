@@ -47,7 +47,11 @@ export function integrationUrl(externalUrl: string, integration: AlertIntegratio
 }
 
 /** The name as a URL segment (GitLab's parameterize): lower case, runs of other characters as `-`. */
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9_]+/g, '-').replace(/^-+|-+$/g, '') || 'endpoint';
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'endpoint';
 
 export async function listIntegrations(ctx: Context, project: ProjectWithNamespace, type?: AlertIntegrationType): Promise<Listing<IntegrationWithKey>> {
   await requireMaintainer(ctx, project);
@@ -69,7 +73,10 @@ export type IntegrationInput = {
 };
 
 /** The sample must be a JSON object; every mapped path must lead somewhere in it. */
-function checkedMapping(input: IntegrationInput, current?: AlertIntegration): { payloadExample?: string | null; payloadAttributeMappings?: AttributeMapping[] } {
+function checkedMapping(
+  input: IntegrationInput,
+  current?: AlertIntegration,
+): { payloadExample?: string | null; payloadAttributeMappings?: AttributeMapping[] } {
   const example = input.payloadExample === undefined ? current?.payloadExample : input.payloadExample;
   const changedSample = input.payloadExample !== undefined && input.payloadExample !== (current?.payloadExample ?? null);
   let sample: Json | undefined;
@@ -84,7 +91,11 @@ function checkedMapping(input: IntegrationInput, current?: AlertIntegration): { 
   const mappings = input.payloadAttributeMappings;
   if (mappings == null) {
     // A new sample invalidates the old mapping: it has to be made again from the new one.
-    return changedSample ? { payloadExample: example ?? null, payloadAttributeMappings: [] } : input.payloadExample !== undefined ? { payloadExample: example ?? null } : {};
+    return changedSample
+      ? { payloadExample: example ?? null, payloadAttributeMappings: [] }
+      : input.payloadExample !== undefined
+        ? { payloadExample: example ?? null }
+        : {};
   }
   const problems: string[] = [];
   for (const m of mappings) {
@@ -96,7 +107,12 @@ function checkedMapping(input: IntegrationInput, current?: AlertIntegration): { 
   if (problems.length) throw new ValidationError({ payload_attribute_mappings: problems });
   return {
     payloadExample: example ?? null,
-    payloadAttributeMappings: mappings.map((m) => ({ fieldName: m.fieldName.toLowerCase() as AttributeMapping['fieldName'], path: m.path, type: m.type.toLowerCase(), label: m.label ?? null })),
+    payloadAttributeMappings: mappings.map((m) => ({
+      fieldName: m.fieldName.toLowerCase() as AttributeMapping['fieldName'],
+      path: m.path,
+      type: m.type.toLowerCase(),
+      label: m.label ?? null,
+    })),
   };
 }
 
@@ -126,7 +142,10 @@ export async function createIntegration(
   const name = type === 'prometheus' ? PROMETHEUS_NAME : checkedName(input.name);
   const mapping = type === 'http' ? checkedMapping(input) : {};
   const key = newKey();
-  const taken = type === 'prometheus' ? new ValidationError({ project: ['already has a metrics-format integration'] }) : new ValidationError({ name: ['has already been taken'] });
+  const taken =
+    type === 'prometheus'
+      ? new ValidationError({ project: ['already has a metrics-format integration'] })
+      : new ValidationError({ name: ['has already been taken'] });
   const integration = await saved(
     () =>
       ctx.db.alertIntegration.create({

@@ -29,7 +29,12 @@ const alertEntity = (a: AlertEntityFragment) => ({
 
 const BASE = '/projects/:id/alert_management';
 const INTEGRATION = { id: param.ref(), integration_id: param.int({ required: true }) };
-const mapping = param.hashes({ field_name: param.string({ required: true }), path: param.stringArray({ required: true }), type: param.string({ required: true }), label: param.string() });
+const mapping = param.hashes({
+  field_name: param.string({ required: true }),
+  path: param.stringArray({ required: true }),
+  type: param.string({ required: true }),
+  label: param.string(),
+});
 const mappingsInput = (m: { field_name: string; path: string[]; type: string; label?: string }[] | undefined) =>
   m?.map((x) => ({ fieldName: enumValue(x.field_name) as never, path: x.path, type: enumValue(x.type) as never, label: x.label }));
 
@@ -54,9 +59,21 @@ export const routes = defineRoutes([
     path: `${BASE}/http_integrations`,
     operation: 'CreateAlertHttpIntegration',
     status: 201,
-    params: { id: param.ref(), name: param.string({ required: true }), active: param.bool(), payload_example: param.string(), payload_attribute_mappings: mapping },
+    params: {
+      id: param.ref(),
+      name: param.string({ required: true }),
+      active: param.bool(),
+      payload_example: param.string(),
+      payload_attribute_mappings: mapping,
+    },
     variables: (v) => ({
-      input: { ...projectInput(v.id), name: v.name, active: v.active ?? false, payloadExample: v.payload_example, payloadAttributeMappings: mappingsInput(v.payload_attribute_mappings) },
+      input: {
+        ...projectInput(v.id),
+        name: v.name,
+        active: v.active ?? false,
+        payloadExample: v.payload_example,
+        payloadAttributeMappings: mappingsInput(v.payload_attribute_mappings),
+      },
     }),
     result: (data) => integrationEntity(expected(data.httpIntegrationCreate?.integration, 'integration')),
   }),
@@ -75,7 +92,13 @@ export const routes = defineRoutes([
     operation: 'UpdateAlertHttpIntegration',
     params: { ...INTEGRATION, name: param.string(), active: param.bool(), payload_example: param.string(), payload_attribute_mappings: mapping },
     variables: (v) => ({
-      input: { id: globalId('AlertManagement::HttpIntegration', v.integration_id), name: v.name, active: v.active, payloadExample: v.payload_example, payloadAttributeMappings: mappingsInput(v.payload_attribute_mappings) },
+      input: {
+        id: globalId('AlertManagement::HttpIntegration', v.integration_id),
+        name: v.name,
+        active: v.active,
+        payloadExample: v.payload_example,
+        payloadAttributeMappings: mappingsInput(v.payload_attribute_mappings),
+      },
     }),
     result: (data) => integrationEntity(expected(data.httpIntegrationUpdate?.integration, 'integration')),
   }),

@@ -62,7 +62,11 @@ const IntegrationRef = builder.objectRef<IntegrationWithKey>('AlertManagementHtt
     type: t.field({ type: IntegrationTypeEnum, resolve: (i) => i.type }),
     name: t.exposeString('name'),
     active: t.exposeBoolean('active'),
-    token: t.string({ nullable: true, description: 'The authorization key: only in the payload that created or reset it (stored as a digest).', resolve: (i) => i.plainToken ?? null }),
+    token: t.string({
+      nullable: true,
+      description: 'The authorization key: only in the payload that created or reset it (stored as a digest).',
+      resolve: (i) => i.plainToken ?? null,
+    }),
     url: t.string({ resolve: (i, _a, ctx) => integrationUrl(ctx.deps.config.externalUrl, i, i.project) }),
     payloadExample: t.string({ nullable: true, resolve: (i) => i.payloadExample }),
     payloadAttributeMappings: t.field({ type: [MappingRef], resolve: (i) => (i.payloadAttributeMappings ?? []) as AttributeMapping[] }),
@@ -113,18 +117,16 @@ const AlertRef = builder.prismaObject('Alert', {
   }),
 });
 
-const CountsRef = builder
-  .objectRef<Awaited<ReturnType<typeof alertStatusCounts>>>('AlertManagementAlertStatusCountsType')
-  .implement({
-    fields: (t) => ({
-      all: t.exposeInt('all'),
-      open: t.exposeInt('open'),
-      triggered: t.exposeInt('triggered'),
-      acknowledged: t.exposeInt('acknowledged'),
-      resolved: t.exposeInt('resolved'),
-      ignored: t.exposeInt('ignored'),
-    }),
-  });
+const CountsRef = builder.objectRef<Awaited<ReturnType<typeof alertStatusCounts>>>('AlertManagementAlertStatusCountsType').implement({
+  fields: (t) => ({
+    all: t.exposeInt('all'),
+    open: t.exposeInt('open'),
+    triggered: t.exposeInt('triggered'),
+    acknowledged: t.exposeInt('acknowledged'),
+    resolved: t.exposeInt('resolved'),
+    ignored: t.exposeInt('ignored'),
+  }),
+});
 
 const SettingsRef = builder.objectRef<Awaited<ReturnType<typeof readSettings>>>('ProjectAlertManagementSettings').implement({
   description: "The project's incident settings for alerts.",
@@ -229,43 +231,52 @@ const PrometheusResetInput = idInput('PrometheusIntegrationResetTokenInput');
 const mappingsOf = (m: { fieldName: string; path: string[]; type: string; label?: string | null }[] | null | undefined) => m ?? undefined;
 
 builder.mutationFields((t) => ({
-    httpIntegrationCreate: t.field({
-      type: IntegrationPayload('HttpIntegrationCreatePayload'),
-      args: { input: t.arg({ type: HttpCreateInput, required: true }) },
-      resolve: (_r, { input }, ctx) =>
-        asPayload('integration', () => createIntegration(ctx, input, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
-    }),
-    httpIntegrationUpdate: t.field({
-      type: IntegrationPayload('HttpIntegrationUpdatePayload'),
-      args: { input: t.arg({ type: HttpUpdateInput, required: true }) },
-      resolve: (_r, { input }, ctx) =>
-        asPayload('integration', () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }), input),
-    }),
-    httpIntegrationResetToken: t.field({
-      type: IntegrationPayload('HttpIntegrationResetTokenPayload'),
-      args: { input: t.arg({ type: HttpResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
-    }),
-    httpIntegrationDestroy: t.field({
-      type: IntegrationPayload('HttpIntegrationDestroyPayload'),
-      args: { input: t.arg({ type: HttpDestroyInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload('integration', () => destroyIntegration(ctx, input.id, 'http'), input),
-    }),
-    prometheusIntegrationCreate: t.field({
-      type: IntegrationPayload('PrometheusIntegrationCreatePayload'),
-      args: { input: t.arg({ type: PrometheusCreateInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload('integration', () => createIntegration(ctx, input, 'prometheus', { active: input.active }), input),
-    }),
-    prometheusIntegrationUpdate: t.field({
-      type: IntegrationPayload('PrometheusIntegrationUpdatePayload'),
-      args: { input: t.arg({ type: PrometheusUpdateInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload('integration', () => updateIntegration(ctx, integrationId(input.id), 'prometheus', { active: input.active }), input),
-    }),
-    prometheusIntegrationResetToken: t.field({
-      type: IntegrationPayload('PrometheusIntegrationResetTokenPayload'),
-      args: { input: t.arg({ type: PrometheusResetInput, required: true }) },
-      resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'prometheus'), input),
-    }),
+  httpIntegrationCreate: t.field({
+    type: IntegrationPayload('HttpIntegrationCreatePayload'),
+    args: { input: t.arg({ type: HttpCreateInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      asPayload(
+        'integration',
+        () => createIntegration(ctx, input, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }),
+        input,
+      ),
+  }),
+  httpIntegrationUpdate: t.field({
+    type: IntegrationPayload('HttpIntegrationUpdatePayload'),
+    args: { input: t.arg({ type: HttpUpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      asPayload(
+        'integration',
+        () => updateIntegration(ctx, input.id, 'http', { ...input, payloadAttributeMappings: mappingsOf(input.payloadAttributeMappings) }),
+        input,
+      ),
+  }),
+  httpIntegrationResetToken: t.field({
+    type: IntegrationPayload('HttpIntegrationResetTokenPayload'),
+    args: { input: t.arg({ type: HttpResetInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, input.id, 'http'), input),
+  }),
+  httpIntegrationDestroy: t.field({
+    type: IntegrationPayload('HttpIntegrationDestroyPayload'),
+    args: { input: t.arg({ type: HttpDestroyInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('integration', () => destroyIntegration(ctx, input.id, 'http'), input),
+  }),
+  prometheusIntegrationCreate: t.field({
+    type: IntegrationPayload('PrometheusIntegrationCreatePayload'),
+    args: { input: t.arg({ type: PrometheusCreateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('integration', () => createIntegration(ctx, input, 'prometheus', { active: input.active }), input),
+  }),
+  prometheusIntegrationUpdate: t.field({
+    type: IntegrationPayload('PrometheusIntegrationUpdatePayload'),
+    args: { input: t.arg({ type: PrometheusUpdateInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      asPayload('integration', () => updateIntegration(ctx, integrationId(input.id), 'prometheus', { active: input.active }), input),
+  }),
+  prometheusIntegrationResetToken: t.field({
+    type: IntegrationPayload('PrometheusIntegrationResetTokenPayload'),
+    args: { input: t.arg({ type: PrometheusResetInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('integration', () => resetIntegrationKey(ctx, integrationId(input.id), 'prometheus'), input),
+  }),
 }));
 
 const StatusInput = mutationInput('UpdateAlertStatusInput', (t) => ({
@@ -296,14 +307,18 @@ const SettingsInput = mutationInput('AlertManagementSettingsUpdateInput', (t) =>
 }));
 
 const AlertPayload = (name: string) =>
-  builder.objectRef<{ alert: typeof AlertRef.$inferType | null; issue?: typeof IssueRef.$inferType | null; errors: string[]; clientMutationId?: string | null }>(name).implement({
-    fields: (t) => ({
-      alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert }),
-      issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => p.issue ?? null }),
-      errors: payloadErrorsField(t),
-      clientMutationId: payloadClientMutationIdField(t),
-    }),
-  });
+  builder
+    .objectRef<{ alert: typeof AlertRef.$inferType | null; issue?: typeof IssueRef.$inferType | null; errors: string[]; clientMutationId?: string | null }>(
+      name,
+    )
+    .implement({
+      fields: (t) => ({
+        alert: t.field({ type: AlertRef, nullable: true, resolve: (p) => p.alert }),
+        issue: t.field({ type: IssueRef, nullable: true, resolve: (p) => p.issue ?? null }),
+        errors: payloadErrorsField(t),
+        clientMutationId: payloadClientMutationIdField(t),
+      }),
+    });
 
 builder.mutationFields((t) => ({
   updateAlertStatus: t.field({
@@ -322,17 +337,29 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateIssueInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const payload = await asPayload('created', () => createAlertIncident(ctx, input, parseIid(input.iid)), input);
-      return { alert: payload.created?.alert ?? null, issue: payload.created?.issue ?? null, errors: payload.errors, clientMutationId: payload.clientMutationId };
+      return {
+        alert: payload.created?.alert ?? null,
+        issue: payload.created?.issue ?? null,
+        errors: payload.errors,
+        clientMutationId: payload.clientMutationId,
+      };
     },
   }),
   alertManagementAlertTest: t.field({
-    type: builder.objectRef<{ alerts?: (typeof AlertRef.$inferType)[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload').implement({
-      fields: (f) => ({
-        alerts: f.field({ type: [AlertRef], nullable: true, description: 'The alerts the test payload created or grouped.', resolve: (p) => p.alerts ?? null }),
-        errors: payloadErrorsField(f),
-        clientMutationId: payloadClientMutationIdField(f),
+    type: builder
+      .objectRef<{ alerts?: (typeof AlertRef.$inferType)[] | null; errors: string[]; clientMutationId?: string | null }>('AlertManagementAlertTestPayload')
+      .implement({
+        fields: (f) => ({
+          alerts: f.field({
+            type: [AlertRef],
+            nullable: true,
+            description: 'The alerts the test payload created or grouped.',
+            resolve: (p) => p.alerts ?? null,
+          }),
+          errors: payloadErrorsField(f),
+          clientMutationId: payloadClientMutationIdField(f),
+        }),
       }),
-    }),
     description: 'Sends a test alert with a JSON payload to an endpoint (Maintainer and above).',
     args: { input: t.arg({ type: TestAlertInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload('alerts', () => sendTestAlert(ctx, input, input.integrationId, input.payload), input),

@@ -75,7 +75,10 @@ export async function receiveAlerts(ctx: Context, request: IntakeRequest): Promi
   const body = readPayload(request.body);
   if (!body) return empty(400);
   const integration = await ctx.db.alertIntegration.findFirst({
-    where: request.identifier === null ? { projectId: project.id, type: 'prometheus' } : { projectId: project.id, type: 'http', endpointIdentifier: request.identifier },
+    where:
+      request.identifier === null
+        ? { projectId: project.id, type: 'prometheus' }
+        : { projectId: project.id, type: 'http', endpointIdentifier: request.identifier },
   });
   if (!integration?.active) return empty(request.identifier === null ? 401 : 403);
   if (!keyMatches(ctx, integration, request.key)) return empty(401);
@@ -166,7 +169,9 @@ export async function sendTestAlert(ctx: Context, projectRef: ParentInput, integ
   if (payload.trim() === '') throw new ValidationError({ payload: ["can't be blank"] });
   const body = readPayload(Buffer.from(payload, 'utf8'));
   if (!body) throw new ValidationError({ payload: ['must be a valid json object under 1 MB and nested at most 100 deep'] });
-  const touched = isMetricsPayload(body) ? await ingestMetrics(ctx.deps, project, integration, body) : [await ingestGeneric(ctx.deps, project, integration, body)];
+  const touched = isMetricsPayload(body)
+    ? await ingestMetrics(ctx.deps, project, integration, body)
+    : [await ingestGeneric(ctx.deps, project, integration, body)];
   const ids = touched.flatMap((t) => (t ? [t.id] : []));
   if (!ids.length) throw new ValidationError({ payload: ['made no alert: it resolves no open alert, or has no title and start time'] });
   return ctx.db.alert.findMany({ where: { id: { in: ids } }, orderBy: { iid: 'asc' } });
@@ -179,7 +184,12 @@ export async function sendTestAlert(ctx: Context, projectRef: ParentInput, integ
  * project cannot share a fingerprint (partial unique index `alerts_open_fingerprint`): the insert
  * that loses the race becomes the update.
  */
-export async function processAlert(deps: AppDeps, project: ProjectWithNamespace, integration: AlertIntegration | null, alert: ParsedAlert): Promise<Touched | null> {
+export async function processAlert(
+  deps: AppDeps,
+  project: ProjectWithNamespace,
+  integration: AlertIntegration | null,
+  alert: ParsedAlert,
+): Promise<Touched | null> {
   if (alert.resolving) return resolveByFingerprint(deps, project, alert);
   if (alert.fingerprint) {
     const grouped = await addEventToOpenAlert(deps.db, project.id, alert.fingerprint);
@@ -255,7 +265,11 @@ export async function updateSettings(ctx: Context, projectRef: ParentInput, inpu
     ...(input.sendEmail != null && { sendEmail: input.sendEmail }),
     ...(input.autoCloseIncident != null && { autoCloseIncident: input.autoCloseIncident }),
   };
-  const saved = await ctx.db.alertSettings.upsert({ where: { projectId: project.id }, create: { projectId: project.id, ...DEFAULT_SETTINGS, ...data }, update: data });
+  const saved = await ctx.db.alertSettings.upsert({
+    where: { projectId: project.id },
+    create: { projectId: project.id, ...DEFAULT_SETTINGS, ...data },
+    update: data,
+  });
   return { projectId: project.id, createIssue: saved.createIssue, sendEmail: saved.sendEmail, autoCloseIncident: saved.autoCloseIncident };
 }
 
@@ -285,7 +299,14 @@ export const ALERT_SORTS = [
 ] as const;
 export type AlertSort = (typeof ALERT_SORTS)[number];
 
-export type AlertFilter = { iid?: number | null; statuses?: AlertStatus[] | null; severities?: AlertSeverity[] | null; search?: string | null; sort?: AlertSort | null; assigneeUsername?: string | null };
+export type AlertFilter = {
+  iid?: number | null;
+  statuses?: AlertStatus[] | null;
+  severities?: AlertSeverity[] | null;
+  search?: string | null;
+  sort?: AlertSort | null;
+  assigneeUsername?: string | null;
+};
 
 /** GitLab's `read_alert_management_alert` and triage: Developers and above. */
 const READ_ALERTS = AccessLevel.DEVELOPER;
@@ -390,14 +411,21 @@ export async function setAlertStatus(ctx: Context, projectRef: ParentInput, iid:
     });
   } catch (error) {
     // Re-opening while another open alert holds the fingerprint would break grouping.
-    if ((error as { code?: string }).code === 'P2002') throw new ValidationError({ status: ['cannot be changed: an open alert with the same fingerprint exists'] });
+    if ((error as { code?: string }).code === 'P2002')
+      throw new ValidationError({ status: ['cannot be changed: an open alert with the same fingerprint exists'] });
     throw error;
   }
   await afterStatusChange(ctx.deps, project.id, updated, status);
   return updated;
 }
 
-export async function setAlertAssignees(ctx: Context, projectRef: ParentInput, iid: number, usernames: string[], mode: 'replace' | 'append' | 'remove'): Promise<Alert> {
+export async function setAlertAssignees(
+  ctx: Context,
+  projectRef: ParentInput,
+  iid: number,
+  usernames: string[],
+  mode: 'replace' | 'append' | 'remove',
+): Promise<Alert> {
   const { project, alert } = await requireTriage(ctx, projectRef, iid);
   const users = await ctx.db.user.findMany({ where: { username: { in: usernames } }, select: { id: true } });
   const ids = users.map((u) => u.id);
@@ -454,7 +482,9 @@ export async function openIncident(deps: Pick<AppDeps, 'db'>, alertId: number): 
     const alert = await tx.alert.findUniqueOrThrow({ where: { id: alertId }, include: { issue: true } });
     if (alert.issue) return alert.issue;
     const iid = await nextIid(tx, 'issues:project', alert.projectId);
-    const issue = await tx.issue.create({ data: { projectId: alert.projectId, iid, issueType: 'incident', title: alert.title, description: incidentDescription(alert) } });
+    const issue = await tx.issue.create({
+      data: { projectId: alert.projectId, iid, issueType: 'incident', title: alert.title, description: incidentDescription(alert) },
+    });
     await tx.alert.update({ where: { id: alert.id }, data: { issueId: issue.id } });
     return issue;
   });

@@ -49,7 +49,11 @@ builder.objectFields(RepositoryRef, (t) => ({
 }));
 
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  pushCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `push_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PUSH_CODE_LEVEL) }),
+  pushCode: t.boolean({
+    nullable: false,
+    description: 'If `true`, the user can perform `push_code` on this resource',
+    resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PUSH_CODE_LEVEL),
+  }),
 }));
 
 const CreateBranchInput = mutationInput('CreateBranchInput', (t) => ({

@@ -33,7 +33,10 @@ export async function branchListing(ctx: Context, project: ProjectWithNamespace,
 /** Names matching a glob, a page at a time (GitLab's `branchNames(searchPattern, offset, limit)`). */
 export async function branchNames(ctx: Context, project: ProjectWithNamespace, pattern: string, offset: number, limit: number) {
   const repository = await readableRepository(ctx, project);
-  return repository.branches(pattern).slice(offset, offset + limit).map((b) => b.name);
+  return repository
+    .branches(pattern)
+    .slice(offset, offset + limit)
+    .map((b) => b.name);
 }
 
 export async function findBranch(ctx: Context, project: ProjectWithNamespace, name: string): Promise<Branch | null> {

@@ -109,7 +109,10 @@ export const routes = defineRoutes([
     variables: (v) => ({ ...v.id, ref: v.sha }),
     result: (data, v, p) => {
       const commit = found(found(data.project, 'Project').repository?.commit, 'Commit');
-      return pageOf(p, (commit.diffs ?? []).map((d) => diffEntity(d, v.unidiff)));
+      return pageOf(
+        p,
+        (commit.diffs ?? []).map((d) => diffEntity(d, v.unidiff)),
+      );
     },
     respond: sendPage,
   }),

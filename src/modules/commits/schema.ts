@@ -171,9 +171,7 @@ export const RepositoryRef = builder.objectRef<ProjectWithNamespace>('Repository
   }),
 });
 
-builder.objectField(ProjectRef, 'repository', (t) =>
-  t.field({ type: RepositoryRef, extensions: scopes(...REPOSITORY_READ_SCOPES), resolve: (p) => p }),
-);
+builder.objectField(ProjectRef, 'repository', (t) => t.field({ type: RepositoryRef, extensions: scopes(...REPOSITORY_READ_SCOPES), resolve: (p) => p }));
 
 // ---------------------------------------------------------------------------------------------
 // commitCreate
@@ -253,8 +251,7 @@ builder.mutationFields((t) => ({
 const descriptionOf = (message: string) => message.split('\n').slice(1).join('\n').trim() || null;
 
 /** Gravatar of an email address, GitLab's default avatar for commit authors without an account. */
-const gravatar = (email: string) =>
-  `https://www.gravatar.com/avatar/${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}?s=80&d=identicon`;
+const gravatar = (email: string) => `https://www.gravatar.com/avatar/${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}?s=80&d=identicon`;
 
 // GitLab's Commit fields for what the repository browser and release pages read.
 builder.objectFields(CommitRef, (t) => ({

@@ -24,7 +24,12 @@ async function abilitiesIn(ctx: Context, groupId: number): Promise<EpicAbilities
   if (!group) return NONE;
   const read = await ctx.policy.canReadNamespace(group);
   const level = read ? await ctx.policy.groupAccessLevel(group) : 0;
-  return { read, readConfidential: read && level >= AccessLevel.REPORTER, admin: read && level >= AccessLevel.REPORTER, destroy: read && level >= AccessLevel.OWNER };
+  return {
+    read,
+    readConfidential: read && level >= AccessLevel.REPORTER,
+    admin: read && level >= AccessLevel.REPORTER,
+    destroy: read && level >= AccessLevel.OWNER,
+  };
 }
 
 export type InheritedDates = { startDate: Date | null; dueDate: Date | null };
@@ -61,7 +66,10 @@ export function createEpicLoaders(ctx: Context) {
     /** The flag `epic_highlight_color` for the viewer, asked once per request. */
     colorEnabled: () => (colorEnabled ??= featureEnabled(ctx.deps, 'epic_highlight_color', ctx.viewer.user)),
     abilities: new DataLoader<number, EpicAbilities>((ids) => Promise.all(ids.map((id) => abilitiesIn(ctx, id)))),
-    byId: batchBy<number, Epic>((ids) => db.epic.findMany({ where: { id: { in: [...ids] } } }), (e) => e.id),
+    byId: batchBy<number, Epic>(
+      (ids) => db.epic.findMany({ where: { id: { in: [...ids] } } }),
+      (e) => e.id,
+    ),
     byIid: {
       load: (groupId: number, iid: number) => byIid.load(iidKey(groupId, iid)),
       clear: (groupId: number, iid: number) => byIid.clear(iidKey(groupId, iid)),
@@ -83,25 +91,35 @@ export function createEpicLoaders(ctx: Context) {
       (ids) => db.awardEmoji.findMany({ where: { epicId: { in: [...ids] } }, orderBy: { id: 'asc' } }),
       (a) => a.epicId,
     ),
-    awardCounts: mapLoader(async (ids) => {
-      const rows = await db.awardEmoji.groupBy({ by: ['epicId', 'name'], where: { epicId: { in: [...ids] }, name: { in: ['thumbsup', 'thumbsdown'] } }, _count: { _all: true } });
-      const counts = new Map<number, AwardCounts>();
-      for (const row of rows) {
-        const entry = counts.get(row.epicId) ?? { upvotes: 0, downvotes: 0 };
-        if (row.name === 'thumbsup') entry.upvotes = row._count._all;
-        else entry.downvotes = row._count._all;
-        counts.set(row.epicId, entry);
-      }
-      return counts;
-    }, { upvotes: 0, downvotes: 0 }),
+    awardCounts: mapLoader(
+      async (ids) => {
+        const rows = await db.awardEmoji.groupBy({
+          by: ['epicId', 'name'],
+          where: { epicId: { in: [...ids] }, name: { in: ['thumbsup', 'thumbsdown'] } },
+          _count: { _all: true },
+        });
+        const counts = new Map<number, AwardCounts>();
+        for (const row of rows) {
+          const entry = counts.get(row.epicId) ?? { upvotes: 0, downvotes: 0 };
+          if (row.name === 'thumbsup') entry.upvotes = row._count._all;
+          else entry.downvotes = row._count._all;
+          counts.set(row.epicId, entry);
+        }
+        return counts;
+      },
+      { upvotes: 0, downvotes: 0 },
+    ),
     inheritedDates: mapLoader((ids) => inheritedDates(ctx.db, ids), { startDate: null, dueDate: null } as InheritedDates),
     descendantCounts: mapLoader((ids) => descendantCounts(ctx.db, ids), { openedEpics: 0, closedEpics: 0 } as DescendantCounts),
     /** The viewer's explicit (un)subscriptions; absent means the default (the author is subscribed). */
-    subscriptions: mapLoader(async (ids) => {
-      if (viewerId == null) return new Map<number, boolean>();
-      const rows = await db.epicSubscription.findMany({ where: { userId: viewerId, epicId: { in: [...ids] } } });
-      return new Map(rows.map((r) => [r.epicId, r.subscribed]));
-    }, null as boolean | null),
+    subscriptions: mapLoader(
+      async (ids) => {
+        if (viewerId == null) return new Map<number, boolean>();
+        const rows = await db.epicSubscription.findMany({ where: { userId: viewerId, epicId: { in: [...ids] } } });
+        return new Map(rows.map((r) => [r.epicId, r.subscribed]));
+      },
+      null as boolean | null,
+    ),
   };
 }
 

@@ -140,152 +140,155 @@ const singleEpic = <E>(group: { epic?: E | null } | null | undefined): E => {
 /** GitLab answers the epic routes under `/groups/:id/-/epics` too. */
 const dashed = (path: string) => [path, path.replace('/epics', '/-/epics')];
 
-export const routes = defineRoutes([
-  ...dashed('/groups/:id/epics').map((path) =>
-    route({
-      method: 'GET',
-      path,
-      operation: 'GroupEpics',
-      paginated: true,
-      params: LIST_PARAMS,
-      variables: (v) => ({
-        ...v.id,
-        sort: `${enumValue(v.order_by)}_${enumValue(v.sort)}` as const,
-        state: v.state,
-        search: v.search,
-        authorId: v.author_id,
-        authorUsername: v.author_username,
-        labelName: v.labels,
-        includeAncestorGroups: v.include_ancestor_groups,
-        includeDescendantGroups: v.include_descendant_groups,
-        confidential: v.confidential,
-        myReactionEmoji: v.my_reaction_emoji,
-        createdAfter: v.created_after,
-        createdBefore: v.created_before,
-        updatedAfter: v.updated_after,
-        updatedBefore: v.updated_before,
-        not: v.not && { labelName: v.not.labels, authorId: v.not.author_id, authorUsername: v.not.author_username },
+export const routes = defineRoutes(
+  [
+    ...dashed('/groups/:id/epics').map((path) =>
+      route({
+        method: 'GET',
+        path,
+        operation: 'GroupEpics',
+        paginated: true,
+        params: LIST_PARAMS,
+        variables: (v) => ({
+          ...v.id,
+          sort: `${enumValue(v.order_by)}_${enumValue(v.sort)}` as const,
+          state: v.state,
+          search: v.search,
+          authorId: v.author_id,
+          authorUsername: v.author_username,
+          labelName: v.labels,
+          includeAncestorGroups: v.include_ancestor_groups,
+          includeDescendantGroups: v.include_descendant_groups,
+          confidential: v.confidential,
+          myReactionEmoji: v.my_reaction_emoji,
+          createdAfter: v.created_after,
+          createdBefore: v.created_before,
+          updatedAfter: v.updated_after,
+          updatedBefore: v.updated_before,
+          not: v.not && { labelName: v.not.labels, authorId: v.not.author_id, authorUsername: v.not.author_username },
+        }),
+        result: (data, v) => page(found(data.group, 'Group').epics, (e) => epicEntity(e, { labelDetails: v.with_labels_details })),
       }),
-      result: (data, v) => page(found(data.group, 'Group').epics, (e) => epicEntity(e, { labelDetails: v.with_labels_details })),
-    }),
-  ),
-  ...dashed('/groups/:id/epics/:epic_iid').map((path) =>
-    route({
-      method: 'GET',
-      path,
-      operation: 'GroupEpic',
-      params: EPIC,
-      variables: (v) => ({ ...v.id, iid: String(v.epic_iid) }),
-      result: (data) => epicEntity(singleEpic(data.group)),
-    }),
-  ),
-  ...dashed('/groups/:id/epics').map((path) =>
+    ),
+    ...dashed('/groups/:id/epics/:epic_iid').map((path) =>
+      route({
+        method: 'GET',
+        path,
+        operation: 'GroupEpic',
+        params: EPIC,
+        variables: (v) => ({ ...v.id, iid: String(v.epic_iid) }),
+        result: (data) => epicEntity(singleEpic(data.group)),
+      }),
+    ),
+    ...dashed('/groups/:id/epics').map((path) =>
+      route({
+        method: 'POST',
+        path,
+        operation: 'CreateEpic',
+        status: 201,
+        params: { id: param.ref(), title: param.string({ required: true }), labels: param.stringArray(), created_at: param.dateTime(), ...ATTRIBUTES },
+        variables: (v, p) => ({
+          input: {
+            groupId: v.id.id,
+            groupPath: v.id.fullPath,
+            title: v.title,
+            description: v.description,
+            color: v.color,
+            confidential: v.confidential,
+            createdAt: v.created_at,
+            ...dates(v, p),
+            addLabels: v.labels,
+            parentId: parentParam(p, v.parent_id),
+          },
+        }),
+        result: (data) => epicEntity(expected(data.createEpic?.epic, 'epic')),
+      }),
+    ),
+    ...dashed('/groups/:id/epics/:epic_iid').map((path) =>
+      route({
+        method: 'PUT',
+        path,
+        operation: 'UpdateEpic',
+        params: {
+          ...EPIC,
+          title: param.string(),
+          labels: param.stringArray({ description: 'Replaces every label; an empty string removes them all.' }),
+          add_labels: param.stringArray(),
+          remove_labels: param.stringArray(),
+          state_event: param.oneOf(['close', 'reopen']),
+          updated_at: param.dateTime(),
+          ...ATTRIBUTES,
+        },
+        variables: (v, p) => ({
+          input: {
+            ...epicRef(v),
+            title: v.title,
+            description: v.description,
+            color: v.color,
+            confidential: v.confidential,
+            updatedAt: v.updated_at,
+            ...dates(v, p),
+            labels: v.labels,
+            addLabels: v.add_labels,
+            removeLabels: v.remove_labels,
+            stateEvent: v.state_event && enumValue(v.state_event),
+            parentId: parentParam(p, v.parent_id),
+          },
+        }),
+        result: (data) => epicEntity(expected(data.updateEpic?.epic, 'epic')),
+      }),
+    ),
+    ...dashed('/groups/:id/epics/:epic_iid').map((path) =>
+      route({
+        method: 'DELETE',
+        path,
+        operation: 'DestroyEpic',
+        params: EPIC,
+        variables: (v) => ({ input: epicRef(v) }),
+      }),
+    ),
     route({
       method: 'POST',
-      path,
-      operation: 'CreateEpic',
+      path: '/groups/:id/epics/:epic_iid/todo',
+      operation: 'EpicTodoCreate',
       status: 201,
-      params: { id: param.ref(), title: param.string({ required: true }), labels: param.stringArray(), created_at: param.dateTime(), ...ATTRIBUTES },
-      variables: (v, p) => ({
-        input: {
-          groupId: v.id.id,
-          groupPath: v.id.fullPath,
-          title: v.title,
-          description: v.description,
-          color: v.color,
-          confidential: v.confidential,
-          createdAt: v.created_at,
-          ...dates(v, p),
-          addLabels: v.labels,
-          parentId: parentParam(p, v.parent_id),
-        },
-      }),
-      result: (data) => epicEntity(expected(data.createEpic?.epic, 'epic')),
-    }),
-  ),
-  ...dashed('/groups/:id/epics/:epic_iid').map((path) =>
-    route({
-      method: 'PUT',
-      path,
-      operation: 'UpdateEpic',
-      params: {
-        ...EPIC,
-        title: param.string(),
-        labels: param.stringArray({ description: 'Replaces every label; an empty string removes them all.' }),
-        add_labels: param.stringArray(),
-        remove_labels: param.stringArray(),
-        state_event: param.oneOf(['close', 'reopen']),
-        updated_at: param.dateTime(),
-        ...ATTRIBUTES,
+      params: EPIC,
+      variables: (v) => ({ input: epicTarget(v) }),
+      result: (data) => {
+        const todo = data.todoCreate?.todo;
+        return todo && { ...todo, group: { ...todo.group, kind: 'group' }, target_type: 'Epic', target: epicEntity(expected(todo.target, 'target')) };
       },
-      variables: (v, p) => ({
-        input: {
-          ...epicRef(v),
-          title: v.title,
-          description: v.description,
-          color: v.color,
-          confidential: v.confidential,
-          updatedAt: v.updated_at,
-          ...dates(v, p),
-          labels: v.labels,
-          addLabels: v.add_labels,
-          removeLabels: v.remove_labels,
-          stateEvent: v.state_event && enumValue(v.state_event),
-          parentId: parentParam(p, v.parent_id),
-        },
-      }),
-      result: (data) => epicEntity(expected(data.updateEpic?.epic, 'epic')),
+      // GitLab answers 304 Not Modified when the user already has a pending to-do for the epic.
+      respond: (res, todo) => {
+        if (todo) res.status(201).json(todo);
+        else res.status(304).end();
+      },
     }),
-  ),
-  ...dashed('/groups/:id/epics/:epic_iid').map((path) =>
+    route({
+      method: 'GET',
+      path: '/groups/:id/epics/:epic_iid/award_emoji',
+      operation: 'EpicAwardEmoji',
+      paginated: true,
+      params: EPIC,
+      variables: (v) => ({ ...v.id, iid: String(v.epic_iid) }),
+      result: (data) => page(singleEpic(data.group).awardEmoji, awardEntity),
+    }),
+    route({
+      method: 'POST',
+      path: '/groups/:id/epics/:epic_iid/award_emoji',
+      operation: 'EpicAwardEmojiAdd',
+      status: 201,
+      params: { ...EPIC, name: param.string({ required: true, allowBlank: false }) },
+      variables: (v) => ({ input: { ...epicTarget(v), name: v.name } }),
+      result: (data) => awardEntity(expected(data.awardEmojiAdd?.awardEmoji, 'award')),
+    }),
     route({
       method: 'DELETE',
-      path,
-      operation: 'DestroyEpic',
-      params: EPIC,
-      variables: (v) => ({ input: epicRef(v) }),
+      path: '/groups/:id/epics/:epic_iid/award_emoji/:award_id',
+      operation: 'EpicAwardEmojiRemove',
+      params: { ...EPIC, award_id: param.int({ required: true }) },
+      variables: (v) => ({ input: { ...epicTarget(v), awardId: v.award_id } }),
     }),
-  ),
-  route({
-    method: 'POST',
-    path: '/groups/:id/epics/:epic_iid/todo',
-    operation: 'EpicTodoCreate',
-    status: 201,
-    params: EPIC,
-    variables: (v) => ({ input: epicTarget(v) }),
-    result: (data) => {
-      const todo = data.todoCreate?.todo;
-      return todo && { ...todo, group: { ...todo.group, kind: 'group' }, target_type: 'Epic', target: epicEntity(expected(todo.target, 'target')) };
-    },
-    // GitLab answers 304 Not Modified when the user already has a pending to-do for the epic.
-    respond: (res, todo) => {
-      if (todo) res.status(201).json(todo);
-      else res.status(304).end();
-    },
-  }),
-  route({
-    method: 'GET',
-    path: '/groups/:id/epics/:epic_iid/award_emoji',
-    operation: 'EpicAwardEmoji',
-    paginated: true,
-    params: EPIC,
-    variables: (v) => ({ ...v.id, iid: String(v.epic_iid) }),
-    result: (data) => page(singleEpic(data.group).awardEmoji, awardEntity),
-  }),
-  route({
-    method: 'POST',
-    path: '/groups/:id/epics/:epic_iid/award_emoji',
-    operation: 'EpicAwardEmojiAdd',
-    status: 201,
-    params: { ...EPIC, name: param.string({ required: true, allowBlank: false }) },
-    variables: (v) => ({ input: { ...epicTarget(v), name: v.name } }),
-    result: (data) => awardEntity(expected(data.awardEmojiAdd?.awardEmoji, 'award')),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/groups/:id/epics/:epic_iid/award_emoji/:award_id',
-    operation: 'EpicAwardEmojiRemove',
-    params: { ...EPIC, award_id: param.int({ required: true }) },
-    variables: (v) => ({ input: { ...epicTarget(v), awardId: v.award_id } }),
-  }),
-], { authenticate: 'writes' });
+  ],
+  { authenticate: 'writes' },
+);

@@ -41,7 +41,9 @@ import {
  */
 export type EpicNode = Epic & { from?: Namespace | null };
 
-const within = (from: Namespace | null | undefined) => (epic: Epic): EpicNode => ({ ...epic, from });
+const within =
+  (from: Namespace | null | undefined) =>
+  (epic: Epic): EpicNode => ({ ...epic, from });
 
 export const EpicStateEnum = builder.enumType('EpicState', {
   description: 'State of an epic.',
@@ -75,7 +77,6 @@ defineAbility('adminEpic', async (ctx, groupId) => (await abilities(ctx, groupId
 
 /** Fields only those who may edit the epic see (GitLab's `can_admin_epic` entity condition); null for others. */
 const forEditors = hiddenUnless('adminEpic', (e: EpicNode) => e.groupId);
-
 
 const IssuableReferencesRef = builder.objectRef<{ short: string; relative: string; full: string }>('EpicReferences').implement({
   description: 'References of an epic: short (`&5`), relative to the group it was requested from, and full (`group/path&5`).',
@@ -148,7 +149,11 @@ EpicRef.implement({
     descriptionHtml: t.string({ nullable: true, resolve: (e) => (e.description == null ? null : renderMarkdown(e.description)) }),
     state: t.field({ type: EpicStateEnum, resolve: (e) => e.state }),
     confidential: t.exposeBoolean('confidential'),
-    color: t.string({ nullable: true, description: 'Behind the feature flag `epic_highlight_color`.', resolve: async (e, _a, ctx) => ((await epicColorEnabled(ctx)) ? e.color : null) }),
+    color: t.string({
+      nullable: true,
+      description: 'Behind the feature flag `epic_highlight_color`.',
+      resolve: async (e, _a, ctx) => ((await epicColorEnabled(ctx)) ? e.color : null),
+    }),
     textColor: t.string({ nullable: true, resolve: async (e, _a, ctx) => ((await epicColorEnabled(ctx)) ? textColor(e.color) : null) }),
     author: t.field({ type: UserRef, nullable: true, resolve: (e, _a, ctx) => (e.authorId == null ? null : ctx.loaders.user.load(e.authorId)) }),
     group: t.field({ type: GroupRef, resolve: async (e, _a, ctx) => (await ctx.loaders.namespace.load(e.groupId))! }),
@@ -341,7 +346,10 @@ const DestroyEpicInput = mutationInput('DestroyEpicInput', (t) => epicRefFields(
 const EpicSetSubscriptionInput = mutationInput('EpicSetSubscriptionInput', (t) => ({ ...epicRefFields(t), subscribedState: t.boolean({ required: true }) }));
 
 /** Nests an existing epic under the epic named by group and iid. */
-const EpicAddChildInput = mutationInput('EpicAddChildInput', (t) => ({ ...epicRefFields(t), childId: t.id({ required: true, description: 'Global id of the child epic.' }) }));
+const EpicAddChildInput = mutationInput('EpicAddChildInput', (t) => ({
+  ...epicRefFields(t),
+  childId: t.id({ required: true, description: 'Global id of the child epic.' }),
+}));
 
 /** Moves an epic under another parent, or to the top level when newParentId is null. */
 const EpicMoveChildInput = mutationInput('EpicMoveChildInput', (t) => ({
@@ -376,7 +384,10 @@ async function epicFromTarget(ctx: Context, input: EpicTarget, idName: string): 
 
 const TodoCreateInput = mutationInput('TodoCreateInput', (t) => epicTargetFields(t, 'targetId'));
 
-const AwardEmojiAddInput = mutationInput('AwardEmojiAddInput', (t) => ({ ...epicTargetFields(t, 'awardableId'), name: t.string({ required: true, description: 'Emoji name.' }) }));
+const AwardEmojiAddInput = mutationInput('AwardEmojiAddInput', (t) => ({
+  ...epicTargetFields(t, 'awardableId'),
+  name: t.string({ required: true, description: 'Emoji name.' }),
+}));
 
 const AwardEmojiRemoveInput = mutationInput('AwardEmojiRemoveInput', (t) => ({
   ...epicTargetFields(t, 'awardableId'),
@@ -443,7 +454,12 @@ builder.mutationFields((t) => ({
         'epic',
         async () =>
           within(group)(
-            await createEpic(ctx, group, { ...input, labels: input.addLabels, labelIds: labelIds(input.addLabelIds), parentId: input.parentId }, { colorAllowed }),
+            await createEpic(
+              ctx,
+              group,
+              { ...input, labels: input.addLabels, labelIds: labelIds(input.addLabelIds), parentId: input.parentId },
+              { colorAllowed },
+            ),
           ),
         input,
       );

@@ -137,7 +137,10 @@ function authorWhere(filter: { authorId?: number | null; authorUsername?: string
 
 function negatedWhere(ctx: Context, not: NegatedEpicFilter): Prisma.EpicWhereInput[] {
   const author = authorWhere(not);
-  const reaction = not.myReactionEmoji && ctx.viewer.userId != null ? { awardEmoji: { some: { userId: ctx.viewer.userId, name: normalizeEmojiName(not.myReactionEmoji) } } } : null;
+  const reaction =
+    not.myReactionEmoji && ctx.viewer.userId != null
+      ? { awardEmoji: { some: { userId: ctx.viewer.userId, name: normalizeEmojiName(not.myReactionEmoji) } } }
+      : null;
   return [
     ...(not.labelName?.length ? [{ labels: { none: { label: { name: { in: not.labelName } } } } }] : []),
     ...(author ? [{ NOT: author }] : []),
@@ -158,8 +161,7 @@ function orderBy(sort: EpicSort | null | undefined): Prisma.EpicOrderByWithRelat
   return [{ [column]: direction }, { id: direction }];
 }
 
-const range = (after?: Date | null, before?: Date | null) =>
-  after || before ? { ...(after && { gte: after }), ...(before && { lte: before }) } : undefined;
+const range = (after?: Date | null, before?: Date | null) => (after || before ? { ...(after && { gte: after }), ...(before && { lte: before }) } : undefined);
 
 /** Epics of the group (and by default its subgroups) that the viewer may see, filtered as GitLab's EpicsFinder. */
 export async function listEpics(ctx: Context, group: Namespace, filter: EpicFilter = {}): Promise<Listing<Epic>> {
@@ -308,7 +310,9 @@ const epicTreeLock = (tx: Prisma.TransactionClient, group: Namespace) => lockKey
 const noMatchingParent = () => new ValidationError({ base: ['No matching epic found. Make sure that you are adding a valid epic URL.'] });
 
 const nonConfidentialChild = (parent: Epic) =>
-  new ValidationError({ base: [`&${parent.iid} cannot be added: cannot assign a non-confidential epic to a confidential parent. Make the epic confidential and try again.`] });
+  new ValidationError({
+    base: [`&${parent.iid} cannot be added: cannot assign a non-confidential epic to a confidential parent. Make the epic confidential and try again.`],
+  });
 
 /** A parent the viewer may nest under: readable, and in a group where the viewer manages epics. */
 async function parentFor(ctx: Context, parentId: number): Promise<Epic> {

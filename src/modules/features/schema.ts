@@ -5,12 +5,16 @@ import type { GateValue } from '../../flags/gates.ts';
 import { deleteFeature, listFeatureDefinitions, listFeatures, setFeature } from './service.ts';
 
 export const FeatureFlagStateEnum = builder.enumType('FeatureFlagState', {
-  description: 'Summary of a flag\'s gates: ON (boolean gate open), CONDITIONAL (open for some actors), OFF.',
+  description: "Summary of a flag's gates: ON (boolean gate open), CONDITIONAL (open for some actors), OFF.",
   values: { ON: { value: 'on' }, OFF: { value: 'off' }, CONDITIONAL: { value: 'conditional' } } as const,
 });
 
 const FeatureFlagGateKeyEnum = builder.enumType('FeatureFlagGateKey', {
-  values: { BOOLEAN: { value: 'boolean' }, PERCENTAGE_OF_ACTORS: { value: 'percentage_of_actors' }, PERCENTAGE_OF_TIME: { value: 'percentage_of_time' } } as const,
+  values: {
+    BOOLEAN: { value: 'boolean' },
+    PERCENTAGE_OF_ACTORS: { value: 'percentage_of_actors' },
+    PERCENTAGE_OF_TIME: { value: 'percentage_of_time' },
+  } as const,
 });
 
 export const FeatureFlagGateRef = builder.objectRef<GateValue>('FeatureFlagGate').implement({
@@ -76,7 +80,7 @@ builder.mutationField('featureFlagSet', (t) =>
   t.field({
     type: FeatureFlagPayload('FeatureFlagSetPayload'),
     extensions: scopes('api'),
-    description: 'Sets a flag\'s gate, as `POST /features/:name`; administrators only.',
+    description: "Sets a flag's gate, as `POST /features/:name`; administrators only.",
     args: { input: t.arg({ type: FeatureFlagSetInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
       asPayload('featureFlag', () => setFeature(ctx, { name: input.name, value: input.value, key: input.key === 'boolean' ? undefined : input.key }), input),

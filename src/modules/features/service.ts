@@ -24,7 +24,8 @@ export type FeatureValueKey = 'percentage_of_actors' | 'percentage_of_time';
 function changeOf(name: string, value: string, key?: FeatureValueKey): FlagChange {
   if (value === 'true' || value === '100') return { enabled: true };
   if (value === 'false' || value === '0') return { enabled: false };
-  if (key === 'percentage_of_time') throw new BadRequestError(`Cannot set '${name}' ("${key}") to ${JSON.stringify(value)}: only percentage_of_actors gates are supported`);
+  if (key === 'percentage_of_time')
+    throw new BadRequestError(`Cannot set '${name}' ("${key}") to ${JSON.stringify(value)}: only percentage_of_actors gates are supported`);
   const numeric = /^\d+(\.\d+)?$/.test(value);
   if (!numeric) throw new BadRequestError(key ? 'Not a percentage' : `Cannot set '${name}' to ${JSON.stringify(value)}`);
   const percentage = Number(value);

@@ -19,17 +19,7 @@ import { createContext, type Context } from '../../core/context.ts';
 import { DomainError, UnauthorizedError } from '../../core/errors.ts';
 import { nestedTooDeeply, refuseDeepJson, TOO_DEEP_TYPE } from '../../rest/edge.ts';
 import type { ContextRequest } from '../../rest/router.ts';
-import {
-  announcePush,
-  authorizeGit,
-  authorizeLfs,
-  LfsError,
-  lfsBatch,
-  lfsDownload,
-  lfsOperation,
-  lfsUpload,
-  reviewPush,
-} from './service.ts';
+import { announcePush, authorizeGit, authorizeLfs, LfsError, lfsBatch, lfsDownload, lfsOperation, lfsUpload, reviewPush } from './service.ts';
 
 /**
  * Git's smart HTTP protocol and the Git LFS API at the address every project advertises as
@@ -77,7 +67,13 @@ export function gitHttpRouter(deps: AppDeps) {
   const batchBody = express.json({ type: () => true, limit: BATCH_BODY_LIMIT, verify: refuseDeepJson });
 
   /** Streams a git process's output with the headers of its service; null when no slot was free. */
-  async function streamGit(res: Response, projectId: number, start: () => Promise<GitRpc>, contentType: string, prefix: Buffer = Buffer.alloc(0)): Promise<RpcResult | null> {
+  async function streamGit(
+    res: Response,
+    projectId: number,
+    start: () => Promise<GitRpc>,
+    contentType: string,
+    prefix: Buffer = Buffer.alloc(0),
+  ): Promise<RpcResult | null> {
     let release: () => void;
     try {
       release = await limiter.acquire(projectId);
@@ -133,18 +129,20 @@ export function gitHttpRouter(deps: AppDeps) {
     );
   };
 
-  const rpc = (service: GitService): Handler => async (ctx, req, res, target) => {
-    const project = await authorizeGit(ctx, target.fullPath, service);
-    const input = requestBody(req, res, `application/x-git-${service}-request`);
-    if (!input) return;
-    const protocol = gitProtocol(req.header('git-protocol'));
-    const start =
-      service === 'upload-pack'
-        ? () => uploadPack(deps.git, project.id, { ...input, protocol })
-        : () => receivePack(deps.git, project.id, { ...input, protocol, review: (updates) => reviewPush(ctx, project, updates) });
-    const result = await streamGit(res, project.id, start, `application/x-git-${service}-result`);
-    if (service === 'receive-pack' && result?.updated.length) await announcePush(ctx, project, result.updated);
-  };
+  const rpc =
+    (service: GitService): Handler =>
+    async (ctx, req, res, target) => {
+      const project = await authorizeGit(ctx, target.fullPath, service);
+      const input = requestBody(req, res, `application/x-git-${service}-request`);
+      if (!input) return;
+      const protocol = gitProtocol(req.header('git-protocol'));
+      const start =
+        service === 'upload-pack'
+          ? () => uploadPack(deps.git, project.id, { ...input, protocol })
+          : () => receivePack(deps.git, project.id, { ...input, protocol, review: (updates) => reviewPush(ctx, project, updates) });
+      const result = await streamGit(res, project.id, start, `application/x-git-${service}-result`);
+      if (service === 'receive-pack' && result?.updated.length) await announcePush(ctx, project, result.updated);
+    };
 
   const batch: Handler = async (ctx, req, res, target) => {
     const body = await readBatchBody(ctx, req, res);
@@ -226,8 +224,7 @@ export function gitHttpRouter(deps: AppDeps) {
   return router;
 }
 
-const serviceOf = (value: unknown): GitService | null =>
-  value === 'git-upload-pack' ? 'upload-pack' : value === 'git-receive-pack' ? 'receive-pack' : null;
+const serviceOf = (value: unknown): GitService | null => (value === 'git-upload-pack' ? 'upload-pack' : value === 'git-receive-pack' ? 'receive-pack' : null);
 
 /** A missing credential asks for one (git only sends credentials after a challenge). */
 function sendRefusal(res: Response, error: DomainError) {

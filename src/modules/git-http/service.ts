@@ -28,7 +28,12 @@ export class GitAccessError extends DomainError {
 /** A refusal of the LFS API: JSON `{message, documentation_url}` in Git LFS's media type. */
 export class LfsError extends DomainError {
   constructor(ctx: Context, status: 403 | 404 | 422, message: string) {
-    super(status === 404 ? 'NOT_FOUND' : status === 403 ? 'FORBIDDEN' : 'UNPROCESSABLE', status, { message, documentation_url: `${ctx.deps.config.externalUrl}/help` }, message);
+    super(
+      status === 404 ? 'NOT_FOUND' : status === 403 ? 'FORBIDDEN' : 'UNPROCESSABLE',
+      status,
+      { message, documentation_url: `${ctx.deps.config.externalUrl}/help` },
+      message,
+    );
   }
 }
 
@@ -207,11 +212,14 @@ export async function lfsBatch(ctx: Context, project: ProjectWithNamespace, oper
   const publicCode = project.visibility === 'public';
   const objects = await Promise.all(
     batchObjects(ctx, body).map(async (object) => {
-      if (!validObject(object)) return { ...(object as object), error: { code: 422, message: 'Invalid object: oid must be a SHA-256 in hex and size a non-negative integer' } };
+      if (!validObject(object))
+        return { ...(object as object), error: { code: 422, message: 'Invalid object: oid must be a SHA-256 in hex and size a non-negative integer' } };
       const { oid, size } = object;
       const stored = await lfsObject(ctx.deps.config.dataDir, project.id, oid);
       if (operation === 'upload') {
-        return stored ? { oid, size } : { oid, size, actions: { upload: { href: `${base}/${oid}/${size}`, header: { ...header, 'Content-Type': 'application/octet-stream' } } } };
+        return stored
+          ? { oid, size }
+          : { oid, size, actions: { upload: { href: `${base}/${oid}/${size}`, header: { ...header, 'Content-Type': 'application/octet-stream' } } } };
       }
       if (!stored) return { oid, size, error: { code: 404, message: "Object does not exist on the server or you don't have permissions to access it" } };
       return { oid, size, ...(publicCode && { authenticated: true }), actions: { download: { href: `${base}/${oid}`, header } } };

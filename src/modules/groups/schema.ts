@@ -25,17 +25,20 @@ export const GroupRef = builder.prismaObject('Namespace', {
 
 // Fields that return groups are added once GroupRef exists, so its type can be inferred.
 builder.objectFields(GroupRef, (t) => ({
-    parent: t.field({
-      type: GroupRef,
-      nullable: true,
-      resolve: (g, _a, ctx) => (g.parentId == null ? null : findGroup(ctx, { id: g.parentId })),
-    }),
-    descendantGroups: t.connection({
-      type: GroupRef,
-      args: { includeParentDescendants: t.arg.boolean({ defaultValue: true }), search: t.arg.string() },
-      resolve: async (g, args, ctx) =>
-        pagedConnection(args, await listGroups(ctx, args.includeParentDescendants ? { descendantsOf: g.id, search: args.search } : { parentId: g.id, search: args.search })),
-    }),
+  parent: t.field({
+    type: GroupRef,
+    nullable: true,
+    resolve: (g, _a, ctx) => (g.parentId == null ? null : findGroup(ctx, { id: g.parentId })),
+  }),
+  descendantGroups: t.connection({
+    type: GroupRef,
+    args: { includeParentDescendants: t.arg.boolean({ defaultValue: true }), search: t.arg.string() },
+    resolve: async (g, args, ctx) =>
+      pagedConnection(
+        args,
+        await listGroups(ctx, args.includeParentDescendants ? { descendantsOf: g.id, search: args.search } : { parentId: g.id, search: args.search }),
+      ),
+  }),
 }));
 
 builder.queryFields((t) => ({

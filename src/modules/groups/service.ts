@@ -170,10 +170,16 @@ export async function updateGroup(ctx: Context, ref: GroupRef, changes: GroupCha
     const below = { traversalIds: { has: group.id }, NOT: { id: group.id } };
     if (parent && exceedsVisibility(visibility, parent.visibility)) {
       errors.visibility_level = [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`];
-    } else if ((await ctx.db.namespace.findMany({ where: { ...below, kind: 'group' }, select: { visibility: true } })).some((g) => exceedsVisibility(g.visibility, visibility))) {
+    } else if (
+      (await ctx.db.namespace.findMany({ where: { ...below, kind: 'group' }, select: { visibility: true } })).some((g) =>
+        exceedsVisibility(g.visibility, visibility),
+      )
+    ) {
       errors.visibility_level = [`${visibility} is not allowed since there are sub-groups with higher visibility.`];
     } else if (
-      (await ctx.db.project.findMany({ where: { namespace: { traversalIds: { has: group.id } } }, select: { visibility: true } })).some((p) => exceedsVisibility(p.visibility, visibility))
+      (await ctx.db.project.findMany({ where: { namespace: { traversalIds: { has: group.id } } }, select: { visibility: true } })).some((p) =>
+        exceedsVisibility(p.visibility, visibility),
+      )
     ) {
       errors.visibility_level = [`${visibility} is not allowed since this group contains projects with higher visibility.`];
     }

@@ -19,7 +19,7 @@ const ProjectHousekeepingStartInput = mutationInput('ProjectHousekeepingStartInp
 builder.mutationField('projectHousekeepingStart', (t) =>
   t.field({
     type: payloadType('ProjectHousekeepingStartPayload', 'project', ProjectRef),
-    description: 'Queues maintenance of the project\'s repository (maintainers), as `POST /projects/:id/housekeeping`.',
+    description: "Queues maintenance of the project's repository (maintainers), as `POST /projects/:id/housekeeping`.",
     args: { input: t.arg({ type: ProjectHousekeepingStartInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload('project', () => startHousekeeping(ctx, input), input),
   }),

@@ -117,8 +117,14 @@ builder.queryField('importSourceUserReassignmentRequest', (t) =>
 
 /** The owner's mutations on one source user: the service function and its description. */
 const OWNER_MUTATIONS = {
-  importSourceUserCancelReassignment: [cancelReassignment, "Cancels a reassignment awaiting approval or rejected; the placeholder is reassignable again and the assignee's link stops working."],
-  importSourceUserResendNotification: [resendReassignmentRequest, 'Mails the assignee of a reassignment awaiting approval a new link (the earlier one stops working).'],
+  importSourceUserCancelReassignment: [
+    cancelReassignment,
+    "Cancels a reassignment awaiting approval or rejected; the placeholder is reassignable again and the assignee's link stops working.",
+  ],
+  importSourceUserResendNotification: [
+    resendReassignmentRequest,
+    'Mails the assignee of a reassignment awaiting approval a new link (the earlier one stops working).',
+  ],
 } as const;
 
 /** The assignee's answers, GitLab's accept and decline web actions as mutations. */
@@ -148,13 +154,15 @@ builder.mutationFields((t) => ({
         type: payloadType(`${upperFirst(name)}Payload`, 'importSourceUser', ImportSourceUserRef),
         description,
         args: { input: t.arg({ type: AnswerInput(`${upperFirst(name)}Input`), required: true }) },
-        resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => answerReassignmentRequest(ctx, String(input.id), input.reassignmentToken, accept), input),
+        resolve: (_r, { input }, ctx) =>
+          asPayload('importSourceUser', () => answerReassignmentRequest(ctx, String(input.id), input.reassignmentToken, accept), input),
       }),
     ]),
   ),
   importSourceUserReassign: t.field({
     type: payloadType('ImportSourceUserReassignPayload', 'importSourceUser', ImportSourceUserRef),
-    description: "Asks a user to take over a placeholder's contributions (an e-mail with a link to accept or decline); a background job moves them once accepted.",
+    description:
+      "Asks a user to take over a placeholder's contributions (an e-mail with a link to accept or decline); a background job moves them once accepted.",
     args: { input: t.arg({ type: ReassignInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => reassignSourceUser(ctx, String(input.id), String(input.assigneeUserId)), input),
   }),

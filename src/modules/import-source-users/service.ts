@@ -70,7 +70,12 @@ export class ContributorMapper {
   }
 
   private async sourceUser(rootId: number, contributor: SourceContributor): Promise<number> {
-    const identity = { namespaceId: rootId, sourceHostname: contributor.source_hostname!, importType: IMPORT_TYPE, sourceUserIdentifier: String(contributor.id) };
+    const identity = {
+      namespaceId: rootId,
+      sourceHostname: contributor.source_hostname!,
+      importType: IMPORT_TYPE,
+      sourceUserIdentifier: String(contributor.id),
+    };
     const mapped = (row: ImportSourceUser) => (row.status === 'completed' && row.reassignToUserId !== null ? row.reassignToUserId : row.placeholderUserId!);
     const existing = await this.ctx.db.importSourceUser.findUnique({ where: { namespaceId_sourceHostname_importType_sourceUserIdentifier: identity } });
     if (existing) return mapped(existing);
@@ -109,7 +114,12 @@ const usernameSegment = (value: string | null | undefined) => (value ?? 'user').
 function createPlaceholderUser(tx: Prisma.TransactionClient, externalUrl: string, contributor: SourceContributor) {
   const username = `${usernameSegment(contributor.username)}_placeholder_user_${randomBytes(4).toString('hex')}`;
   return tx.user.create({
-    data: { username, name: `Placeholder ${contributor.name ?? contributor.username ?? contributor.id}`.slice(0, 255), email: `${username}@noreply.${hostOf(externalUrl)}`, state: 'blocked' },
+    data: {
+      username,
+      name: `Placeholder ${contributor.name ?? contributor.username ?? contributor.id}`.slice(0, 255),
+      email: `${username}@noreply.${hostOf(externalUrl)}`,
+      state: 'blocked',
+    },
   });
 }
 
@@ -160,7 +170,15 @@ export async function listSourceUsers(ctx: Context, group: Namespace, filter: So
 }
 
 /** The spec's columns, in order (GitLab's GenerateCsvService). */
-export const CSV_HEADER = ['Source host', 'Import type', 'Source user identifier', 'Source user name', 'Source username', 'GitLab username', 'GitLab public email'];
+export const CSV_HEADER = [
+  'Source host',
+  'Import type',
+  'Source user identifier',
+  'Source user name',
+  'Source username',
+  'GitLab username',
+  'GitLab public email',
+];
 
 export type PlaceholderCsv = { fileName: string; content: string };
 
@@ -179,12 +197,16 @@ export const CSV_LIMITS = { bytes: 10 * 1024 * 1024, rows: 50_000, columns: 20, 
 const REQUIRED_HEADERS = ['source_host', 'import_type', 'source_user_identifier', 'gitlab_username', 'gitlab_public_email'];
 export const CSV_ACCEPTED = 'The file is being processed and you will receive an email when completed.';
 
-const sheetErrors = (errors: string[]) =>
-  new UnprocessableError(`The following errors are preventing the sheet from being processed: ${errors.join(' ')}`);
+const sheetErrors = (errors: string[]) => new UnprocessableError(`The following errors are preventing the sheet from being processed: ${errors.join(' ')}`);
 
 /** Ruby CSV's `header_converters: :symbol`: "GitLab username" → `gitlab_username`. */
 const symbolHeader = (header: string) =>
-  header.normalize('NFKD').toLowerCase().trim().replace(/[^\s\w]+/g, '').replace(/\s+/g, '_');
+  header
+    .normalize('NFKD')
+    .toLowerCase()
+    .trim()
+    .replace(/[^\s\w]+/g, '')
+    .replace(/\s+/g, '_');
 
 /** A user contributions may be reassigned to. */
 
@@ -217,12 +239,18 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
   const keys = header.map(symbolHeader);
   if (!keys.length || REQUIRED_HEADERS.some((h) => !keys.includes(h))) throw sheetErrors(['The provided CSV was not correctly formatted.']);
   const rows = records
-    .map((cells, index) => ({ line: index + 2, ...Object.fromEntries(keys.map((k, i) => [k, (cells[i] ?? '').trim()])) }) as Record<string, string> & { line: number })
+    .map(
+      (cells, index) =>
+        ({ line: index + 2, ...Object.fromEntries(keys.map((k, i) => [k, (cells[i] ?? '').trim()])) }) as Record<string, string> & { line: number },
+    )
     .filter((row) => row.gitlab_username || row.gitlab_public_email);
   const seen = new Set<string>();
   for (const row of rows) {
     const scope = `${row.import_type}/${row.source_host}/`;
-    const keysOf = [row.gitlab_public_email && `e:${scope}${row.gitlab_public_email.toLowerCase()}`, row.gitlab_username && `u:${scope}${row.gitlab_username.toLowerCase()}`].filter(Boolean) as string[];
+    const keysOf = [
+      row.gitlab_public_email && `e:${scope}${row.gitlab_public_email.toLowerCase()}`,
+      row.gitlab_username && `u:${scope}${row.gitlab_username.toLowerCase()}`,
+    ].filter(Boolean) as string[];
     if (keysOf.some((k) => seen.has(k))) throw sheetErrors(['The provided spreadsheet contains duplicate email addresses or usernames.']);
     for (const key of keysOf) seen.add(key);
   }
@@ -231,9 +259,15 @@ export async function uploadReassignmentCsv(ctx: Context, input: ParentInput, up
   // Two statements for the whole sheet (up to 50,000 rows), not a lookup per row.
   const sourceKey = (host: string, type: string, identifier: string) => JSON.stringify([host, type, identifier]);
   const sourceUsers = new Map(
-    (await ctx.db.importSourceUser.findMany({ where: { namespaceId: group.id } })).map((u) => [sourceKey(u.sourceHostname, u.importType, u.sourceUserIdentifier), u]),
+    (await ctx.db.importSourceUser.findMany({ where: { namespaceId: group.id } })).map((u) => [
+      sourceKey(u.sourceHostname, u.importType, u.sourceUserIdentifier),
+      u,
+    ]),
   );
-  const assignee = await reassignableUsers(ctx.db, rows.map((row) => ({ username: row.gitlab_username, email: row.gitlab_public_email })));
+  const assignee = await reassignableUsers(
+    ctx.db,
+    rows.map((row) => ({ username: row.gitlab_username, email: row.gitlab_public_email })),
+  );
   for (const row of rows) {
     const sourceUser = sourceUsers.get(sourceKey(row.source_host, row.import_type, row.source_user_identifier));
     const user = assignee(row.gitlab_username, row.gitlab_public_email);
@@ -348,7 +382,9 @@ export async function resendReassignmentRequest(ctx: Context, id: string): Promi
   return ctx.db.$transaction(async (tx) => {
     const { count } = await tx.importSourceUser.updateMany({ where: { id: found.id, status: 'awaiting_approval' }, data: { reassignmentTokenDigest: null } });
     if (!count) throw invalidStatus();
-    await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'requests', groupId: found.namespaceId, sourceUserIds: [found.id], summaryTo: null } satisfies NotifyJob, { tx });
+    await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'requests', groupId: found.namespaceId, sourceUserIds: [found.id], summaryTo: null } satisfies NotifyJob, {
+      tx,
+    });
     return tx.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });
   });
 }
@@ -395,7 +431,12 @@ export async function answerReassignmentRequest(ctx: Context, id: string, token:
     if (!count) throw new NotFoundError('Import source user');
     const row = await tx.importSourceUser.findUniqueOrThrow({ where: { id: where.id } });
     if (accept) await ctx.deps.jobs.send(REASSIGN_QUEUE, { sourceUserIds: [row.id] } satisfies ReassignJob, { tx });
-    else await ctx.deps.jobs.send(NOTIFY_QUEUE, { kind: 'rejected', sourceUserId: row.id, ownerId: row.reassignedByUserId, assigneeId: row.reassignToUserId! } satisfies NotifyJob, { tx });
+    else
+      await ctx.deps.jobs.send(
+        NOTIFY_QUEUE,
+        { kind: 'rejected', sourceUserId: row.id, ownerId: row.reassignedByUserId, assigneeId: row.reassignToUserId! } satisfies NotifyJob,
+        { tx },
+      );
     return row;
   });
 }
@@ -417,9 +458,13 @@ export const reassignmentLinks = (externalUrl: string, id: number, token: string
   return { review: base + query, accept: `${base}/accept${query}`, decline: `${base}/decline${query}` };
 };
 
-const sourceLabel = (u: ImportSourceUser) => `${u.sourceName ?? u.sourceUsername ?? u.sourceUserIdentifier} (@${u.sourceUsername ?? u.sourceUserIdentifier} on ${u.sourceHostname})`;
+const sourceLabel = (u: ImportSourceUser) =>
+  `${u.sourceName ?? u.sourceUsername ?? u.sourceUserIdentifier} (@${u.sourceUsername ?? u.sourceUserIdentifier} on ${u.sourceHostname})`;
 
-type SourceUserWithPeople = ImportSourceUser & { reassignToUser: { username: string; email: string } | null; reassignedByUser: { name: string; username: string } | null };
+type SourceUserWithPeople = ImportSourceUser & {
+  reassignToUser: { username: string; email: string } | null;
+  reassignedByUser: { name: string; username: string } | null;
+};
 
 /**
  * Issues the request's token and mails its links to the assignee, once per request: the token is
@@ -476,7 +521,9 @@ export async function sendReassignmentMail(data: NotifyJob, job: JobContext): Pr
   if (!recipient) return;
   const text = [
     `${sourceUsers.length} placeholder user${sourceUsers.length === 1 ? '' : 's'} of ${group.fullPath} matched a user of the sheet:`,
-    ...sourceUsers.map((u) => `- ${sourceLabel(u)} → @${u.reassignToUser?.username}: ${u.status === 'awaiting_approval' ? 'awaiting approval' : u.status.replace(/_/g, ' ')}`),
+    ...sourceUsers.map(
+      (u) => `- ${sourceLabel(u)} → @${u.reassignToUser?.username}: ${u.status === 'awaiting_approval' ? 'awaiting approval' : u.status.replace(/_/g, ' ')}`,
+    ),
   ].join('\n');
   await job.deps.mail.send({ to: [recipient.email], subject: `Placeholder reassignments in ${group.fullPath} completed`, text });
 }
@@ -537,7 +584,10 @@ export async function runReassignments(data: ReassignJob, job: JobContext): Prom
     try {
       await db.$transaction(async (tx) => {
         // Claimed under the transaction: a second run of the same job finds it completed and moves nothing.
-        const { count } = await tx.importSourceUser.updateMany({ where: { id, status: 'reassignment_in_progress' }, data: { status: 'completed', reassignmentError: null } });
+        const { count } = await tx.importSourceUser.updateMany({
+          where: { id, status: 'reassignment_in_progress' },
+          data: { status: 'completed', reassignmentError: null },
+        });
         if (!count || sourceUser.placeholderUserId === null) return;
         for (const move of CONTRIBUTIONS) await move(tx, sourceUser.placeholderUserId, sourceUser.reassignToUserId!);
       });

@@ -113,7 +113,15 @@ async function sendMail(deps: AppDeps, recipients: string, message: Message): Pr
 
 async function record(deps: AppDeps, row: Integration, message: Message, outcome: Outcome) {
   await deps.db.integrationDelivery.create({
-    data: { integrationId: row.id, event: message.object_kind, status: outcome.status, target: outcome.target, payload: message as unknown as Prisma.InputJsonObject, responseCode: outcome.responseCode, error: outcome.error },
+    data: {
+      integrationId: row.id,
+      event: message.object_kind,
+      status: outcome.status,
+      target: outcome.target,
+      payload: message as unknown as Prisma.InputJsonObject,
+      responseCode: outcome.responseCode,
+      error: outcome.error,
+    },
   });
 }
 
@@ -137,7 +145,10 @@ async function fanOut(deps: AppDeps, group: Namespace, flag: EventFlag | null, m
   }
 }
 
-const subscribesTo = (flag: EventFlag): Wants => (view) => view.kind.events.includes(flag) && eventsOf(view.row)[flag];
+const subscribesTo =
+  (flag: EventFlag): Wants =>
+  (view) =>
+    view.kind.events.includes(flag) && eventsOf(view.row)[flag];
 
 const CHAT_DELIVERIES: readonly string[] = ['webhook-chat', 'bot'];
 const isChat: Wants = (view) => CHAT_DELIVERIES.includes(view.kind.delivery);
@@ -226,9 +237,10 @@ export async function onAccessRequest(event: DomainEvents['accessRequest'], deps
   const scope = await parentScope(deps, event);
   if (!scope) return;
   const who = await username(deps, event.userId);
-  const text = event.action === 'requested' || event.action === 'withdrawn'
-    ? `${where(scope)}: ${who} ${event.action === 'requested' ? 'requested access' : 'withdrew the access request'}`
-    : `${where(scope)}: access request of ${who} ${event.action} by ${await username(deps, event.actorId)}`;
+  const text =
+    event.action === 'requested' || event.action === 'withdrawn'
+      ? `${where(scope)}: ${who} ${event.action === 'requested' ? 'requested access' : 'withdrew the access request'}`
+      : `${where(scope)}: access request of ${who} ${event.action} by ${await username(deps, event.actorId)}`;
   await fanOut(deps, scope.group, null, { object_kind: 'access_request', text, ...scope.header, data: { ...event } }, isChat);
 }
 
@@ -245,6 +257,7 @@ export async function testIntegration(ctx: Context, ref: GroupRef, slug: string)
   };
   const outcome = await send(ctx.deps, view, view.kind.events[0] ?? null, message);
   await record(ctx.deps, view.row, message, outcome);
-  const text = outcome.status === 'failed' ? (outcome.error ?? 'failed') : outcome.status === 'sent' ? `Sent to ${outcome.target}` : 'Recorded (this kind does not send)';
+  const text =
+    outcome.status === 'failed' ? (outcome.error ?? 'failed') : outcome.status === 'sent' ? `Sent to ${outcome.target}` : 'Recorded (this kind does not send)';
   return { success: outcome.status !== 'failed', message: text, status: outcome.status };
 }

@@ -23,9 +23,10 @@ export const EVENT_FLAGS = [
 export type EventFlag = (typeof EVENT_FLAGS)[number];
 
 /** GitLab's column defaults: every flag on except deployments. */
-export const EVENT_DEFAULTS: Record<EventFlag, boolean> = Object.fromEntries(
-  EVENT_FLAGS.map((flag) => [flag, flag !== 'deployment_events']),
-) as Record<EventFlag, boolean>;
+export const EVENT_DEFAULTS: Record<EventFlag, boolean> = Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, flag !== 'deployment_events'])) as Record<
+  EventFlag,
+  boolean
+>;
 
 /** The nine events a chat integration can be told to notify. */
 const CHAT_EVENTS = [
@@ -88,14 +89,29 @@ const p = {
   str: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', description, ...extra }),
   req: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', required: true, description, ...extra }),
   bool: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'boolean', description, ...extra }),
-  url: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', required: true, url: true, destination: true, description, ...extra }),
-  secret: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({ name, type: 'string', required: true, secret: true, description, ...extra }),
+  url: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({
+    name,
+    type: 'string',
+    required: true,
+    url: true,
+    destination: true,
+    description,
+    ...extra,
+  }),
+  secret: (name: string, description: string, extra: Partial<ParamDef> = {}): ParamDef => ({
+    name,
+    type: 'string',
+    required: true,
+    secret: true,
+    description,
+    ...extra,
+  }),
 };
 
 const notifyOnlyBroken = p.bool('notify_only_broken_pipelines', 'Notify only about failed pipelines.', { default: true });
 const branchesToBeNotified = p.str('branches_to_be_notified', 'Branches to notify about.', { values: BRANCHES, default: 'default' });
 const notifyOnlyDefaultBranch = p.bool('notify_only_default_branch', 'Deprecated: replaced by branches_to_be_notified.', { deprecated: 'kept' });
-const sslVerification = p.bool('enable_ssl_verification', 'Verify the server\'s TLS certificate.', { default: true });
+const sslVerification = p.bool('enable_ssl_verification', "Verify the server's TLS certificate.", { default: true });
 
 const threeUrls = [
   p.url('new_issue_url', 'URL to create an issue.'),
@@ -110,17 +126,19 @@ const webhookChat = (slug: string, title: string, kind: string, extra: ParamDef[
   kind,
   delivery: 'webhook-chat',
   events: [...CHAT_EVENTS, 'alert_events'],
-  params: [
-    p.url('webhook', 'Incoming webhook URL (holds a secret).', { secret: true }),
-    notifyOnlyBroken,
-    branchesToBeNotified,
-    ...extra,
-  ],
+  params: [p.url('webhook', 'Incoming webhook URL (holds a secret).', { secret: true }), notifyOnlyBroken, branchesToBeNotified, ...extra],
 });
 
 const CHANNELS = ['push', 'issue', 'confidential_issue', 'merge_request', 'note', 'confidential_note', 'tag_push', 'pipeline', 'wiki_page'];
 
-const issueTracker = (slug: string, title: string, kind: string, params: ParamDef[]): KindDef => ({ slug, title, kind, params, delivery: 'record', events: [] });
+const issueTracker = (slug: string, title: string, kind: string, params: ParamDef[]): KindDef => ({
+  slug,
+  title,
+  kind,
+  params,
+  delivery: 'record',
+  events: [],
+});
 
 export const KINDS: readonly KindDef[] = [
   {
@@ -197,7 +215,7 @@ export const KINDS: readonly KindDef[] = [
     kind: 'Wiki workspace',
     delivery: 'record',
     events: [],
-    params: [p.url('wikiworkspace_url', 'URL of the workspace on the vendor\'s cloud domain.', { aliases: ['confluence_url'] })],
+    params: [p.url('wikiworkspace_url', "URL of the workspace on the vendor's cloud domain.", { aliases: ['confluence_url'] })],
   },
   {
     slug: 'external-wiki',
@@ -238,12 +256,7 @@ export const KINDS: readonly KindDef[] = [
     kind: 'Pipeline status e-mails',
     delivery: 'email-pipeline',
     events: ['pipeline_events'],
-    params: [
-      p.req('recipients', 'Comma-separated e-mail addresses.'),
-      notifyOnlyBroken,
-      branchesToBeNotified,
-      notifyOnlyDefaultBranch,
-    ],
+    params: [p.req('recipients', 'Comma-separated e-mail addresses.'), notifyOnlyBroken, branchesToBeNotified, notifyOnlyDefaultBranch],
   },
   {
     slug: 'emails-on-push',
@@ -254,7 +267,7 @@ export const KINDS: readonly KindDef[] = [
     params: [
       p.req('recipients', 'Space- or comma-separated e-mail addresses.'),
       p.bool('disable_diffs', 'Leave code diffs out of the mails.'),
-      p.bool('send_from_committer_email', 'Send from the committer\'s address.'),
+      p.bool('send_from_committer_email', "Send from the committer's address."),
       { ...branchesToBeNotified, default: 'all' },
     ],
   },

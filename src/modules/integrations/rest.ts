@@ -22,7 +22,8 @@ function kindParam(def: ParamDef): Param<string | boolean | number | undefined> 
     required: def.required === true,
     schema: {
       type,
-      description: def.description + (def.aliases?.length ? ` Also accepted as ${def.aliases.join(', ')}.` : '') + (def.secret ? ' Secret: never returned.' : ''),
+      description:
+        def.description + (def.aliases?.length ? ` Also accepted as ${def.aliases.join(', ')}.` : '') + (def.secret ? ' Secret: never returned.' : ''),
       ...(def.values && { enum: [...def.values] }),
       ...(def.default !== undefined && { default: def.default }),
     },
@@ -33,7 +34,7 @@ function kindParam(def: ParamDef): Param<string | boolean | number | undefined> 
 function setUpParams(kind: KindDef): ParamShape {
   return {
     id: param.ref(),
-    use_inherited_settings: param.bool({ description: 'Use the nearest ancestor group\'s settings (default false).' }),
+    use_inherited_settings: param.bool({ description: "Use the nearest ancestor group's settings (default false)." }),
     ...Object.fromEntries(kind.params.map((def) => [def.name, kindParam(def)])),
     ...Object.fromEntries(flagParams(kind).map((flag) => [flag, param.bool()])),
   };
@@ -51,58 +52,61 @@ function setUpInput(kind: KindDef, v: Record<string, unknown>): IntegrationSetUp
   } as IntegrationSetUpInput;
 }
 
-export const routes = defineRoutes([
-  route({
-    method: 'GET',
-    path: BASE,
-    operation: 'GroupIntegrations',
-    params: { id: param.ref() },
-    variables: (v) => v.id,
-    result: (data) => found(data.group, 'Group').integrations,
-  }),
-  route({
-    method: 'GET',
-    path: `${BASE}/:slug`,
-    operation: 'GroupIntegration',
-    params: SLUG,
-    variables: (v) => ({ ...v.id, slug: v.slug }),
-    result: (data) => found(data.group, 'Group').integration,
-  }),
-  // One route per kind, its parameters from the registry; a slug without a route answers 404.
-  ...KINDS.map((kind) =>
+export const routes = defineRoutes(
+  [
     route({
-      method: 'PUT',
-      path: `${BASE}/${kind.slug}`,
-      operation: 'IntegrationSetUp',
-      params: setUpParams(kind),
-      variables: (v) => ({ input: setUpInput(kind, v) }),
-      result: (data) => expected(data.integrationSetUp?.integration, 'integration'),
-    }),
-  ),
-  // GitLab routes project-only kinds on groups too, to refuse them with `400 Integration not available`.
-  ...PROJECT_ONLY_SLUGS.map((slug) =>
-    route({
-      method: 'PUT',
-      path: `${BASE}/${slug}`,
-      operation: 'IntegrationSetUp',
+      method: 'GET',
+      path: BASE,
+      operation: 'GroupIntegrations',
       params: { id: param.ref() },
-      variables: (v) => ({ input: { ...groupInput(v.id), slug } }),
-      result: (data) => expected(data.integrationSetUp?.integration, 'integration'),
+      variables: (v) => v.id,
+      result: (data) => found(data.group, 'Group').integrations,
     }),
-  ),
-  route({
-    method: 'DELETE',
-    path: `${BASE}/:slug`,
-    operation: 'IntegrationDisable',
-    params: SLUG,
-    variables: (v) => ({ input: { ...groupInput(v.id), slug: v.slug } }),
-  }),
-  route({
-    method: 'POST',
-    path: `${BASE}/:slug/test`,
-    operation: 'IntegrationTest',
-    params: SLUG,
-    variables: (v) => ({ input: { ...groupInput(v.id), slug: v.slug } }),
-    result: (data) => expected(data.integrationTest?.result, 'result'),
-  }),
-], { authenticate: 'always' });
+    route({
+      method: 'GET',
+      path: `${BASE}/:slug`,
+      operation: 'GroupIntegration',
+      params: SLUG,
+      variables: (v) => ({ ...v.id, slug: v.slug }),
+      result: (data) => found(data.group, 'Group').integration,
+    }),
+    // One route per kind, its parameters from the registry; a slug without a route answers 404.
+    ...KINDS.map((kind) =>
+      route({
+        method: 'PUT',
+        path: `${BASE}/${kind.slug}`,
+        operation: 'IntegrationSetUp',
+        params: setUpParams(kind),
+        variables: (v) => ({ input: setUpInput(kind, v) }),
+        result: (data) => expected(data.integrationSetUp?.integration, 'integration'),
+      }),
+    ),
+    // GitLab routes project-only kinds on groups too, to refuse them with `400 Integration not available`.
+    ...PROJECT_ONLY_SLUGS.map((slug) =>
+      route({
+        method: 'PUT',
+        path: `${BASE}/${slug}`,
+        operation: 'IntegrationSetUp',
+        params: { id: param.ref() },
+        variables: (v) => ({ input: { ...groupInput(v.id), slug } }),
+        result: (data) => expected(data.integrationSetUp?.integration, 'integration'),
+      }),
+    ),
+    route({
+      method: 'DELETE',
+      path: `${BASE}/:slug`,
+      operation: 'IntegrationDisable',
+      params: SLUG,
+      variables: (v) => ({ input: { ...groupInput(v.id), slug: v.slug } }),
+    }),
+    route({
+      method: 'POST',
+      path: `${BASE}/:slug/test`,
+      operation: 'IntegrationTest',
+      params: SLUG,
+      variables: (v) => ({ input: { ...groupInput(v.id), slug: v.slug } }),
+      result: (data) => expected(data.integrationTest?.result, 'result'),
+    }),
+  ],
+  { authenticate: 'always' },
+);

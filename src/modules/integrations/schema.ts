@@ -5,10 +5,20 @@ import { ParamError } from '../../core/errors.ts';
 import { GroupRef } from '../groups/index.ts';
 import { testIntegration, type TestResult } from './delivery.ts';
 import { camel, EVENT_FLAGS, KINDS, pascal, type EventFlag, type ParamDef } from './registry.ts';
-import { disableIntegration, eventsOf, findIntegration, listIntegrations, propertiesOf, setUpIntegration, updateIntegration, type IntegrationView, type Settings } from './service.ts';
+import {
+  disableIntegration,
+  eventsOf,
+  findIntegration,
+  listIntegrations,
+  propertiesOf,
+  setUpIntegration,
+  updateIntegration,
+  type IntegrationView,
+  type Settings,
+} from './service.ts';
 
 export const IntegrationRef = builder.objectRef<IntegrationView>('Integration').implement({
-  description: 'A group integration: its own settings, or the nearest ancestor group\'s when it inherits.',
+  description: "A group integration: its own settings, or the nearest ancestor group's when it inherits.",
   fields: (t) => ({
     id: t.id({ resolve: (v) => gid(`Integrations::${pascal(v.kind.slug)}`, v.row.id) }),
     databaseId: t.int({ resolve: (v) => v.row.id }),
@@ -19,7 +29,7 @@ export const IntegrationRef = builder.objectRef<IntegrationView>('Integration').
     active: t.boolean({ resolve: (v) => v.row.active }),
     inherited: t.boolean({ description: 'The settings come from an ancestor group.', resolve: (v) => v.inherited }),
     ...Object.fromEntries(EVENT_FLAGS.map((flag) => [camel(flag), t.boolean({ resolve: (v) => eventsOf(v.row)[flag] })])),
-    properties: t.field({ type: 'JSON', description: 'Non-secret settings, by the spec\'s neutral names.', resolve: (v) => propertiesOf(v) }),
+    properties: t.field({ type: 'JSON', description: "Non-secret settings, by the spec's neutral names.", resolve: (v) => propertiesOf(v) }),
   }),
 });
 
@@ -37,7 +47,7 @@ builder.objectFields(GroupRef, (t) => ({
   integration: t.field({
     type: IntegrationRef,
     args: { slug: t.arg.string({ required: true }) },
-    description: 'One integration\'s settings (secrets left out). Maintainers and above.',
+    description: "One integration's settings (secrets left out). Maintainers and above.",
     resolve: (group, { slug }, ctx) => findIntegration(ctx, { id: group.id }, slug),
   }),
 }));
@@ -68,12 +78,12 @@ const SettingsInput = builder.inputType('IntegrationSettingsInput', {
 const groupFields = (t: Parameters<Parameters<typeof mutationInput>[1]>[0]) => ({
   groupPath: t.id({ description: 'Full path of the group.' }),
   groupId: t.int(),
-  slug: t.string({ required: true, description: 'GitLab\'s slug of the kind, e.g. `slack`.' }),
+  slug: t.string({ required: true, description: "GitLab's slug of the kind, e.g. `slack`." }),
 });
 
 const SetUpInput = mutationInput('IntegrationSetUpInput', (t) => ({
   ...groupFields(t),
-  useInheritedSettings: t.boolean({ description: 'Use the nearest ancestor group\'s settings instead.' }),
+  useInheritedSettings: t.boolean({ description: "Use the nearest ancestor group's settings instead." }),
   ...Object.fromEntries(EVENT_FLAGS.map((flag) => [camel(flag), t.boolean()])),
   settings: t.field({ type: SettingsInput }),
 }));

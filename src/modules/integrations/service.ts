@@ -160,7 +160,10 @@ export async function setUpIntegration(ctx: Context, input: SetUpInput): Promise
   const group = await maintainedGroup(ctx, input.group);
   const where = { namespaceId_slug: { namespaceId: group.id, slug: kind.slug } };
   if (input.useInheritedSettings) {
-    const ancestor = effective(group, (await chainRows(ctx.db, group, kind.slug)).filter((row) => row.namespaceId !== group.id))[0];
+    const ancestor = effective(
+      group,
+      (await chainRows(ctx.db, group, kind.slug)).filter((row) => row.namespaceId !== group.id),
+    )[0];
     if (!ancestor) throw new BadRequestError('There is no inherited integration to use for this group');
     await upsertRow(ctx, where, { namespaceId: group.id, slug: kind.slug, useInheritedSettings: true }, { useInheritedSettings: true });
     return findIntegration(ctx, input.group, kind.slug);
@@ -187,10 +190,13 @@ export async function setUpIntegration(ctx: Context, input: SetUpInput): Promise
  * host of theirs and have it sent there.
  */
 function requireSecretsForNewDestination(kind: KindDef, stored: Settings, given: Settings) {
-  const moved = kind.params.filter((param) => param.destination && given[param.name] !== undefined && given[param.name] !== stored[param.name]).map((param) => param.name);
+  const moved = kind.params
+    .filter((param) => param.destination && given[param.name] !== undefined && given[param.name] !== stored[param.name])
+    .map((param) => param.name);
   if (!moved.length) return;
   const missing = kind.params.filter((param) => param.secret && isBlank(given[param.name]) && !isBlank(stored[param.name]));
-  if (missing.length) throw new ValidationError(Object.fromEntries(missing.map((param) => [param.name, [`must be given again when ${moved.join(', ')} changes`]])));
+  if (missing.length)
+    throw new ValidationError(Object.fromEntries(missing.map((param) => [param.name, [`must be given again when ${moved.join(', ')} changes`]])));
 }
 
 /**
@@ -229,7 +235,9 @@ export function propertiesOf(view: IntegrationView): Record<string, unknown> {
   const stored = view.row.properties as Record<string, unknown>;
   const events = eventsOf(view.row);
   return Object.fromEntries(
-    view.kind.params.filter((param) => !param.secret && param.deprecated !== 'ignored').map((param) => [param.name, isEventFlag(param.name) ? events[param.name] : (stored[param.name] ?? null)]),
+    view.kind.params
+      .filter((param) => !param.secret && param.deprecated !== 'ignored')
+      .map((param) => [param.name, isEventFlag(param.name) ? events[param.name] : (stored[param.name] ?? null)]),
   );
 }
 

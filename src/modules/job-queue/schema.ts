@@ -48,7 +48,7 @@ builder.queryField('jobQueueMetrics', (t) =>
   t.field({
     type: JobQueueMetricsRef,
     extensions: scopes('api', 'read_api'),
-    description: 'The background job queue\'s metrics; administrators only.',
+    description: "The background job queue's metrics; administrators only.",
     resolve: (_r, _a, ctx) => jobQueueMetrics(ctx),
   }),
 );

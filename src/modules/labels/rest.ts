@@ -86,7 +86,15 @@ export const routes = defineRoutes(
       operation: 'LabelUpdate',
       params: { id: param.ref(), ...BODY_LABEL, ...CHANGES },
       variables: (v) => ({
-        input: { ...sourceInput(kind, v.id), labelId: v.label_id, title: v.name, newTitle: v.new_name, color: v.color, description: v.description, priority: v.priority },
+        input: {
+          ...sourceInput(kind, v.id),
+          labelId: v.label_id,
+          title: v.name,
+          newTitle: v.new_name,
+          color: v.color,
+          description: v.description,
+          priority: v.priority,
+        },
       }),
       result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
     }),

@@ -67,7 +67,11 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { input }, ctx) => {
       const parent = await resolveParent(ctx, input);
       const { newTitle, color, description, priority } = input;
-      return asPayload('label', () => updateLabel(ctx, parent, { id: input.labelId, title: input.title }, { name: newTitle, color, description, priority }), input);
+      return asPayload(
+        'label',
+        () => updateLabel(ctx, parent, { id: input.labelId, title: input.title }, { name: newTitle, color, description, priority }),
+        input,
+      );
     },
   }),
   labelDelete: t.field({
@@ -81,7 +85,11 @@ builder.mutationFields((t) => ({
 }));
 
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  createLabel: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_label` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, LABEL_WRITE_LEVEL) }),
+  createLabel: t.boolean({
+    nullable: false,
+    description: 'If `true`, the user can perform `create_label` on this resource',
+    resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, LABEL_WRITE_LEVEL),
+  }),
 }));
 
 const LabelCreateInput = mutationInput('LabelCreateInput', (t) => ({
@@ -90,7 +98,7 @@ const LabelCreateInput = mutationInput('LabelCreateInput', (t) => ({
   description: t.string({ description: 'Description of the label.' }),
   color: t.string({
     defaultValue: DEFAULT_LABEL_COLOR,
-    description: 'The color of the label given in 6-digit hex notation with leading \'#\' sign (for example, `#FFAABB`) or one of the CSS color names.',
+    description: "The color of the label given in 6-digit hex notation with leading '#' sign (for example, `#FFAABB`) or one of the CSS color names.",
   }),
   priority: t.int({ description: 'Priority of the label (project labels).' }),
 }));

@@ -9,9 +9,24 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import { ancestorGroupIds, parentColumn, requireParentAccess, type Parent } from '../parents/parent.ts';
 
 const NAMED_COLORS: Record<string, string> = {
-  black: '#000000', white: '#FFFFFF', red: '#FF0000', green: '#008000', blue: '#0000FF', yellow: '#FFFF00',
-  orange: '#FFA500', purple: '#800080', gray: '#808080', grey: '#808080', silver: '#C0C0C0', maroon: '#800000',
-  olive: '#808000', lime: '#00FF00', aqua: '#00FFFF', teal: '#008080', navy: '#000080', fuchsia: '#FF00FF',
+  black: '#000000',
+  white: '#FFFFFF',
+  red: '#FF0000',
+  green: '#008000',
+  blue: '#0000FF',
+  yellow: '#FFFF00',
+  orange: '#FFA500',
+  purple: '#800080',
+  gray: '#808080',
+  grey: '#808080',
+  silver: '#C0C0C0',
+  maroon: '#800000',
+  olive: '#808000',
+  lime: '#00FF00',
+  aqua: '#00FFFF',
+  teal: '#008080',
+  navy: '#000080',
+  fuchsia: '#FF00FF',
 };
 
 /** `#RGB`, `#RRGGBB` or a CSS colour name, stored as `#RRGGBB`; null when invalid. */
@@ -118,7 +133,12 @@ export async function findOrCreateLabels(ctx: Context, parent: Parent, names: st
  * GitLab's `find_label`: a label the parent may use, by id (digits) or else by title; its own
  * labels only unless `includeAncestorGroups`. Null when there is none.
  */
-export async function findLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }, opts: { includeAncestorGroups?: boolean | null } = {}): Promise<Label | null> {
+export async function findLabel(
+  ctx: Context,
+  parent: Parent,
+  ref: { id?: number | null; title?: string | null },
+  opts: { includeAncestorGroups?: boolean | null } = {},
+): Promise<Label | null> {
   const scope = availableLabelsWhere(parent, opts.includeAncestorGroups !== false);
   if (ref.id != null) {
     const byId = await ctx.db.label.findFirst({ where: { AND: [scope, { id: ref.id }] } });

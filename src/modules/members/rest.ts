@@ -42,7 +42,13 @@ export const routes = defineRoutes(
       status: 201,
       params: { ...MEMBERSHIP, user_id: param.int(), username: param.string() },
       variables: (v) => ({
-        input: { ...sourceInput(kind, v.id), userId: v.user_id == null ? null : globalId('User', v.user_id), username: v.username, accessLevel: v.access_level, expiresAt: v.expires_at },
+        input: {
+          ...sourceInput(kind, v.id),
+          userId: v.user_id == null ? null : globalId('User', v.user_id),
+          username: v.username,
+          accessLevel: v.access_level,
+          expiresAt: v.expires_at,
+        },
       }),
       result: (data) => memberEntity(expected(data.memberCreate?.member, 'member')),
     }),

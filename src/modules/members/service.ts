@@ -29,7 +29,11 @@ function membershipScopes(parent: Parent, relations: MemberRelation[]) {
  * Members of a project or group. With inherited relations a user who belongs at several levels
  * appears once, with the highest access level, as GitLab's `/members/all` does.
  */
-export function listMembers(ctx: Context, parent: Parent, opts: { relations: MemberRelation[]; search?: string | null; userIds?: number[] }): Listing<MemberWithUser> {
+export function listMembers(
+  ctx: Context,
+  parent: Parent,
+  opts: { relations: MemberRelation[]; search?: string | null; userIds?: number[] },
+): Listing<MemberWithUser> {
   const where = {
     OR: membershipScopes(parent, opts.relations),
     AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] }],
@@ -58,7 +62,10 @@ export function listMembers(ctx: Context, parent: Parent, opts: { relations: Mem
 }
 
 export async function findMember(ctx: Context, parent: Parent, userId: number, inherited = false): Promise<MemberWithUser | null> {
-  const [member] = await listMembers(ctx, parent, { relations: inherited ? ['direct', 'inherited'] : ['direct'], userIds: [userId] }).fetch({ offset: 0, limit: 1 });
+  const [member] = await listMembers(ctx, parent, { relations: inherited ? ['direct', 'inherited'] : ['direct'], userIds: [userId] }).fetch({
+    offset: 0,
+    limit: 1,
+  });
   return member ?? null;
 }
 
@@ -95,7 +102,14 @@ export type MemberInput = { userId: number; accessLevel: number; expiresAt?: Dat
 declare module '../../core/events.ts' {
   interface DomainEvents {
     /** A membership of a project or group was added, changed or removed (by its parent's id). */
-    member: { projectId: number | null; groupId: number | null; userId: number; actorId: number | null; accessLevel: number; action: 'added' | 'updated' | 'removed' };
+    member: {
+      projectId: number | null;
+      groupId: number | null;
+      userId: number;
+      actorId: number | null;
+      accessLevel: number;
+      action: 'added' | 'updated' | 'removed';
+    };
   }
 }
 
@@ -104,7 +118,13 @@ export const parentIds = (parent: Parent) =>
   parent.kind === 'project' ? { projectId: parent.project.id, groupId: null } : { projectId: null, groupId: parent.group.id };
 
 function announceMember(ctx: Context, parent: Parent, member: Member, action: DomainEvents['member']['action']) {
-  return ctx.deps.events.publish('member', { ...parentIds(parent), userId: member.userId, actorId: ctx.viewer.userId, accessLevel: member.accessLevel, action });
+  return ctx.deps.events.publish('member', {
+    ...parentIds(parent),
+    userId: member.userId,
+    actorId: ctx.viewer.userId,
+    accessLevel: member.accessLevel,
+    action,
+  });
 }
 
 /** A new member is named by user id or by username (GitLab's `exactly_one_of :user_id, :username`). */
@@ -113,9 +133,10 @@ export type NewMemberInput = Omit<MemberInput, 'userId'> & { userId?: number | n
 export async function addMember(ctx: Context, parent: Parent, input: NewMemberInput): Promise<MemberWithUser> {
   checkInput(rules.exactlyOneOf(input, { userId: 'user_id', username: 'username' }));
   await assertCanGrant(ctx, parent, input.accessLevel);
-  const user = input.username != null
-    ? await ctx.db.user.findFirst({ where: { username: equalsIgnoringCase(input.username) } })
-    : await ctx.loaders.user.load(input.userId!);
+  const user =
+    input.username != null
+      ? await ctx.db.user.findFirst({ where: { username: equalsIgnoringCase(input.username) } })
+      : await ctx.loaders.user.load(input.userId!);
   if (!user) throw new NotFoundError('User');
   const member = await ctx.db.member
     .create({

@@ -122,7 +122,17 @@ const MilestoneUpdateInput = mutationInput('MilestoneUpdateInput', (t) => ({
   stateEvent: t.field({ type: MilestoneStateEvent, description: 'Close or activate the milestone.' }),
 }));
 
-const milestoneInput = ({ title, description, dueDate, startDate }: { title?: string | null; description?: string | null; dueDate?: Date | null; startDate?: Date | null }) => ({
+const milestoneInput = ({
+  title,
+  description,
+  dueDate,
+  startDate,
+}: {
+  title?: string | null;
+  description?: string | null;
+  dueDate?: Date | null;
+  startDate?: Date | null;
+}) => ({
   title,
   description,
   dueDate,

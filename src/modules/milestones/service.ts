@@ -75,11 +75,12 @@ export function listMilestones(ctx: Context, parent: Parent, filter: MilestoneFi
       ...(filter.iids?.length ? [{ iid: { in: filter.iids } }] : []),
       ...(filter.ids ? [{ id: { in: filter.ids } }] : []),
       ...(filter.search ? [{ OR: [{ title: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }] }] : []),
-      ...(filter.containingDate
-        ? [{ startDate: { lte: day(filter.containingDate) }, dueDate: { gte: day(filter.containingDate) } }]
-        : []),
+      ...(filter.containingDate ? [{ startDate: { lte: day(filter.containingDate) }, dueDate: { gte: day(filter.containingDate) } }] : []),
       ...(filter.timeframe
-        ? [{ OR: [{ startDate: null }, { startDate: { lte: filter.timeframe.end } }] }, { OR: [{ dueDate: null }, { dueDate: { gte: filter.timeframe.start } }] }]
+        ? [
+            { OR: [{ startDate: null }, { startDate: { lte: filter.timeframe.end } }] },
+            { OR: [{ dueDate: null }, { dueDate: { gte: filter.timeframe.start } }] },
+          ]
         : []),
     ],
   };

@@ -1,10 +1,23 @@
 import type { Visibility } from '../../generated/prisma/client.ts';
 
 const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
-const RESERVED_TOP_LEVEL = new Set(['-', 'api', 'admin', 'assets', 'dashboard', 'explore', 'groups', 'help', 'projects', 'search', 'users', 'oauth', 'uploads']);
+const RESERVED_TOP_LEVEL = new Set([
+  '-',
+  'api',
+  'admin',
+  'assets',
+  'dashboard',
+  'explore',
+  'groups',
+  'help',
+  'projects',
+  'search',
+  'users',
+  'oauth',
+  'uploads',
+]);
 
-export const PATH_FORMAT_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+export const PATH_FORMAT_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 
 /** GitLab's namespace/project path rules; returns the problems (empty when valid). */
 export function pathProblems(path: string, opts: { topLevel?: boolean } = {}): string[] {

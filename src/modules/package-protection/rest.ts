@@ -28,61 +28,64 @@ const RULE = {
 const RULES_PATH = '/projects/:id/packages/protection/rules';
 const RULE_ID = { id: param.ref(), package_protection_rule_id: param.int({ required: true }) };
 
-export const routes = defineRoutes([
-  route({
-    method: 'GET',
-    path: RULES_PATH,
-    operation: 'ProjectPackagesProtectionRules',
-    params: { id: param.ref() },
-    variables: (v) => v.id,
-    result: (data) => nodesOf(found(data.project, 'Project').packagesProtectionRules).map(ruleEntity),
-  }),
-  route({
-    method: 'POST',
-    path: RULES_PATH,
-    operation: 'CreatePackagesProtectionRule',
-    status: 201,
-    params: {
-      id: param.ref(),
-      ...RULE,
-      package_name_pattern: param.string({ required: true }),
-      package_type: param.oneOf(PACKAGE_TYPES, { required: true }),
-    },
-    // GitLab's REST API declares it; its GraphQL mutation has the model's rule only (422, `ruleProblems`).
-    rules: [rule.atLeastOneOf('minimum_access_level_for_push', 'minimum_access_level_for_delete')],
-    variables: (v) => ({
-      input: {
-        ...projectInput(v.id),
-        packageNamePattern: v.package_name_pattern,
-        packageType: enumValue(v.package_type),
-        minimumAccessLevelForPush: level(v.minimum_access_level_for_push),
-        minimumAccessLevelForDelete: level(v.minimum_access_level_for_delete),
-      },
+export const routes = defineRoutes(
+  [
+    route({
+      method: 'GET',
+      path: RULES_PATH,
+      operation: 'ProjectPackagesProtectionRules',
+      params: { id: param.ref() },
+      variables: (v) => v.id,
+      result: (data) => nodesOf(found(data.project, 'Project').packagesProtectionRules).map(ruleEntity),
     }),
-    result: (data) => ruleEntity(expected(data.createPackagesProtectionRule?.packageProtectionRule, 'rule')),
-  }),
-  route({
-    method: 'PATCH',
-    path: `${RULES_PATH}/:package_protection_rule_id`,
-    operation: 'UpdatePackagesProtectionRule',
-    params: { ...RULE_ID, ...RULE },
-    variables: (v) => ({
-      input: {
-        id: globalId('Packages::Protection::Rule', v.package_protection_rule_id),
-        ...projectInput(v.id),
-        packageNamePattern: v.package_name_pattern,
-        packageType: v.package_type && enumValue(v.package_type),
-        minimumAccessLevelForPush: level(v.minimum_access_level_for_push),
-        minimumAccessLevelForDelete: level(v.minimum_access_level_for_delete),
+    route({
+      method: 'POST',
+      path: RULES_PATH,
+      operation: 'CreatePackagesProtectionRule',
+      status: 201,
+      params: {
+        id: param.ref(),
+        ...RULE,
+        package_name_pattern: param.string({ required: true }),
+        package_type: param.oneOf(PACKAGE_TYPES, { required: true }),
       },
+      // GitLab's REST API declares it; its GraphQL mutation has the model's rule only (422, `ruleProblems`).
+      rules: [rule.atLeastOneOf('minimum_access_level_for_push', 'minimum_access_level_for_delete')],
+      variables: (v) => ({
+        input: {
+          ...projectInput(v.id),
+          packageNamePattern: v.package_name_pattern,
+          packageType: enumValue(v.package_type),
+          minimumAccessLevelForPush: level(v.minimum_access_level_for_push),
+          minimumAccessLevelForDelete: level(v.minimum_access_level_for_delete),
+        },
+      }),
+      result: (data) => ruleEntity(expected(data.createPackagesProtectionRule?.packageProtectionRule, 'rule')),
     }),
-    result: (data) => ruleEntity(expected(data.updatePackagesProtectionRule?.packageProtectionRule, 'rule')),
-  }),
-  route({
-    method: 'DELETE',
-    path: `${RULES_PATH}/:package_protection_rule_id`,
-    operation: 'DeletePackagesProtectionRule',
-    params: RULE_ID,
-    variables: (v) => ({ input: { id: globalId('Packages::Protection::Rule', v.package_protection_rule_id), ...projectInput(v.id) } }),
-  }),
-], { authenticate: 'always' });
+    route({
+      method: 'PATCH',
+      path: `${RULES_PATH}/:package_protection_rule_id`,
+      operation: 'UpdatePackagesProtectionRule',
+      params: { ...RULE_ID, ...RULE },
+      variables: (v) => ({
+        input: {
+          id: globalId('Packages::Protection::Rule', v.package_protection_rule_id),
+          ...projectInput(v.id),
+          packageNamePattern: v.package_name_pattern,
+          packageType: v.package_type && enumValue(v.package_type),
+          minimumAccessLevelForPush: level(v.minimum_access_level_for_push),
+          minimumAccessLevelForDelete: level(v.minimum_access_level_for_delete),
+        },
+      }),
+      result: (data) => ruleEntity(expected(data.updatePackagesProtectionRule?.packageProtectionRule, 'rule')),
+    }),
+    route({
+      method: 'DELETE',
+      path: `${RULES_PATH}/:package_protection_rule_id`,
+      operation: 'DeletePackagesProtectionRule',
+      params: RULE_ID,
+      variables: (v) => ({ input: { id: globalId('Packages::Protection::Rule', v.package_protection_rule_id), ...projectInput(v.id) } }),
+    }),
+  ],
+  { authenticate: 'always' },
+);

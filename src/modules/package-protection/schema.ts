@@ -50,21 +50,25 @@ export const PackagesProtectionRuleRef = builder.prismaObject('PackageProtection
       type: DeleteLevelEnum,
       nullable: true,
       description: 'Null: Maintainer applies. Always null while the feature flag `packages_protected_packages_delete` is off.',
-      resolve: async (rule, _a, ctx) => ((await deleteRulesEnabled(ctx, rule.projectId)) ? (levelName(rule.minimumAccessLevelForDelete) as DeleteLevel | null) : null),
+      resolve: async (rule, _a, ctx) =>
+        (await deleteRulesEnabled(ctx, rule.projectId)) ? (levelName(rule.minimumAccessLevelForDelete) as DeleteLevel | null) : null,
     }),
   }),
 });
 
-const DecisionRef = builder
-  .objectRef<Awaited<ReturnType<typeof packageProtectionFor>>>('PackagesProtectionDecision')
-  .implement({
-    description: 'Whether a protection rule forbids a push or delete of a package, and which one.',
-    fields: (t) => ({
-      protected: t.exposeBoolean('protected'),
-      rule: t.field({ type: PackagesProtectionRuleRef, nullable: true, description: 'The strictest matching rule above the user\'s level.', resolve: (d) => d.rule }),
-      accessLevel: t.exposeInt('accessLevel', { description: "The user's access level in the project (60 for administrators)." }),
+const DecisionRef = builder.objectRef<Awaited<ReturnType<typeof packageProtectionFor>>>('PackagesProtectionDecision').implement({
+  description: 'Whether a protection rule forbids a push or delete of a package, and which one.',
+  fields: (t) => ({
+    protected: t.exposeBoolean('protected'),
+    rule: t.field({
+      type: PackagesProtectionRuleRef,
+      nullable: true,
+      description: "The strictest matching rule above the user's level.",
+      resolve: (d) => d.rule,
     }),
-  });
+    accessLevel: t.exposeInt('accessLevel', { description: "The user's access level in the project (60 for administrators)." }),
+  }),
+});
 
 builder.objectFields(ProjectRef, (t) => ({
   packagesProtectionRules: t.connection({
@@ -90,7 +94,10 @@ builder.objectFields(ProjectRef, (t) => ({
 
 const levelFields = (t: InputFields) => ({
   minimumAccessLevelForPush: t.field({ type: PushLevelEnum, description: 'Null: Developer applies.' }),
-  minimumAccessLevelForDelete: t.field({ type: DeleteLevelEnum, description: 'Only while the feature flag `packages_protected_packages_delete` is on; ignored otherwise.' }),
+  minimumAccessLevelForDelete: t.field({
+    type: DeleteLevelEnum,
+    description: 'Only while the feature flag `packages_protected_packages_delete` is on; ignored otherwise.',
+  }),
 });
 
 const CreateInput = mutationInput('CreatePackagesProtectionRuleInput', (t) => ({

@@ -10,7 +10,17 @@ import { featureEnabled, flagActor } from '../../flags/index.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { strictestForbiddingRule } from './store.ts';
 
-export const PACKAGE_TYPES = ['cargo', 'conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi', 'terraform_module'] as const satisfies readonly PackageType[];
+export const PACKAGE_TYPES = [
+  'cargo',
+  'conan',
+  'generic',
+  'helm',
+  'maven',
+  'npm',
+  'nuget',
+  'pypi',
+  'terraform_module',
+] as const satisfies readonly PackageType[];
 
 /** GitLab's names for the minimum levels; `admin` means instance administrators only. */
 const ADMIN_LEVEL = 60;
@@ -146,7 +156,11 @@ export async function createRule(ctx: Context, projectRef: ParentInput, input: C
  * A rule by id, for a maintainer of its project. With a project (the REST path) the rule must be
  * that project's; without one (GraphQL's global id) the rule's own project is checked.
  */
-export async function locateRule(ctx: Context, ruleId: number, projectRef?: ParentInput | null): Promise<{ rule: PackageProtectionRule; project: ProjectWithNamespace }> {
+export async function locateRule(
+  ctx: Context,
+  ruleId: number,
+  projectRef?: ParentInput | null,
+): Promise<{ rule: PackageProtectionRule; project: ProjectWithNamespace }> {
   requireSignedIn(ctx);
   if (projectRef && (projectRef.projectId != null || projectRef.projectPath != null)) {
     const project = await resolveProject(ctx, projectRef);
@@ -215,7 +229,13 @@ export async function packageProtectionFor(
   const accessLevel = check.user?.isAdmin ? ADMIN_LEVEL : await policy.projectAccessLevel(check.project);
   const inForce = check.action === 'push' || (await deleteRulesEnabled(ctx, check.project.id));
   if (!inForce || accessLevel >= ADMIN_LEVEL) return { protected: false, rule: null, accessLevel };
-  const rule = await strictestForbiddingRule(ctx.db, { projectId: check.project.id, packageName: check.packageName, packageType: check.packageType, action: check.action, accessLevel });
+  const rule = await strictestForbiddingRule(ctx.db, {
+    projectId: check.project.id,
+    packageName: check.packageName,
+    packageType: check.packageType,
+    action: check.action,
+    accessLevel,
+  });
   return { protected: Boolean(rule), rule, accessLevel };
 }
 

@@ -50,8 +50,7 @@ export const projectParent = (project: ProjectWithNamespace): Parent => ({ kind:
 export const groupParent = (group: Namespace): Parent => ({ kind: 'group', group });
 
 /** A Project or Group row (what GraphQL hands a field of either type) as its parent. */
-export const parentOf = (row: ProjectWithNamespace | Namespace): Parent =>
-  'namespaceId' in row ? projectParent(row) : groupParent(row);
+export const parentOf = (row: ProjectWithNamespace | Namespace): Parent => ('namespaceId' in row ? projectParent(row) : groupParent(row));
 
 export async function parentAccessLevel(ctx: Context, parent: Parent): Promise<number> {
   return parent.kind === 'project' ? ctx.policy.projectAccessLevel(parent.project) : ctx.policy.groupAccessLevel(parent.group);

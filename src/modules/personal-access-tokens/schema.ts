@@ -155,8 +155,7 @@ builder.mutationFields((t) => ({
     type: issuedTokenPayload('PersonalAccessTokenRotatePayload', 'personalAccessToken'),
     args: { input: t.arg({ type: RotateInput, required: true }) },
     extensions: scopes('api', 'self_rotate'),
-    resolve: (_r, { input }, ctx) =>
-      asPayload('personalAccessToken', () => rotatePersonalAccessToken(ctx, optionalTokenId(input.id), input.expiresAt), input),
+    resolve: (_r, { input }, ctx) => asPayload('personalAccessToken', () => rotatePersonalAccessToken(ctx, optionalTokenId(input.id), input.expiresAt), input),
   }),
   impersonationTokenCreate: t.field({
     type: issuedTokenPayload('ImpersonationTokenCreatePayload', 'impersonationToken'),
@@ -167,7 +166,6 @@ builder.mutationFields((t) => ({
   impersonationTokenRevoke: t.field({
     type: payloadType('ImpersonationTokenRevokePayload', 'impersonationToken', PersonalAccessTokenRef),
     args: { input: t.arg({ type: ImpersonationRevokeInput, required: true }) },
-    resolve: (_r, { input }, ctx) =>
-      asPayload('impersonationToken', () => revokeImpersonationToken(ctx, input.userId, tokenId(input.id)), input),
+    resolve: (_r, { input }, ctx) => asPayload('impersonationToken', () => revokeImpersonationToken(ctx, input.userId, tokenId(input.id)), input),
   }),
 }));

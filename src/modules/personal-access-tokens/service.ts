@@ -170,8 +170,7 @@ async function ownerScope(ctx: Context, userId: number | null | undefined): Prom
   return { userId };
 }
 
-const between = (after?: Date | null, before?: Date | null) =>
-  after || before ? { ...(after && { gt: after }), ...(before && { lt: before }) } : undefined;
+const between = (after?: Date | null, before?: Date | null) => (after || before ? { ...(after && { gt: after }), ...(before && { lt: before }) } : undefined);
 
 export async function listPersonalAccessTokens(ctx: Context, filter: TokenFilter): Promise<Listing<PersonalAccessToken>> {
   const where: Prisma.PersonalAccessTokenWhereInput = {

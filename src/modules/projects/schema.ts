@@ -82,23 +82,51 @@ builder.objectField(ProjectRef, 'requiringReadCode', (t) =>
  */
 export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('ProjectPermissions').implement({
   fields: (t) => ({
-    readProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `read_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadProject(p) }),
+    readProject: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `read_project` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.canReadProject(p),
+    }),
     readProjectMember: t.boolean({
       nullable: false,
       description: 'If `true`, the user can perform `read_project_member` on this resource',
       resolve: (p, _a, ctx) => ctx.policy.canReadProject(p),
     }),
-    downloadCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `download_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
-    readCode: t.boolean({ nullable: false, description: 'If `true`, the user can perform `read_code` on this resource', resolve: (p, _a, ctx) => ctx.policy.canReadCode(p) }),
-    forkProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `fork_project` on this resource (forgegate has no forks: always false)', resolve: () => false }),
-    adminProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `admin_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_ADMIN_LEVEL) }),
-    renameProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `rename_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_ADMIN_LEVEL) }),
+    downloadCode: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `download_code` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.canReadCode(p),
+    }),
+    readCode: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `read_code` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.canReadCode(p),
+    }),
+    forkProject: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `fork_project` on this resource (forgegate has no forks: always false)',
+      resolve: () => false,
+    }),
+    adminProject: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `admin_project` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_ADMIN_LEVEL),
+    }),
+    renameProject: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `rename_project` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_ADMIN_LEVEL),
+    }),
     changeVisibilityLevel: t.boolean({
       nullable: false,
       description: 'If `true`, the user can perform `change_visibility_level` on this resource',
       resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_OWNER_LEVEL),
     }),
-    removeProject: t.boolean({ nullable: false, description: 'If `true`, the user can perform `remove_project` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_OWNER_LEVEL) }),
+    removeProject: t.boolean({
+      nullable: false,
+      description: 'If `true`, the user can perform `remove_project` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PROJECT_OWNER_LEVEL),
+    }),
   }),
 });
 
@@ -110,8 +138,7 @@ builder.objectField(GroupRef, 'projects', (t) =>
   t.connection({
     type: ProjectRef,
     args: { includeSubgroups: t.arg.boolean(), search: t.arg.string() },
-    resolve: (g, args, ctx) =>
-      pagedConnection(args, listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search })),
+    resolve: (g, args, ctx) => pagedConnection(args, listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search })),
   }),
 );
 
@@ -143,7 +170,7 @@ builder.queryFields((t) => ({
       sort: t.arg.string({
         defaultValue: 'id_desc',
         description:
-          'Sort order of results. Format: `<field_name>_<sort_direction>`, for example: `id_desc` or `name_asc` (fields: id, name, path, created_at, updated_at, last_activity_at; also GitLab\'s `created`, `updated`, `latest_activity`).',
+          "Sort order of results. Format: `<field_name>_<sort_direction>`, for example: `id_desc` or `name_asc` (fields: id, name, path, created_at, updated_at, last_activity_at; also GitLab's `created`, `updated`, `latest_activity`).",
       }),
     },
     resolve: (_r, { ids, sort, ...args }, ctx) =>
@@ -164,11 +191,11 @@ const projectAttributeFields = (t: InputFields) => ({
   description: t.string({ description: 'Description of the project.' }),
   visibility: t.field({ type: VisibilityEnum, description: 'Visibility of the project.' }),
   defaultBranch: t.string({ description: 'Default branch of the project.' }),
-  topics: t.stringList({ description: 'Topics of the project (GitLab\'s `topics`; `tag_list` is its legacy name).' }),
+  topics: t.stringList({ description: "Topics of the project (GitLab's `topics`; `tag_list` is its legacy name)." }),
 });
 
 const ProjectCreateInput = mutationInput('ProjectCreateInput', (t) => ({
-  namespaceId: t.field({ type: 'NamespaceID', description: 'Namespace of the project; the current user\'s own when omitted.' }),
+  namespaceId: t.field({ type: 'NamespaceID', description: "Namespace of the project; the current user's own when omitted." }),
   initializeWithReadme: t.boolean({ description: 'Commit a README on the default branch.' }),
   ...projectAttributeFields(t),
 }));
@@ -177,10 +204,16 @@ const ProjectUpdateInput = mutationInput('ProjectUpdateInput', (t) => ({ ...proj
 const ProjectDeleteInput = mutationInput('ProjectDeleteInput', projectInputFields);
 
 /** A project input's `projectPath` / `projectId` as a project lookup. */
-const projectOf = (input: { projectPath?: string | number | null; projectId?: number | null }) =>
-  toRef({ fullPath: input.projectPath, id: input.projectId });
+const projectOf = (input: { projectPath?: string | number | null; projectId?: number | null }) => toRef({ fullPath: input.projectPath, id: input.projectId });
 
-const attributesOf = ({ name, path, description, visibility, defaultBranch, topics }: ProjectInput) => ({ name, path, description, visibility, defaultBranch, topics });
+const attributesOf = ({ name, path, description, visibility, defaultBranch, topics }: ProjectInput) => ({
+  name,
+  path,
+  description,
+  visibility,
+  defaultBranch,
+  topics,
+});
 
 builder.mutationFields((t) => ({
   projectCreate: t.field({
@@ -188,7 +221,11 @@ builder.mutationFields((t) => ({
     description: 'Creates a project in a namespace the current user may create projects in.',
     args: { input: t.arg({ type: ProjectCreateInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      asPayload('project', () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }), input),
+      asPayload(
+        'project',
+        () => createProject(ctx, { ...attributesOf(input), namespaceId: input.namespaceId, initializeWithReadme: input.initializeWithReadme }),
+        input,
+      ),
   }),
   projectUpdate: t.field({
     type: payloadType('ProjectUpdatePayload', 'project', ProjectRef),
@@ -225,7 +262,6 @@ builder.objectField(NamespaceRef, 'projects', (t) =>
       visibility: t.arg({ type: VisibilityEnum }),
       sort: t.arg.string({ defaultValue: 'id_desc', description: 'Sort order, as `Query.projects` takes it (`<field>_<asc|desc>`).' }),
     },
-    resolve: (namespace, { sort, ...args }, ctx) =>
-      pagedConnection(args, listProjects(ctx, { ...args, ...projectSort(sort), namespaceId: namespace.id })),
+    resolve: (namespace, { sort, ...args }, ctx) => pagedConnection(args, listProjects(ctx, { ...args, ...projectSort(sort), namespaceId: namespace.id })),
   }),
 );

@@ -260,7 +260,14 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
   return project;
 }
 
-const UPDATABLE = { name: 'name', path: 'path', description: 'description', visibility: 'visibility', defaultBranch: 'default_branch', topics: 'topics' } as const;
+const UPDATABLE = {
+  name: 'name',
+  path: 'path',
+  description: 'description',
+  visibility: 'visibility',
+  defaultBranch: 'default_branch',
+  topics: 'topics',
+} as const;
 
 /** Who edits a project's settings (GitLab's admin_project, rename_project). */
 export const PROJECT_ADMIN_LEVEL = AccessLevel.MAINTAINER;

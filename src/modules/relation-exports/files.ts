@@ -11,8 +11,7 @@ import { createGunzip, createGzip } from 'node:zlib';
  * Where a user's export of a project lives: DATA_DIR/relation-exports/<project>/<user>/. Files are
  * written beside their final name and renamed into place, so a reader never sees half a file.
  */
-export const exportDir = (dataDir: string, projectId: number, userId: number) =>
-  path.join(dataDir, 'relation-exports', String(projectId), String(userId));
+export const exportDir = (dataDir: string, projectId: number, userId: number) => path.join(dataDir, 'relation-exports', String(projectId), String(userId));
 
 /** `labels.ndjson.gz`, `repository_bundle.bundle`; a batch: `labels/batch_3.ndjson.gz`. */
 export function exportFilePath(dir: string, relation: string, extension: string, batchNumber?: number) {

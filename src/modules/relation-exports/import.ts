@@ -189,7 +189,9 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
 
   milestones: async (ctx, project, rows) => {
     const titles = rows.map((r) => str(r.title)).filter((t): t is string => Boolean(t));
-    const existing = new Set((await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: titles } }, select: { title: true } })).map((m) => m.title));
+    const existing = new Set(
+      (await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: titles } }, select: { title: true } })).map((m) => m.title),
+    );
     await ctx.db.$transaction(async (tx) => {
       for (const r of rows) {
         const title = str(r.title);
@@ -225,7 +227,10 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
     for (const r of fresh) authors.push(await mapper.userIdFor(contributor(r.author)));
     const milestoneTitles = [...new Set(fresh.flatMap((r) => (Array.isArray(r.milestones) ? r.milestones.map(String) : [])))];
     const milestones = new Map(
-      (await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: milestoneTitles } }, select: { id: true, title: true } })).map((m) => [m.title, m.id]),
+      (await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: milestoneTitles } }, select: { id: true, title: true } })).map((m) => [
+        m.title,
+        m.id,
+      ]),
     );
     await ctx.db.$transaction(async (tx) => {
       for (const [index, r] of fresh.entries()) {
@@ -254,4 +259,3 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
     });
   },
 };
-

@@ -13,7 +13,13 @@ function describedFile(data: ProjectRelationExportFileQuery): ExportFile {
   const project = found(data.project, 'Project');
   const file = expected(project.relationExportFile, 'export file');
   if (!isRelation(file.relation)) throw new Error(`unknown relation ${file.relation}`);
-  return { projectId: expected(project.databaseId, 'project id'), relation: file.relation, batchNumber: file.batchNumber ?? null, fileName: file.fileName, size: file.size };
+  return {
+    projectId: expected(project.databaseId, 'project id'),
+    relation: file.relation,
+    batchNumber: file.batchNumber ?? null,
+    fileName: file.fileName,
+    size: file.size,
+  };
 }
 
 /** Streams an export file as an attachment named after its relation. */
@@ -42,7 +48,9 @@ export const routes = defineRoutes([
     params: { id: param.ref(), relation: param.string({ description: 'Only this relation: the answer is then one object.' }) },
     variables: (v) => ({ ...v.id, relation: v.relation }),
     result: (data, v) => {
-      const statuses = found(data.project, 'Project').relationExportStatuses.map(({ batches, ...status }) => (status.batched ? { ...status, batches } : status));
+      const statuses = found(data.project, 'Project').relationExportStatuses.map(({ batches, ...status }) =>
+        status.batched ? { ...status, batches } : status,
+      );
       return v.relation === undefined ? statuses : (statuses[0] ?? null);
     },
   }),

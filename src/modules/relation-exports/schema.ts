@@ -44,7 +44,7 @@ builder.objectFields(ProjectRef, (t) => ({
   relationExportStatuses: t.field({
     type: [ExportStatusRef],
     nullable: false,
-    description: "Your relation exports of this project (Maintainer; the instance setting bulk_import_enabled must be on).",
+    description: 'Your relation exports of this project (Maintainer; the instance setting bulk_import_enabled must be on).',
     args: { relation: t.arg.string({ description: 'Only this top-level relation.' }) },
     resolve: (project, { relation }, ctx) => exportStatuses(ctx, { projectId: project.id }, relation),
   }),

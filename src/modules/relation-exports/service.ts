@@ -135,15 +135,23 @@ export async function exportFile(
   return { projectId: project.id, relation, batchNumber: null, fileName, size };
 }
 
-const fileSize = (file: string) => fsp.stat(file).then((s) => s.size, () => null);
+const fileSize = (file: string) =>
+  fsp.stat(file).then(
+    (s) => s.size,
+    () => null,
+  );
 
 /** Opens the file an operation described, checking the viewer again (REST streams it after the operation ran). */
 export async function openExportFile(ctx: Context, file: ExportFile): Promise<fs.ReadStream> {
-  const checked = await exportFile(ctx, { projectId: file.projectId }, {
-    relation: file.relation,
-    batched: file.batchNumber === null ? null : true,
-    batchNumber: file.batchNumber,
-  });
+  const checked = await exportFile(
+    ctx,
+    { projectId: file.projectId },
+    {
+      relation: file.relation,
+      batched: file.batchNumber === null ? null : true,
+      batchNumber: file.batchNumber,
+    },
+  );
   const dir = exportDir(ctx.deps.config.dataDir, checked.projectId, ctx.viewer.user!.id);
   return fs.createReadStream(exportFilePath(dir, checked.relation, fileExtension(checked.relation), checked.batchNumber ?? undefined));
 }
@@ -186,7 +194,15 @@ function relationObjects(db: Db, project: ProjectWithNamespace, relation: Ndjson
     case 'labels':
       return (async function* () {
         for await (const label of keyset((after, take) => db.label.findMany(page(after, take)))) {
-          yield { id: label.id, name: label.name, color: label.color, description: label.description, priority: label.priority, created_at: iso(label.createdAt), updated_at: iso(label.updatedAt) };
+          yield {
+            id: label.id,
+            name: label.name,
+            color: label.color,
+            description: label.description,
+            priority: label.priority,
+            created_at: iso(label.createdAt),
+            updated_at: iso(label.updatedAt),
+          };
         }
       })();
     case 'milestones':
@@ -331,7 +347,10 @@ async function writeBatches(db: Db, row: RelationExport & { project: ProjectWith
     const failed = writer as NdjsonGzipWriter | null;
     if (failed) {
       await failed.abort();
-      await db.relationExportBatch.update({ where: { id: batchId }, data: { status: ExportStatus.FAILED, error: `Batch ${batchNumber} could not be exported` } });
+      await db.relationExportBatch.update({
+        where: { id: batchId },
+        data: { status: ExportStatus.FAILED, error: `Batch ${batchNumber} could not be exported` },
+      });
     }
     throw error;
   }

@@ -39,7 +39,11 @@ const linkFields = <Required extends boolean>(t: InputFields, required: Required
   linkType: t.field({ type: ReleaseAssetLinkTypeEnum }),
 });
 
-const LinkCreateInput = mutationInput('ReleaseAssetLinkCreateInput', (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...linkFields(t, true) }));
+const LinkCreateInput = mutationInput('ReleaseAssetLinkCreateInput', (t) => ({
+  ...projectInputFields(t),
+  tagName: t.string({ required: true }),
+  ...linkFields(t, true),
+}));
 
 const linkScopeFields = (t: InputFields) => ({
   id: t.field({ type: 'ReleasesLinkID', required: true, description: 'ID of the release asset link.' }),

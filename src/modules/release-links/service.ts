@@ -49,10 +49,20 @@ const taken = (error: unknown) => {
   throw error;
 };
 
-export async function createLink(ctx: Context, project: ProjectWithNamespace, tag: string, input: LinkInput & { name: string; url: string }): Promise<LinkWithRelease> {
+export async function createLink(
+  ctx: Context,
+  project: ProjectWithNamespace,
+  tag: string,
+  input: LinkInput & { name: string; url: string },
+): Promise<LinkWithRelease> {
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   const release = await releaseOfTag(ctx, project, tag);
-  const row = { name: input.name, url: input.url, filepath: normalizeFilepath(input.directAssetPath) ?? null, linkType: (input.linkType ?? 'other') as ReleaseLinkType };
+  const row = {
+    name: input.name,
+    url: input.url,
+    filepath: normalizeFilepath(input.directAssetPath) ?? null,
+    linkType: (input.linkType ?? 'other') as ReleaseLinkType,
+  };
   check(row, await ctx.loaders.releases.links.load(release.id));
   const link = await ctx.db.releaseLink.create({ data: { ...row, releaseId: release.id } }).catch(taken);
   ctx.loaders.releases.links.clear(release.id);

@@ -41,11 +41,23 @@ export function createReleaseLoaders(ctx: Context) {
   return {
     /** `facts.use(projectId, (facts) => …)`: at once after the first read. */
     facts: new SettledLoader<number, ProjectFacts>((ids) => Promise.all(ids.map((id) => projectFacts(ctx, id)))),
-    byTag: { load: (projectId: number, tag: string) => byTag.load(tagKey(projectId, tag)), clear: (projectId: number, tag: string) => byTag.clear(tagKey(projectId, tag)) },
+    byTag: {
+      load: (projectId: number, tag: string) => byTag.load(tagKey(projectId, tag)),
+      clear: (projectId: number, tag: string) => byTag.clear(tagKey(projectId, tag)),
+    },
     /** Newest first, as GitLab lists a release's links. */
-    links: batchGroupBy<number, LinkRow>((ids) => linksOfReleases(ctx.deps.sql, ids), (l) => l.releaseId),
-    milestones: batchGroupBy<number, Milestone & { releaseId: number }>((ids) => milestonesOfReleases(ctx.deps.sql, ids), (m) => m.releaseId),
-    evidences: batchGroupBy<number, ReleaseEvidence>((ids) => evidencesOfReleases(ctx.deps.sql, ids), (e) => e.releaseId),
+    links: batchGroupBy<number, LinkRow>(
+      (ids) => linksOfReleases(ctx.deps.sql, ids),
+      (l) => l.releaseId,
+    ),
+    milestones: batchGroupBy<number, Milestone & { releaseId: number }>(
+      (ids) => milestonesOfReleases(ctx.deps.sql, ids),
+      (m) => m.releaseId,
+    ),
+    evidences: batchGroupBy<number, ReleaseEvidence>(
+      (ids) => evidencesOfReleases(ctx.deps.sql, ids),
+      (e) => e.releaseId,
+    ),
   };
 }
 

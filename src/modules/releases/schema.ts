@@ -229,7 +229,13 @@ export const ReleaseRef = builder.prismaObject('Release', {
       description: 'Null for those who may not read the code.',
       ...forCodeReaders,
       preload: preloadEvidences,
-      resolve: (r, args, ctx) => ctx.loaders.releases.evidences.use(r.id, (evidences) => listConnection(args, evidences.map((e) => ({ ...e, release: r })))),
+      resolve: (r, args, ctx) =>
+        ctx.loaders.releases.evidences.use(r.id, (evidences) =>
+          listConnection(
+            args,
+            evidences.map((e) => ({ ...e, release: r })),
+          ),
+        ),
     }),
     evidence: t.field({
       type: ReleaseEvidenceRef,
@@ -334,7 +340,9 @@ ReleaseAssetsRef.implement({
       description: 'Links, plus the four source archives for those who may read the code.',
       preload: preloadAll(preloadAccess, preloadLinks),
       resolve: (r, _a, ctx) =>
-        ctx.loaders.projectAccess.use(r.projectId, (access) => ctx.loaders.releases.links.use(r.id, (links) => links.length + (access.readCode ? ARCHIVE_FORMATS.length : 0))),
+        ctx.loaders.projectAccess.use(r.projectId, (access) =>
+          ctx.loaders.releases.links.use(r.id, (links) => links.length + (access.readCode ? ARCHIVE_FORMATS.length : 0)),
+        ),
     }),
     links: t.connection({
       type: ReleaseAssetLinkRef,
@@ -381,8 +389,7 @@ builder.objectFields(ProjectRef, (t) => ({
       "Where GitLab's `releases/permalink/latest[/<suffix>]` leads: the API path of the release with the greatest releasedAt, " +
       'with the suffix and the query kept (except order_by and credentials); null without releases.',
     args: { suffixPath: t.arg.string(), query: t.arg({ type: 'JSON' }) },
-    resolve: (p, { suffixPath, query }, ctx) =>
-      latestReleasePath(ctx, p, { suffixPath, query: query as Record<string, unknown> | null }),
+    resolve: (p, { suffixPath, query }, ctx) => latestReleasePath(ctx, p, { suffixPath, query: query as Record<string, unknown> | null }),
   }),
 }));
 
@@ -428,7 +435,11 @@ const ReleaseCreateInput = mutationInput('ReleaseCreateInput', (t) => ({
   assets: t.field({ type: ReleaseAssetsInput }),
 }));
 
-const ReleaseUpdateInput = mutationInput('ReleaseUpdateInput', (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }), ...releaseAttributes(t) }));
+const ReleaseUpdateInput = mutationInput('ReleaseUpdateInput', (t) => ({
+  ...projectInputFields(t),
+  tagName: t.string({ required: true }),
+  ...releaseAttributes(t),
+}));
 
 const ReleaseTagInput = (name: string) => mutationInput(name, (t) => ({ ...projectInputFields(t), tagName: t.string({ required: true }) }));
 
@@ -474,7 +485,19 @@ builder.mutationFields((t) => ({
 
 // The release abilities of GitLab's `ProjectPermissions`, from the level the service requires.
 builder.objectFields(ProjectPermissionsRef, (t) => ({
-  createRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `create_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
-  updateRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `update_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
-  destroyRelease: t.boolean({ nullable: false, description: 'If `true`, the user can perform `destroy_release` on this resource', resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL) }),
+  createRelease: t.boolean({
+    nullable: false,
+    description: 'If `true`, the user can perform `create_release` on this resource',
+    resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL),
+  }),
+  updateRelease: t.boolean({
+    nullable: false,
+    description: 'If `true`, the user can perform `update_release` on this resource',
+    resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL),
+  }),
+  destroyRelease: t.boolean({
+    nullable: false,
+    description: 'If `true`, the user can perform `destroy_release` on this resource',
+    resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, RELEASE_WRITE_LEVEL),
+  }),
 }));

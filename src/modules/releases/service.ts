@@ -110,7 +110,12 @@ export type ReleaseCreateInput = {
 };
 
 function linkRows(links: ReleaseLinkInput[]) {
-  const rows = links.map((l) => ({ name: l.name, url: l.url, filepath: normalizeFilepath(l.directAssetPath) ?? null, linkType: (l.linkType ?? 'other') as ReleaseLinkType }));
+  const rows = links.map((l) => ({
+    name: l.name,
+    url: l.url,
+    filepath: normalizeFilepath(l.directAssetPath) ?? null,
+    linkType: (l.linkType ?? 'other') as ReleaseLinkType,
+  }));
   const problems = [...new Set(rows.flatMap((row, i) => linkProblems(row, rows.filter((_, j) => j !== i) as LinkRow[])))];
   if (problems.length) throw new BadRequestError(`Validation failed: ${problems.map((p) => `Links ${p.charAt(0).toLowerCase()}${p.slice(1)}`).join(', ')}`);
   return rows;

@@ -30,7 +30,18 @@ function foundFile<T>(data: FileQuery<T>): T {
 /** GitLab's blob_data, in its key order; `content` only where the route returns it. */
 function fileEntity({ content, last_commit, lfs_oid: _lfs, ...meta }: FileMeta) {
   const { file_name, file_path, size, content_sha256, ref, blob_id, commit_id, execute_filemode } = meta;
-  const entity = { file_name, file_path, size, encoding: 'base64', content_sha256, ref, blob_id, commit_id, last_commit_id: last_commit?.sha ?? null, execute_filemode };
+  const entity = {
+    file_name,
+    file_path,
+    size,
+    encoding: 'base64',
+    content_sha256,
+    ref,
+    blob_id,
+    commit_id,
+    last_commit_id: last_commit?.sha ?? null,
+    execute_filemode,
+  };
   return content === undefined ? entity : { ...entity, content };
 }
 
@@ -136,7 +147,12 @@ const readVariables = (v: Values<typeof READ>) => ({ ...v.id, path: v.file_path,
  * GitLab's raw route accepts a leading slash (`allow_initial_path_separator`), and its `ref` is
  * optional: the default branch, which is what the repository's HEAD points to.
  */
-const RAW = { id: param.ref(), file_path: param.string({ required: true }), ref: param.string({ allowBlank: false, default: 'HEAD' }), lfs: param.bool({ default: false }) };
+const RAW = {
+  id: param.ref(),
+  file_path: param.string({ required: true }),
+  ref: param.string({ allowBlank: false, default: 'HEAD' }),
+  lfs: param.bool({ default: false }),
+};
 
 const rawVariables = (v: Values<typeof RAW>) => ({ ...v.id, path: v.file_path.replace(/^\/+/, ''), ref: v.ref });
 
@@ -226,7 +242,11 @@ function sendTree(res: Response, body: TreePage, ctx: Context) {
   if (!body.keyset) {
     setPaginationHeaders(req, res, ctx.deps.config.externalUrl, body.page, body.total);
   } else if (body.total > body.nodes.length && body.nodes.length > 0) {
-    const query = { ...withoutCredentials(req.query as Record<string, unknown>), page_token: body.nodes[body.nodes.length - 1].id, per_page: body.page.perPage };
+    const query = {
+      ...withoutCredentials(req.query as Record<string, unknown>),
+      page_token: body.nodes[body.nodes.length - 1].id,
+      per_page: body.page.perPage,
+    };
     const search = qs.stringify(query, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b) });
     res.set('Link', `<${ctx.deps.config.externalUrl}${req.baseUrl}${req.path}?${search}>; rel="next"`);
   }
@@ -255,7 +275,12 @@ export const routes = defineRoutes([
     },
     result: (data, v, p): TreePage => {
       const tree = found(found(data.project, 'Project').repository?.tree, 'Tree');
-      return { keyset: v.pagination === 'keyset', page: readPage(p), total: tree.entries?.totalCount ?? 0, nodes: nodesOf(tree.entries).map((node) => treeEntity(node)) };
+      return {
+        keyset: v.pagination === 'keyset',
+        page: readPage(p),
+        total: tree.entries?.totalCount ?? 0,
+        nodes: nodesOf(tree.entries).map((node) => treeEntity(node)),
+      };
     },
     respond: sendTree,
   }),

@@ -58,9 +58,15 @@ export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').imp
     size: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
     rawSize: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
     contentSha256: t.string({ resolve: async (b) => (await blobInfo(b)).sha256 }),
-    rawBlob: t.string({ description: 'Content: its first 10 MiB for bigger files (read those raw).', resolve: async (b) => (await blobBytes(b)).toString('utf8') }),
+    rawBlob: t.string({
+      description: 'Content: its first 10 MiB for bigger files (read those raw).',
+      resolve: async (b) => (await blobBytes(b)).toString('utf8'),
+    }),
     rawTextBlob: t.string({ nullable: true, description: 'Content, or null for binary files: its first 10 MiB for bigger ones.', resolve: (b) => blobText(b) }),
-    base64EncodedBlob: t.string({ description: 'Content, base64-encoded: its first 10 MiB for bigger files.', resolve: async (b) => (await blobBytes(b)).toString('base64') }),
+    base64EncodedBlob: t.string({
+      description: 'Content, base64-encoded: its first 10 MiB for bigger files.',
+      resolve: async (b) => (await blobBytes(b)).toString('base64'),
+    }),
     lfsOid: t.string({ nullable: true, description: 'Object id when the file is a Git LFS pointer.', resolve: (b) => lfsOidOf(b) }),
     storedExternally: t.boolean({ resolve: async (b) => (await lfsOidOf(b)) !== null }),
     lastCommit: t.field({ type: CommitRef, nullable: true, resolve: (b) => withProject(b.project, lastCommitOf(b)) }),
@@ -140,11 +146,7 @@ const entriesOf = (tree: TreeAt, type?: TreeEntryInfo['type']): EntryAt[] =>
 
 /** One connection field of the tree's entries of one type (trees, blobs, submodules). */
 const entryConnection = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, TreeAt>, ref: ObjectRef<Types, EntryAt>, type: TreeEntryInfo['type'], name: string) =>
-  t.connection(
-    { type: ref, resolve: (tree, args) => listConnection(args, entriesOf(tree, type)) },
-    { name: `${name}Connection` },
-    { name: `${name}Edge` },
-  );
+  t.connection({ type: ref, resolve: (tree, args) => listConnection(args, entriesOf(tree, type)) }, { name: `${name}Connection` }, { name: `${name}Edge` });
 
 const TreeRef = builder.objectRef<TreeAt>('Tree').implement({
   description: 'A directory of the repository at a ref: one level, or everything below it when read recursively.',
@@ -192,7 +194,12 @@ builder.objectFields(RepositoryRef, (t) => ({
     extensions: scopes(...REPOSITORY_READ_SCOPES),
     nullable: true,
     description: 'A directory at a ref (the default branch when none is given); null when either does not exist.',
-    args: { path: t.arg.string({ defaultValue: '' }), ref: t.arg.string(), recursive: t.arg.boolean({ defaultValue: false }), refType: t.arg({ type: RefTypeEnum }) },
+    args: {
+      path: t.arg.string({ defaultValue: '' }),
+      ref: t.arg.string(),
+      recursive: t.arg.boolean({ defaultValue: false }),
+      refType: t.arg({ type: RefTypeEnum }),
+    },
     resolve: (project, args, ctx) => findTree(ctx, project, args.path ?? '', args.ref ?? project.defaultBranch ?? 'HEAD', args),
   }),
 }));

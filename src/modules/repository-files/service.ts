@@ -66,7 +66,10 @@ export async function findTree(ctx: Context, project: ProjectWithNamespace, path
   const at = await resolve(ctx, project, qualified);
   const entries = at && (opts.recursive ? at.repository.walkTree(at.commitSha, dir) : at.repository.listTree(at.commitSha, dir));
   if (!at || !entries) return null;
-  const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => TYPE_ORDER[a.e.type] - TYPE_ORDER[b.e.type] || a.i - b.i).map(({ e }) => e);
+  const sorted = entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => TYPE_ORDER[a.e.type] - TYPE_ORDER[b.e.type] || a.i - b.i)
+    .map(({ e }) => e);
   return { project, ...at, ref, path: dir, entries: sorted };
 }
 
@@ -122,10 +125,15 @@ const RANGE_NAMES = { fromLine: 'range[start]', toLine: 'range[end]' };
  * Blame holds the whole file and its lines at once: a file past BLOB_DISPLAY_BYTES is refused.
  */
 export async function blameBlob(blob: BlobAt, range: LineRange): Promise<BlameRange[]> {
-  checkInput(rules.allOrNoneOf(range, RANGE_NAMES), rules.values(range, RANGE_NAMES, (line: number) => line > 0));
+  checkInput(
+    rules.allOrNoneOf(range, RANGE_NAMES),
+    rules.values(range, RANGE_NAMES, (line: number) => line > 0),
+  );
   const { fromLine, toLine } = range;
   if (fromLine != null && toLine != null && fromLine > toLine) {
-    throw new BadRequestError('fromLine must be less than or equal to toLine', 'BAD_REQUEST', { message: 'range[start] must be less than or equal to range[end]' });
+    throw new BadRequestError('fromLine must be less than or equal to toLine', 'BAD_REQUEST', {
+      message: 'range[start] must be less than or equal to range[end]',
+    });
   }
   if ((await blob.repository.blobSize(blob.entry.oid)) > BLOB_DISPLAY_BYTES) {
     throw badRequestBecause(`The file is over the blame size limit of ${BLOB_DISPLAY_BYTES} bytes; read it through the raw file endpoint`);

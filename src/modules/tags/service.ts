@@ -45,7 +45,13 @@ async function writeTag(ctx: Context, project: ProjectWithNamespace, repository:
   if (!commitId) throw new BadRequestError(`Target ${input.ref} is invalid`);
   const user = ctx.viewer.user!;
   const created = await repository.createTag({ name: input.name, commitId, message: input.message || null, tagger: { name: user.name, email: user.email } });
-  if (created) await announceRefChange(ctx.deps, { projectId: project.id, userId: user.id, ref: `refs/tags/${input.name}`, after: repository.tag(input.name)?.objectId ?? commitId });
+  if (created)
+    await announceRefChange(ctx.deps, {
+      projectId: project.id,
+      userId: user.id,
+      ref: `refs/tags/${input.name}`,
+      after: repository.tag(input.name)?.objectId ?? commitId,
+    });
   return { created, commitId };
 }
 

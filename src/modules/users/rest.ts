@@ -25,70 +25,73 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({
   skipConfirmation: v.skip_confirmation,
 });
 
-export const routes = defineRoutes([
-  route({
-    method: 'GET',
-    path: '/user',
-    operation: 'CurrentUser',
-    // GitLab's `resource :user` authenticates every route; `/users` only its writes.
-    authenticate: true,
-    result: (data) => entity(expected(data.currentUser, 'current user')),
-  }),
-  route({
-    method: 'GET',
-    path: '/users',
-    operation: 'UserList',
-    paginated: true,
-    params: { username: param.string(), search: param.string(), active: param.bool(), blocked: param.bool() },
-    variables: (v) => ({
-      usernames: v.username === undefined ? undefined : [v.username],
-      search: v.search,
-      active: v.active,
-      blocked: v.blocked,
+export const routes = defineRoutes(
+  [
+    route({
+      method: 'GET',
+      path: '/user',
+      operation: 'CurrentUser',
+      // GitLab's `resource :user` authenticates every route; `/users` only its writes.
+      authenticate: true,
+      result: (data) => entity(expected(data.currentUser, 'current user')),
     }),
-    result: (data) => page(data.users, entity),
-  }),
-  route({
-    method: 'GET',
-    path: '/users/:user_id',
-    operation: 'UserById',
-    params: { user_id: param.int({ required: true }) },
-    variables: (v) => ({ id: globalId('User', v.user_id) }),
-    result: (data) => entity(found(data.user, 'User')),
-  }),
-  route({
-    method: 'POST',
-    path: '/users',
-    operation: 'UserCreate',
-    status: 201,
-    params: {
-      username: param.string({ required: true }),
-      name: param.string({ required: true }),
-      email: param.string({ required: true }),
-      ...ATTRIBUTES,
-      reset_password: param.bool(),
-      force_random_password: param.bool(),
-    },
-    variables: (v) => ({
-      input: {
-        username: v.username,
-        name: v.name,
-        email: v.email,
-        resetPassword: v.reset_password,
-        forceRandomPassword: v.force_random_password,
-        ...attributes(v),
+    route({
+      method: 'GET',
+      path: '/users',
+      operation: 'UserList',
+      paginated: true,
+      params: { username: param.string(), search: param.string(), active: param.bool(), blocked: param.bool() },
+      variables: (v) => ({
+        usernames: v.username === undefined ? undefined : [v.username],
+        search: v.search,
+        active: v.active,
+        blocked: v.blocked,
+      }),
+      result: (data) => page(data.users, entity),
+    }),
+    route({
+      method: 'GET',
+      path: '/users/:user_id',
+      operation: 'UserById',
+      params: { user_id: param.int({ required: true }) },
+      variables: (v) => ({ id: globalId('User', v.user_id) }),
+      result: (data) => entity(found(data.user, 'User')),
+    }),
+    route({
+      method: 'POST',
+      path: '/users',
+      operation: 'UserCreate',
+      status: 201,
+      params: {
+        username: param.string({ required: true }),
+        name: param.string({ required: true }),
+        email: param.string({ required: true }),
+        ...ATTRIBUTES,
+        reset_password: param.bool(),
+        force_random_password: param.bool(),
       },
+      variables: (v) => ({
+        input: {
+          username: v.username,
+          name: v.name,
+          email: v.email,
+          resetPassword: v.reset_password,
+          forceRandomPassword: v.force_random_password,
+          ...attributes(v),
+        },
+      }),
+      result: (data) => entity(expected(data.userCreate?.user, 'user')),
     }),
-    result: (data) => entity(expected(data.userCreate?.user, 'user')),
-  }),
-  route({
-    method: 'PUT',
-    path: '/users/:user_id',
-    operation: 'UserUpdate',
-    params: { user_id: param.int({ required: true }), username: param.string(), name: param.string(), email: param.string(), ...ATTRIBUTES },
-    variables: (v) => ({
-      input: { id: globalId('User', v.user_id), ...attributes(v), username: v.username, name: v.name, email: v.email },
+    route({
+      method: 'PUT',
+      path: '/users/:user_id',
+      operation: 'UserUpdate',
+      params: { user_id: param.int({ required: true }), username: param.string(), name: param.string(), email: param.string(), ...ATTRIBUTES },
+      variables: (v) => ({
+        input: { id: globalId('User', v.user_id), ...attributes(v), username: v.username, name: v.name, email: v.email },
+      }),
+      result: (data) => entity(expected(data.userUpdate?.user, 'user')),
     }),
-    result: (data) => entity(expected(data.userUpdate?.user, 'user')),
-  }),
-], { authenticate: 'writes' });
+  ],
+  { authenticate: 'writes' },
+);

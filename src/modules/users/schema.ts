@@ -30,14 +30,21 @@ export const UserInterface = builder.interfaceRef<User>('User').implement({
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
     publicEmail: t.string({ nullable: true, resolve: () => null }),
-    email: t.string({ nullable: true, description: 'Visible to the user and administrators.', resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.email : null) }),
-    isAdmin: t.boolean({ nullable: true, description: 'Visible to the user and administrators.', resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.isAdmin : null) }),
+    email: t.string({
+      nullable: true,
+      description: 'Visible to the user and administrators.',
+      resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.email : null),
+    }),
+    isAdmin: t.boolean({
+      nullable: true,
+      description: 'Visible to the user and administrators.',
+      resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.isAdmin : null),
+    }),
     canCreateGroup: t.boolean({ nullable: true, resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.canCreateGroup : null) }),
     projectsLimit: t.int({ nullable: true, resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.projectsLimit : null) }),
     confirmedAt: t.field({ type: 'Time', nullable: true, resolve: (u, _a, ctx) => (selfOrAdmin(u, ctx) ? u.confirmedAt : null) }),
   }),
 });
-
 
 export const UserRef = builder.prismaObject('User', {
   name: 'UserCore',

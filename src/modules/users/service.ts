@@ -30,18 +30,23 @@ export async function findUser(ctx: Context, by: { id?: number | null; username?
   return null;
 }
 
-export function listUsers(ctx: Context, filter: { usernames?: string[] | null; search?: string | null; active?: boolean | null; blocked?: boolean | null }): Listing<User> {
+export function listUsers(
+  ctx: Context,
+  filter: { usernames?: string[] | null; search?: string | null; active?: boolean | null; blocked?: boolean | null },
+): Listing<User> {
   const where: Prisma.UserWhereInput = {
     ...(filter.usernames?.length && { OR: filter.usernames.map((u) => ({ username: equalsIgnoringCase(u) })) }),
     ...(filter.search && {
-      AND: [{
-        OR: [
-          { username: containsIgnoringCase(filter.search) },
-          { name: containsIgnoringCase(filter.search) },
-          // Searching by e-mail is for administrators only, so it cannot enumerate addresses.
-          ...(ctx.viewer.isAdmin ? [{ email: equalsIgnoringCase(filter.search) }] : []),
-        ],
-      }],
+      AND: [
+        {
+          OR: [
+            { username: containsIgnoringCase(filter.search) },
+            { name: containsIgnoringCase(filter.search) },
+            // Searching by e-mail is for administrators only, so it cannot enumerate addresses.
+            ...(ctx.viewer.isAdmin ? [{ email: equalsIgnoringCase(filter.search) }] : []),
+          ],
+        },
+      ],
     }),
     ...(filter.active && { state: 'active' as const }),
     ...(filter.blocked && { state: 'blocked' as const }),
@@ -103,25 +108,27 @@ export async function createUser(ctx: Context, input: UserCreateInput): Promise<
 
 export async function createUserRecord(db: Db, input: UserInput & { username: string; name: string; email: string }): Promise<User> {
   await validateUser(db, input);
-  return db.$transaction(async (tx) => {
-    const user = await tx.user.create({
-      data: {
-        username: input.username,
-        name: input.name,
-        email: input.email,
-        isAdmin: input.admin ?? false,
-        bio: input.bio ?? '',
-        canCreateGroup: input.canCreateGroup ?? true,
-        projectsLimit: input.projectsLimit ?? 100000,
-        confirmedAt: input.skipConfirmation === false ? null : new Date(),
-      },
-    });
-    const namespace = await tx.namespace.create({
-      data: { kind: 'user', name: input.name, path: input.username, fullPath: input.username, ownerId: user.id, visibility: 'public' },
-    });
-    await tx.namespace.update({ where: { id: namespace.id }, data: { traversalIds: [namespace.id] } });
-    return user;
-  }).catch(rethrowUniqueAsConflict);
+  return db
+    .$transaction(async (tx) => {
+      const user = await tx.user.create({
+        data: {
+          username: input.username,
+          name: input.name,
+          email: input.email,
+          isAdmin: input.admin ?? false,
+          bio: input.bio ?? '',
+          canCreateGroup: input.canCreateGroup ?? true,
+          projectsLimit: input.projectsLimit ?? 100000,
+          confirmedAt: input.skipConfirmation === false ? null : new Date(),
+        },
+      });
+      const namespace = await tx.namespace.create({
+        data: { kind: 'user', name: input.name, path: input.username, fullPath: input.username, ownerId: user.id, visibility: 'public' },
+      });
+      await tx.namespace.update({ where: { id: namespace.id }, data: { traversalIds: [namespace.id] } });
+      return user;
+    })
+    .catch(rethrowUniqueAsConflict);
 }
 
 /** Updates a user (administrators only); renaming the user moves its namespace along. */
@@ -130,34 +137,36 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
   const user = await ctx.db.user.findUnique({ where: { id } });
   if (!user) throw new NotFoundError('User');
   await validateUser(ctx.db, input, user);
-  return ctx.db.$transaction(async (tx) => {
-    const updated = await tx.user.update({
-      where: { id },
-      data: {
-        username: input.username ?? undefined,
-        name: input.name ?? undefined,
-        email: input.email ?? undefined,
-        isAdmin: input.admin ?? undefined,
-        bio: input.bio ?? undefined,
-        canCreateGroup: input.canCreateGroup ?? undefined,
-        projectsLimit: input.projectsLimit ?? undefined,
-        state: input.state ?? undefined,
-      },
-    });
-    if (input.username != null || input.name != null) {
-      await tx.namespace.update({
-        where: { ownerId: id },
-        data: { path: updated.username, fullPath: updated.username, name: updated.name },
+  return ctx.db
+    .$transaction(async (tx) => {
+      const updated = await tx.user.update({
+        where: { id },
+        data: {
+          username: input.username ?? undefined,
+          name: input.name ?? undefined,
+          email: input.email ?? undefined,
+          isAdmin: input.admin ?? undefined,
+          bio: input.bio ?? undefined,
+          canCreateGroup: input.canCreateGroup ?? undefined,
+          projectsLimit: input.projectsLimit ?? undefined,
+          state: input.state ?? undefined,
+        },
       });
-    }
-    return updated;
-  }).catch(rethrowUniqueAsConflict);
+      if (input.username != null || input.name != null) {
+        await tx.namespace.update({
+          where: { ownerId: id },
+          data: { path: updated.username, fullPath: updated.username, name: updated.name },
+        });
+      }
+      return updated;
+    })
+    .catch(rethrowUniqueAsConflict);
 }
 
 /** Two concurrent creates can both pass validation; the unique index decides, answered as 409. */
 function rethrowUniqueAsConflict(error: unknown): never {
   if (!isUniqueViolation(error)) throw error;
-  const fields = (error as { meta?: { driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } } }).meta
-    ?.driverAdapterError?.cause?.constraint?.fields ?? [];
+  const fields =
+    (error as { meta?: { driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } } }).meta?.driverAdapterError?.cause?.constraint?.fields ?? [];
   throw new ConflictError(fields.some((f) => f.includes('email')) ? 'Email has already been taken' : 'Username has already been taken');
 }

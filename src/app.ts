@@ -9,7 +9,7 @@ import { TooManyRequestsError, UnauthorizedError } from './core/errors.ts';
 import { jitExecutionPlugin, loadJit, type ExecutionEngine } from './graphql/jit.ts';
 import { operationChecksPlugin } from './graphql/operation-checks.ts';
 import { jsonBytesPlugin } from './graphql/answers.ts';
-import { GRAPHQL_BODY_LIMIT, graphqlJsonBody } from './graphql/request-body.ts';
+import { batchLimit, GRAPHQL_BODY_LIMIT, graphqlJsonBody, MAX_BATCH_OPERATIONS } from './graphql/request-body.ts';
 import { databaseAnswers, describeMissing, pendingMigrations, sampleRepositoryStorage } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
@@ -139,10 +139,12 @@ async function yogaOptions(deps: AppDeps, opts: AppOptions): Promise<YogaServerO
     landingPage: false,
     healthCheckEndpoint: '/api/graphql/health',
     maxRequestBodySize: GRAPHQL_BODY_LIMIT,
+    batching: { limit: MAX_BATCH_OPERATIONS },
     cors: false,
     logging: false,
     context: ({ req }) => req.forgegate!,
     plugins: [
+      batchLimit(),
       ...queryLimits(),
       // Before the checks: their deadline wraps whichever executor runs.
       jitExecutionPlugin(opts.graphqlEngine),

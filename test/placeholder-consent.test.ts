@@ -65,7 +65,7 @@ const row = (username: string, gitlabUsername: string, email = '') =>
 const reassign = (username: string, assignee: User, token = owner.token) =>
   sourceUser(username).then((u) =>
     t.graphql(
-      `mutation($id: ID!, $to: ID!) { importSourceUserReassign(input: { id: $id, assigneeUserId: $to }) { importSourceUser { status reassignToUser { username } } errors } }`,
+      `mutation($id: ImportSourceUserID!, $to: UserID!) { importSourceUserReassign(input: { id: $id, assigneeUserId: $to }) { importSourceUser { status reassignToUser { username } } errors } }`,
       { id: gidOf(u.id), to: `gid://gitlab/User/${assignee.id}` },
       token,
     ),
@@ -182,7 +182,7 @@ describe('placeholder reassignment asks the assignee first', () => {
     const cancel = (token: string) =>
       sourceUser('yan').then((u) =>
         t.graphql(
-          `mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { importSourceUser { status reassignToUser { username } } errors } }`,
+          `mutation($id: ImportSourceUserID!) { importSourceUserCancelReassignment(input: { id: $id }) { importSourceUser { status reassignToUser { username } } errors } }`,
           { id: gidOf(u.id) },
           token,
         ),
@@ -266,7 +266,7 @@ describe('placeholder reassignment asks the assignee first', () => {
     const first = requestLinks(alice);
     const resend = (token: string) =>
       t.graphql(
-        `mutation($id: ID!) { importSourceUserResendNotification(input: { id: $id }) { importSourceUser { status } errors } }`,
+        `mutation($id: ImportSourceUserID!) { importSourceUserResendNotification(input: { id: $id }) { importSourceUser { status } errors } }`,
         { id: gidOf(first.id) },
         token,
       );
@@ -278,7 +278,11 @@ describe('placeholder reassignment asks the assignee first', () => {
     await web('get', first.review, alice.token).expect(404, NOT_FOUND);
     await web('get', second.review, alice.token).expect(200);
     // Cancelled by the owner: the link is dead.
-    await t.graphql(`mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`, { id: gidOf(first.id) }, owner.token);
+    await t.graphql(
+      `mutation($id: ImportSourceUserID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`,
+      { id: gidOf(first.id) },
+      owner.token,
+    );
     await web('post', second.accept, alice.token).expect(404, NOT_FOUND);
     expect(await sourceUser('vic')).toMatchObject({ status: 'pending_reassignment', reassignToUserId: null, reassignmentTokenDigest: null });
   });
@@ -287,7 +291,9 @@ describe('placeholder reassignment asks the assignee first', () => {
     expect((await t.api('get', '/application/settings').expect(200)).body.allow_bypass_placeholder_confirmation).toBe(false);
     // Off: even an administrator's reassignment waits.
     expect((await reassign('uma', alice, t.root.token)).body.data.importSourceUserReassign.importSourceUser.status).toBe('AWAITING_APPROVAL');
-    await t.graphql(`mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`, { id: gidOf((await sourceUser('uma')).id) });
+    await t.graphql(`mutation($id: ImportSourceUserID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`, {
+      id: gidOf((await sourceUser('uma')).id),
+    });
     await t.deps.jobs.drain();
 
     await t.api('put', '/application/settings', owner.token).send({ allow_bypass_placeholder_confirmation: true }).expect(403);
@@ -301,7 +307,7 @@ describe('placeholder reassignment asks the assignee first', () => {
       // On: the owner's reassignment still waits.
       expect((await reassign('uma', alice)).body.data.importSourceUserReassign.importSourceUser.status).toBe('AWAITING_APPROVAL');
       await t.graphql(
-        `mutation($id: ID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`,
+        `mutation($id: ImportSourceUserID!) { importSourceUserCancelReassignment(input: { id: $id }) { errors } }`,
         { id: gidOf((await sourceUser('uma')).id) },
         owner.token,
       );

@@ -490,7 +490,7 @@ describe('placeholder reassignments', () => {
 
     const reassign = (assignee: number | string) =>
       t.graphql(
-        `mutation($id: ID!, $to: ID!) { importSourceUserReassign(input: { id: $id, assigneeUserId: $to }) { importSourceUser { status reassignToUser { username } } errors } }`,
+        `mutation($id: ImportSourceUserID!, $to: UserID!) { importSourceUserReassign(input: { id: $id, assigneeUserId: $to }) { importSourceUser { status reassignToUser { username } } errors } }`,
         { id: sourceUserGid, to: typeof assignee === 'number' ? `gid://gitlab/User/${assignee}` : assignee },
         owner.token,
       );

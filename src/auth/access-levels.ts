@@ -21,3 +21,16 @@ const NAMES: Record<number, keyof typeof AccessLevel> = {
 };
 
 export const accessLevelName = (level: number) => NAMES[level] ?? 'NO_ACCESS';
+
+/** GitLab's `Gitlab::Access.human_access`: the role's name as its pages show it. */
+const HUMAN: Record<number, string> = {
+  0: 'No access',
+  5: 'Minimal Access',
+  10: 'Guest',
+  20: 'Reporter',
+  30: 'Developer',
+  40: 'Maintainer',
+  50: 'Owner',
+};
+
+export const humanAccess = (level: number) => HUMAN[level] ?? null;

@@ -1,4 +1,4 @@
-import { cursorToOffset, offsetForArgs, offsetToCursor, type resolveArrayConnection } from '@pothos/plugin-relay';
+import { offsetForArgs, offsetToCursor, type resolveArrayConnection } from '@pothos/plugin-relay';
 import { getNamedType, isObjectType, type GraphQLFieldResolver, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { ParamError } from '../core/errors.ts';
 import { MAX_ID } from '../core/input.ts';
@@ -46,17 +46,23 @@ function wholeWhenAsked(resolve: GraphQLFieldResolver<unknown, unknown, Connecti
   };
 }
 
-/** A cursor this server did not hand out is the client's mistake (GitLab: "Please provide a valid cursor"), not a 500. */
-function checkCursor(cursor: string | null | undefined) {
-  if (cursor == null) return;
-  let offset: number;
-  try {
-    offset = cursorToOffset(cursor);
-  } catch {
-    throw new ParamError('Please provide a valid cursor');
-  }
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new ParamError('Please provide a valid cursor');
+const CURSOR = /^OffsetConnection:(0|[1-9][0-9]*)$/;
+
+/**
+ * A cursor as this server hands them out, or none. An empty string is no cursor: GitLab's
+ * frontend passes `after: ""` by default. Anything else this server did not hand out (not base64
+ * of `OffsetConnection:<n>`, `OffsetConnection:1.5` included) is the client's mistake, GitLab's
+ * "Please provide a valid cursor", never a 500 nor a page read from a guessed offset.
+ */
+function checkedCursor(cursor: string | null | undefined): string | null {
+  if (cursor == null || cursor === '') return null;
+  const offset = CURSOR.exec(Buffer.from(cursor, 'base64').toString('utf8'))?.[1];
+  if (offset === undefined || !Number.isSafeInteger(Number(offset))) throw new ParamError('Please provide a valid cursor');
+  return cursor;
 }
+
+/** The arguments with their cursors checked (`checkedCursor`); the whole-list mark kept. */
+const withCheckedCursors = <A extends ConnectionArgs>(args: A): A => ({ ...args, after: checkedCursor(args.after), before: checkedCursor(args.before) });
 
 /**
  * An edge whose cursor is encoded when a query reads it, not before: queries and the REST
@@ -136,9 +142,8 @@ function offsetConnection<T>(nodes: readonly T[], window: Window, totalCount: ()
  * the count is a statement only where `totalCount` (or `count`) is selected, read once, and a page
  * ends where the rows do (one row more than the page is read, for `hasNextPage`).
  */
-export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<T>) {
-  checkCursor(args.after);
-  checkCursor(args.before);
+export async function pagedConnection<T>(given: ConnectionArgs, listing: Listing<T>) {
+  const args = withCheckedCursors(given);
   const clamp = (n?: number | null) => (n == null ? n : Math.max(0, Math.min(n, MAX_PAGE_SIZE)));
   const bounded = { ...args, first: clamp(args.first), last: clamp(args.last) };
   const counted = bounded.last != null ? await listing.count() : undefined;
@@ -149,7 +154,8 @@ export async function pagedConnection<T>(args: ConnectionArgs, listing: Listing<
 }
 
 /** A list loaded whole (children loaded in one batch) as a Relay connection with totalCount. */
-export function listConnection<T>(args: ConnectionArgs, list: readonly T[]) {
+export function listConnection<T>(given: ConnectionArgs, list: readonly T[]) {
+  const args = withCheckedCursors(given);
   // Pothos's defaults for arrays (20 by default, 100 at most), as resolveArrayConnection pages them.
   const window = offsetForArgs({ args, ...sizesFor(args), totalCount: list.length });
   return offsetConnection(list.slice(window.offset, window.offset + window.limit), window, () => list.length);

@@ -1,4 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { jsonNestedDeeperThan } from '../core/input.ts';
 import { MAX_VARIABLES_DEPTH, VariablesTooDeepError } from './operation-checks.ts';
 
@@ -21,6 +23,33 @@ const isQueryObject = (value: unknown): value is object =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 
 /**
+ * The most operations one batched request (a JSON array, as Apollo's batch link sends) may carry.
+ * Each operation keeps its own cost ceiling, so the batch bounds what one request can cost.
+ */
+export const MAX_BATCH_OPERATIONS = 10;
+
+/** A JSON array of GraphQL requests, which Yoga runs one by one and answers as an array. */
+const isBatch = (value: unknown): value is object[] => Array.isArray(value) && value.length > 0 && value.every(isQueryObject);
+
+/**
+ * Batched requests as GitLab's Apollo client sends them: at most `MAX_BATCH_OPERATIONS`, and an
+ * empty one is no request; both a 400 (Yoga would answer 413 past its limit, a body-size status,
+ * and an empty array with an empty answer).
+ */
+export function batchLimit(limit = MAX_BATCH_OPERATIONS): Plugin {
+  const refuse = (message: string) => new GraphQLError(message, { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
+  return {
+    onRequestParse: () => ({
+      onRequestParseDone: ({ requestParserResult }) => {
+        if (!Array.isArray(requestParserResult)) return;
+        if (requestParserResult.length === 0) throw refuse('A batched request needs at least one operation.');
+        if (requestParserResult.length > limit) throw refuse(`Batching is limited to ${limit} operations per request.`);
+      },
+    }),
+  };
+}
+
+/**
  * Reads a JSON GraphQL request body and hands it to graphql-yoga parsed (`req.body`), which Yoga
  * then uses as it is. Yoga's own reading pipes the body through a web TransformStream (its size
  * limit) and Node's stream pipeline; on Node 20 what that leaves behind keeps the young objects of
@@ -28,7 +57,7 @@ const isQueryObject = (value: unknown): value is object =>
  * collection at one connection, none read this way, and a third more requests per second for a
  * trivial query (bench/RESULTS.md). What this reader does not take, Yoga reads and answers as
  * before: other content types, encoded bodies, a declared length over the limit, and any body that
- * is not a non-empty JSON object (handed over as text, for Yoga's own 400s).
+ * is neither a non-empty JSON object nor an array of them (handed over as text, for Yoga's own 400s).
  */
 export function graphqlJsonBody(limit = GRAPHQL_BODY_LIMIT) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -73,7 +102,7 @@ export function graphqlJsonBody(limit = GRAPHQL_BODY_LIMIT) {
 function parsedQuery(text: string): object | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return isQueryObject(value) ? value : undefined;
+    return isQueryObject(value) || isBatch(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -60,6 +60,7 @@ export const GLOBAL_ID_CLASSES = {
   PersonalAccessTokenID: ['PersonalAccessToken'],
   PackagesProtectionRuleID: ['Packages::Protection::Rule'],
   AlertManagementHttpIntegrationID: ['AlertManagement::HttpIntegration'],
+  ImportSourceUserID: ['Import::SourceUser'],
 } as const;
 
 export type GlobalIdScalarName = keyof typeof GLOBAL_ID_CLASSES;

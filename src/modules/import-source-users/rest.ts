@@ -38,7 +38,8 @@ export const routes = defineRoutes(
 /** The request as the assignee's links answer it: database ids, GitLab's lower-case status. */
 const requestEntity = (request: ReassignmentRequestEntityFragment) => ({
   ...request,
-  id: Number(expected(request.id, 'id').split('/').pop()),
+  // The global id (`gid://gitlab/Import::SourceUser/<id>`) as the database id the links name.
+  id: Number(String(expected(request.id, 'id')).split('/').pop()),
   status: expected(request.status, 'status').toLowerCase(),
 });
 

@@ -1,17 +1,22 @@
 import type { ImportSourceUser, ImportSourceUserStatus, Namespace } from '../../generated/prisma/client.ts';
-import { builder, gid } from '../../graphql/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType, type Types } from '../../graphql/payloads.ts';
 import { GroupRef } from '../groups/index.ts';
+import { NamespaceRef } from '../namespaces/index.ts';
 import { UserRef } from '../users/index.ts';
 import {
   answerReassignmentRequest,
   cancelReassignment,
   findReassignmentRequest,
+  keepAllAsPlaceholder,
+  keepAsPlaceholder,
   listSourceUsers,
   placeholderCsv,
   reassignSourceUser,
   resendReassignmentRequest,
+  SOURCE_USER_SORTS,
+  undoKeepAsPlaceholder,
   uploadReassignmentCsv,
   type PlaceholderCsv,
 } from './service.ts';
@@ -35,18 +40,37 @@ const userOrNull = <T>(id: number | null, load: (id: number) => Promise<T>) => (
 export const ImportSourceUserRef = builder.objectRef<ImportSourceUser>('ImportSourceUser').implement({
   description: 'A contributor of imported data: who they were on the source, and whom their contributions belong to here.',
   fields: (t) => ({
-    id: t.id({ resolve: (u) => gid('Import::SourceUser', u.id) }),
-    sourceHostname: t.exposeString('sourceHostname'),
-    importType: t.exposeString('importType'),
-    sourceUserIdentifier: t.exposeString('sourceUserIdentifier'),
+    id: t.field({
+      type: 'ImportSourceUserID',
+      nullable: false,
+      description: 'Global ID of the mapping of a user on source instance to a user on destination instance.',
+      resolve: (u) => u.id,
+    }),
+    sourceHostname: t.exposeString('sourceHostname', { nullable: false }),
+    importType: t.exposeString('importType', { nullable: false }),
+    sourceUserIdentifier: t.exposeString('sourceUserIdentifier', { nullable: false }),
     sourceName: t.exposeString('sourceName', { nullable: true }),
     sourceUsername: t.exposeString('sourceUsername', { nullable: true }),
-    status: t.expose('status', { type: ImportSourceUserStatusEnum }),
+    status: t.expose('status', { type: ImportSourceUserStatusEnum, nullable: false }),
     reassignmentError: t.exposeString('reassignmentError', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'Time', nullable: false, description: 'Timestamp of when the source user was created.' }),
+    namespace: t.field({
+      type: NamespaceRef,
+      nullable: true,
+      description: 'Namespace the contributions were imported to.',
+      resolve: (u, _a, ctx) => ctx.loaders.namespace.load(u.namespaceId),
+    }),
     placeholderUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.placeholderUserId, (id) => ctx.loaders.user.load(id)) }),
     reassignToUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignToUserId, (id) => ctx.loaders.user.load(id)) }),
     reassignedByUser: t.field({ type: UserRef, nullable: true, resolve: (u, _a, ctx) => userOrNull(u.reassignedByUserId, (id) => ctx.loaders.user.load(id)) }),
   }),
+});
+
+const SourceUserSortEnum = builder.enumType('SourceUserSort', {
+  description: 'Values for sorting the mapping of users on source instance to users on destination instance.',
+  values: Object.fromEntries(SOURCE_USER_SORTS.map((s) => [s.toUpperCase(), { value: s }])) as {
+    [K in (typeof SOURCE_USER_SORTS)[number] as Uppercase<K>]: { value: K };
+  },
 });
 
 const PlaceholderCsvRef = builder.objectRef<PlaceholderCsv>('PlaceholderReassignmentsCsv').implement({
@@ -57,16 +81,30 @@ const PlaceholderCsvRef = builder.objectRef<PlaceholderCsv>('PlaceholderReassign
   }),
 });
 
-builder.objectFields(GroupRef, (t) => ({
-  importSourceUsers: t.connection({
+/** GitLab's `Namespace.importSourceUsers`, which a Group has as a namespace too (Owner only). */
+const importSourceUsersField = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Namespace>) =>
+  t.connection({
     type: ImportSourceUserRef,
-    description: 'Contributors of data imported into the group, with their reassignment status (Owner only).',
+    description: 'Import source users of the namespace. This field can only be resolved for one namespace in any single request.',
     args: {
-      statuses: t.arg({ type: [ImportSourceUserStatusEnum] }),
-      search: t.arg.string({ description: 'Part of the source name or username.' }),
+      statuses: t.arg({
+        type: [ImportSourceUserStatusEnum],
+        description: 'Filter mapping of users on source instance to users on destination instance by status.',
+      }),
+      search: t.arg.string({ description: 'Query to search mappings by name or username of users on source instance.' }),
+      sort: t.arg({
+        type: SourceUserSortEnum,
+        defaultValue: 'source_name_asc',
+        description: 'Sort mapping of users on source instance to users on destination instance by the criteria.',
+      }),
     },
-    resolve: async (group, args, ctx) => pagedConnection(args, await listSourceUsers(ctx, group as Namespace, args)),
-  }),
+    resolve: async (namespace, args, ctx) => pagedConnection(args, await listSourceUsers(ctx, namespace, args)),
+  });
+
+builder.objectFields(NamespaceRef, (t) => ({ importSourceUsers: importSourceUsersField(t) }));
+
+builder.objectFields(GroupRef, (t) => ({
+  importSourceUsers: importSourceUsersField(t as unknown as PothosSchemaTypes.ObjectFieldBuilder<Types, Namespace>),
   placeholderReassignmentsCsv: t.field({
     type: PlaceholderCsvRef,
     description: 'The CSV to fill in and upload with importSourceUsersReassignFromCsv (Owner only).',
@@ -75,14 +113,39 @@ builder.objectFields(GroupRef, (t) => ({
 }));
 
 const ReassignInput = mutationInput('ImportSourceUserReassignInput', (t) => ({
-  id: t.id({ required: true, description: 'Global ID of the import source user.' }),
-  assigneeUserId: t.id({ required: true, description: 'Global ID of the user to reassign the contributions to.' }),
+  id: t.field({
+    type: 'ImportSourceUserID',
+    required: true,
+    description: 'Global ID of the mapping of a user on source instance to a user on destination instance.',
+  }),
+  assigneeUserId: t.field({ type: 'UserID', required: true, description: 'Global ID of the assignee user.' }),
 }));
 
 const SourceUserInput = (name: string) =>
   mutationInput(name, (t) => ({
-    id: t.id({ required: true, description: 'Global ID of the import source user.' }),
+    id: t.field({
+      type: 'ImportSourceUserID',
+      required: true,
+      description: 'Global ID of the mapping of a user on source instance to a user on destination instance.',
+    }),
   }));
+
+const KeepAllInput = mutationInput('ImportSourceUserKeepAllAsPlaceholderInput', (t) => ({
+  namespaceId: t.field({ type: 'NamespaceID', required: true, description: 'Global ID of the namespace.' }),
+}));
+
+type CountPayload = { updatedImportSourceUserCount: number | null; errors: string[]; clientMutationId?: string | null };
+
+const KeepAllPayload = builder.objectRef<CountPayload>('ImportSourceUserKeepAllAsPlaceholderPayload').implement({
+  fields: (t) => ({
+    updatedImportSourceUserCount: t.exposeInt('updatedImportSourceUserCount', {
+      nullable: true,
+      description: 'Number of successfully updated mappings of users on source instance to their destination users.',
+    }),
+    errors: payloadErrorsField(t),
+    clientMutationId: payloadClientMutationIdField(t),
+  }),
+});
 
 const AnswerInput = (name: string) =>
   mutationInput(name, (t) => ({
@@ -125,6 +188,8 @@ const OWNER_MUTATIONS = {
     resendReassignmentRequest,
     'Mails the assignee of a reassignment awaiting approval a new link (the earlier one stops working).',
   ],
+  importSourceUserKeepAsPlaceholder: [keepAsPlaceholder, 'Keeps the contributions of a source user awaiting reassignment with its placeholder user.'],
+  importSourceUserUndoKeepAsPlaceholder: [undoKeepAsPlaceholder, 'Makes a source user kept as a placeholder reassignable again.'],
 } as const;
 
 /** The assignee's answers, GitLab's accept and decline web actions as mutations. */
@@ -143,7 +208,7 @@ builder.mutationFields((t) => ({
         type: payloadType(`${upperFirst(name)}Payload`, 'importSourceUser', ImportSourceUserRef),
         description,
         args: { input: t.arg({ type: SourceUserInput(`${upperFirst(name)}Input`), required: true }) },
-        resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => run(ctx, String(input.id)), input),
+        resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => run(ctx, input.id), input),
       }),
     ]),
   ),
@@ -164,7 +229,13 @@ builder.mutationFields((t) => ({
     description:
       "Asks a user to take over a placeholder's contributions (an e-mail with a link to accept or decline); a background job moves them once accepted.",
     args: { input: t.arg({ type: ReassignInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => reassignSourceUser(ctx, String(input.id), String(input.assigneeUserId)), input),
+    resolve: (_r, { input }, ctx) => asPayload('importSourceUser', () => reassignSourceUser(ctx, input.id, input.assigneeUserId), input),
+  }),
+  importSourceUserKeepAllAsPlaceholder: t.field({
+    type: KeepAllPayload,
+    description: 'Keeps the contributions of every source user of the group still awaiting reassignment with their placeholder users (Owner only).',
+    args: { input: t.arg({ type: KeepAllInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('updatedImportSourceUserCount', () => keepAllAsPlaceholder(ctx, input.namespaceId), input),
   }),
   importSourceUsersReassignFromCsv: t.field({
     type: CsvPayload,

@@ -150,9 +150,21 @@ async function requireOwnedGroup(ctx: Context, input: ParentInput): Promise<Name
   return parent.group;
 }
 
-export type SourceUserFilter = { statuses?: ImportSourceUserStatus[] | null; search?: string | null };
+/** GitLab's `SourceUserSort` orders (the default: by source name). */
+export const SOURCE_USER_SORTS = ['status_asc', 'status_desc', 'source_name_asc', 'source_name_desc', 'id_asc', 'id_desc'] as const;
+export type SourceUserSort = (typeof SOURCE_USER_SORTS)[number];
 
-/** The group's import source users (Owner only), oldest first. */
+export type SourceUserFilter = { statuses?: ImportSourceUserStatus[] | null; search?: string | null; sort?: SourceUserSort | null };
+
+/** The order of a sort; the id breaks ties so that pages never overlap. Statuses order as GitLab numbers them (the enum's order). */
+function sourceUserOrder(sort: SourceUserSort): Prisma.ImportSourceUserOrderByWithRelationInput[] {
+  const direction = sort.endsWith('_desc') ? 'desc' : 'asc';
+  if (sort.startsWith('status')) return [{ status: direction }, { id: direction }];
+  if (sort.startsWith('source_name')) return [{ sourceName: { sort: direction, nulls: 'last' } }, { id: direction }];
+  return [{ id: direction }];
+}
+
+/** The group's import source users (Owner only), by source name unless told. */
 export async function listSourceUsers(ctx: Context, group: Namespace, filter: SourceUserFilter = {}): Promise<Listing<ImportSourceUser>> {
   await requireOwnedGroup(ctx, { groupId: group.id });
   const search = filter.search?.trim();
@@ -164,7 +176,8 @@ export async function listSourceUsers(ctx: Context, group: Namespace, filter: So
     }),
   };
   return {
-    fetch: ({ offset, limit }) => ctx.db.importSourceUser.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit }),
+    fetch: ({ offset, limit }) =>
+      ctx.db.importSourceUser.findMany({ where, orderBy: sourceUserOrder(filter.sort ?? 'source_name_asc'), skip: offset, take: limit }),
     count: () => ctx.db.importSourceUser.count({ where }),
   };
 }
@@ -338,7 +351,7 @@ async function startReassignments(ctx: Context, group: Namespace, reassignments:
 }
 
 /** A source user of a group the viewer owns: signed in (401), visible (404), Owner (403). */
-async function ownedSourceUser(ctx: Context, id: string) {
+async function ownedSourceUser(ctx: Context, id: string | number) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
   const sourceUserId = databaseIdOf('Import::SourceUser', id);
   if (sourceUserId === null) throw new ParamError(`${id} is not a valid ImportSourceUserID`);
@@ -351,7 +364,7 @@ async function ownedSourceUser(ctx: Context, id: string) {
 const invalidStatus = () => new UnprocessableError('Import source user has an invalid status for this operation');
 
 /** `importSourceUserReassign`: one placeholder to one user (Owner of the group it belongs to). */
-export async function reassignSourceUser(ctx: Context, id: string, assignee: string | number): Promise<ImportSourceUser> {
+export async function reassignSourceUser(ctx: Context, id: string | number, assignee: string | number): Promise<ImportSourceUser> {
   const found = await ownedSourceUser(ctx, id);
   if (!REASSIGNABLE.includes(found.status)) throw invalidStatus();
   const userId = databaseIdOf('User', assignee);
@@ -362,22 +375,55 @@ export async function reassignSourceUser(ctx: Context, id: string, assignee: str
   return ctx.db.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });
 }
 
-/** `importSourceUserCancelReassignment` (GitLab's CancelReassignmentService): back to pending, the assignee's link dead. */
-export async function cancelReassignment(ctx: Context, id: string): Promise<ImportSourceUser> {
+/** Moves one source user from one of `from` to `data`, or fails as GitLab does for a status the operation does not apply to. */
+async function moveSourceUser(ctx: Context, id: string | number, from: ImportSourceUserStatus[], data: Prisma.ImportSourceUserUncheckedUpdateManyInput) {
   const found = await ownedSourceUser(ctx, id);
-  const { count } = await ctx.db.importSourceUser.updateMany({
-    where: { id: found.id, status: { in: CANCELABLE } },
-    data: { status: 'pending_reassignment', reassignToUserId: null, reassignedByUserId: null, reassignmentTokenDigest: null },
-  });
+  const { count } = await ctx.db.importSourceUser.updateMany({ where: { id: found.id, status: { in: from } }, data });
   if (!count) throw invalidStatus();
   return ctx.db.importSourceUser.findUniqueOrThrow({ where: { id: found.id } });
+}
+
+/**
+ * `importSourceUserKeepAsPlaceholder` (GitLab's KeepAsPlaceholderService): the contributions stay
+ * with the placeholder for good, a decision of the owner who made it (`reassignedByUser`).
+ */
+export function keepAsPlaceholder(ctx: Context, id: string | number): Promise<ImportSourceUser> {
+  return moveSourceUser(ctx, id, REASSIGNABLE, { status: 'keep_as_placeholder', reassignToUserId: null, reassignedByUserId: ctx.viewer.userId });
+}
+
+/** `importSourceUserUndoKeepAsPlaceholder`: back to awaiting a reassignment. */
+export function undoKeepAsPlaceholder(ctx: Context, id: string | number): Promise<ImportSourceUser> {
+  return moveSourceUser(ctx, id, ['keep_as_placeholder'], { status: 'pending_reassignment', reassignedByUserId: null });
+}
+
+/**
+ * `importSourceUserKeepAllAsPlaceholder` (GitLab's KeepAllAsPlaceholderService): every source user
+ * of the group still awaiting a reassignment keeps its placeholder; the number changed.
+ */
+export async function keepAllAsPlaceholder(ctx: Context, namespaceId: number): Promise<number> {
+  const group = await requireOwnedGroup(ctx, { groupId: namespaceId });
+  const { count } = await ctx.db.importSourceUser.updateMany({
+    where: { namespaceId: group.id, status: { in: REASSIGNABLE } },
+    data: { status: 'keep_as_placeholder', reassignToUserId: null, reassignedByUserId: ctx.viewer.userId },
+  });
+  return count;
+}
+
+/** `importSourceUserCancelReassignment` (GitLab's CancelReassignmentService): back to pending, the assignee's link dead. */
+export function cancelReassignment(ctx: Context, id: string | number): Promise<ImportSourceUser> {
+  return moveSourceUser(ctx, id, CANCELABLE, {
+    status: 'pending_reassignment',
+    reassignToUserId: null,
+    reassignedByUserId: null,
+    reassignmentTokenDigest: null,
+  });
 }
 
 /**
  * `importSourceUserResendNotification`: mails the assignee a new link. Only the token's digest is
  * kept, so a new token is issued and the earlier link stops working.
  */
-export async function resendReassignmentRequest(ctx: Context, id: string): Promise<ImportSourceUser> {
+export async function resendReassignmentRequest(ctx: Context, id: string | number): Promise<ImportSourceUser> {
   const found = await ownedSourceUser(ctx, id);
   return ctx.db.$transaction(async (tx) => {
     const { count } = await tx.importSourceUser.updateMany({ where: { id: found.id, status: 'awaiting_approval' }, data: { reassignmentTokenDigest: null } });

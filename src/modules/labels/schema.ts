@@ -1,7 +1,9 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, resolveParent } from '../parents/parent.ts';
+import { parentOf, readableBelow, resolveParent } from '../parents/parent.ts';
+import type { Namespace } from '../../generated/prisma/client.ts';
+import type { Context } from '../../core/context.ts';
 import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
 import { ProjectPermissionsRef } from '../projects/index.ts';
 import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_LEVEL, listLabels, textColor, updateLabel } from './service.ts';
@@ -21,19 +23,55 @@ export const LabelRef = builder.prismaObject('Label', {
   }),
 });
 
-parentFields((t) => ({
+const LabelSearchFieldList = builder.enumType('LabelSearchFieldList', {
+  description: 'List of fields where the provided searchTerm should be looked up',
+  values: {
+    TITLE: { value: 'title', description: 'Search in title field.' },
+    DESCRIPTION: { value: 'description', description: 'Search in description field.' },
+  } as const,
+});
+
+/**
+ * What GitLab's group label list adds below the group: the labels of its subgroups
+ * (`includeDescendantGroups`) and, unless `onlyGroupLabels`, those of the projects right in it,
+ * each only where the viewer may read it.
+ */
+async function labelsBelow(ctx: Context, group: Namespace, args: { includeDescendantGroups?: boolean | null; onlyGroupLabels?: boolean | null }) {
+  const subgroups = args.includeDescendantGroups === true;
+  const onlyGroups = args.onlyGroupLabels === true;
+  if (!subgroups && onlyGroups) return null;
+  const [tree, own] = await Promise.all([
+    subgroups ? readableBelow(ctx, group, { subgroups: true }) : null,
+    onlyGroups ? null : readableBelow(ctx, group, { subgroups: false }),
+  ]);
+  return { groupIds: tree?.groupIds ?? [], projectIds: own?.projectIds ?? [] };
+}
+
+parentFields((t, kind) => ({
   labels: t.connection({
     type: LabelRef,
     args: {
-      title: t.arg.string({ description: 'Exact match on title.' }),
+      title: t.arg.string({ description: 'Exact match on title. Cannot be used with `searchTerm`.' }),
       searchTerm: t.arg.string({ description: 'Search term to find labels with.' }),
+      searchIn: t.arg({
+        type: [LabelSearchFieldList],
+        required: true,
+        defaultValue: ['title', 'description'],
+        description: 'Specify which fields to search in. Ignored if using `title`.',
+      }),
       includeAncestorGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from ancestor groups.' }),
+      // Group.labels only, as in GitLab.
+      ...(kind === 'group' && {
+        includeDescendantGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from descendant groups.' }),
+        onlyGroupLabels: t.arg.boolean({ defaultValue: false, description: "Include only group level labels (not those of the group's projects)." }),
+      }),
     },
-    resolve: (row, args, ctx) =>
-      pagedConnection(
-        args,
-        listLabels(ctx, parentOf(row), { includeAncestorGroups: args.includeAncestorGroups ?? false, search: args.searchTerm, title: args.title }),
-      ),
+    resolve: async (row, args, ctx) => {
+      const parent = parentOf(row);
+      const below = parent.kind === 'group' ? await labelsBelow(ctx, parent.group, args) : null;
+      const filter = { includeAncestorGroups: args.includeAncestorGroups ?? false, search: args.searchTerm, searchIn: args.searchIn, title: args.title, below };
+      return pagedConnection(args, listLabels(ctx, parent, filter));
+    },
   }),
   label: t.field({
     type: LabelRef,

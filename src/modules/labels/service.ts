@@ -50,16 +50,36 @@ function availableLabelsWhere(parent: Parent, includeAncestorGroups: boolean): P
   return { OR: [parentColumn(parent), ...(ancestors.length ? [{ groupId: { in: ancestors } }] : [])] };
 }
 
+/** GitLab's `LabelSearchFieldList`: the fields a label search reads. */
+export type LabelSearchField = 'title' | 'description';
+
+export type LabelFilter = {
+  includeAncestorGroups?: boolean | null;
+  search?: string | null;
+  /** Where `search` looks; both fields unless told. */
+  searchIn?: readonly LabelSearchField[] | null;
+  title?: string | null;
+  /** Groups and projects below a group whose labels come too (see `readableBelow`). */
+  below?: { groupIds: number[]; projectIds: number[] } | null;
+};
+
+const SEARCHED: Record<LabelSearchField, 'name' | 'description'> = { title: 'name', description: 'description' };
+
 /** Project labels include those of the project's ancestor groups, as GitLab's list does by default. */
-export function listLabels(
-  ctx: Context,
-  parent: Parent,
-  opts: { includeAncestorGroups?: boolean | null; search?: string | null; title?: string | null },
-): Listing<Label> {
+export function listLabels(ctx: Context, parent: Parent, opts: LabelFilter): Listing<Label> {
+  const search = opts.search;
+  const searchIn = opts.searchIn?.length ? opts.searchIn : (['title', 'description'] as const);
+  const below = opts.below;
   const where: Prisma.LabelWhereInput = {
     AND: [
-      availableLabelsWhere(parent, opts.includeAncestorGroups !== false),
-      ...(opts.search ? [{ name: containsIgnoringCase(opts.search) }] : []),
+      {
+        OR: [
+          availableLabelsWhere(parent, opts.includeAncestorGroups !== false),
+          ...(below?.groupIds.length ? [{ groupId: { in: below.groupIds } }] : []),
+          ...(below?.projectIds.length ? [{ projectId: { in: below.projectIds } }] : []),
+        ],
+      },
+      ...(search ? [{ OR: searchIn.map((field) => ({ [SEARCHED[field]]: containsIgnoringCase(search) })) }] : []),
       ...(opts.title ? [{ name: opts.title }] : []),
     ],
   };

@@ -1,4 +1,4 @@
-import { accessLevelName } from '../../auth/access-levels.ts';
+import { accessLevelName, humanAccess } from '../../auth/access-levels.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
@@ -15,6 +15,7 @@ const AccessLevelRef = builder.objectRef<number>('AccessLevel').implement({
   fields: (t) => ({
     integerValue: t.int({ resolve: (level) => level }),
     stringValue: t.field({ type: AccessLevelEnum, resolve: (level) => accessLevelName(level) }),
+    humanAccess: t.string({ nullable: true, description: 'Human-readable display name for the access level.', resolve: (level) => humanAccess(level) }),
   }),
 });
 

@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import type { Preload } from '../../graphql/preload.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, resolveParent } from '../parents/parent.ts';
+import { parentOf, readableBelow, resolveParent } from '../parents/parent.ts';
 import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
 import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
 import { createMilestone, findMilestone, isExpired, isUpcoming, listMilestones, MILESTONE_SORTS, updateMilestone } from './service.ts';
@@ -70,11 +70,16 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
     webUrl: t.string({ preload: preloadParents, resolve: (m, _a, ctx) => webPath(ctx, m, ctx.deps.config.externalUrl) }),
     projectMilestone: t.boolean({ description: 'Indicates if milestone is at project level.', resolve: (m) => m.projectId != null }),
     groupMilestone: t.boolean({ description: 'Indicates if milestone is at group level.', resolve: (m) => m.groupId != null }),
+    subgroupMilestone: t.boolean({
+      description: 'Indicates if milestone is at subgroup level.',
+      preload: preloadParents,
+      resolve: (m, _a, ctx) => m.groupId != null && ctx.loaders.namespace.use(m.groupId, (group) => group!.parentId != null),
+    }),
     stats: t.field({ type: MilestoneStatsRef, nullable: true, description: 'Milestone statistics.', resolve: (m) => m }),
   }),
 });
 
-parentFields((t) => ({
+parentFields((t, kind) => ({
   milestones: t.connection({
     type: MilestoneRef,
     args: {
@@ -86,13 +91,19 @@ parentFields((t) => ({
       containingDate: t.arg({ type: 'Time', description: 'Date the milestone contains.' }),
       timeframe: t.arg({ type: TimeframeInput, description: 'List items overlapping the given timeframe.' }),
       includeAncestors: t.arg.boolean({ description: 'Also return milestones in the ancestor groups.' }),
+      // Group.milestones only, as in GitLab.
+      ...(kind === 'group' && {
+        includeDescendants: t.arg.boolean({ description: 'Include milestones from all subgroups and subprojects.' }),
+      }),
       sort: t.arg({ type: MilestoneSortEnum, description: 'Sort milestones by this criteria. Default: newest first.' }),
     },
-    resolve: (row, { ids, searchTitle, ...args }, ctx) =>
-      pagedConnection(
-        args,
-        listMilestones(ctx, parentOf(row), { ...args, search: searchTitle, ids: ids?.map((id) => databaseIdOfGlobalId('MilestoneID', id)) }),
-      ),
+    resolve: async (row, { ids, searchTitle, ...args }, ctx) => {
+      const parent = parentOf(row);
+      const below = 'includeDescendants' in args && args.includeDescendants && parent.kind === 'group';
+      const descendants = below ? await readableBelow(ctx, parent.group, { subgroups: true }) : null;
+      const filter = { ...args, search: searchTitle, ids: ids?.map((id) => databaseIdOfGlobalId('MilestoneID', id)), descendants };
+      return pagedConnection(args, listMilestones(ctx, parent, filter));
+    },
   }),
   milestone: t.field({
     type: MilestoneRef,

@@ -33,6 +33,8 @@ export type MilestoneFilter = {
   timeframe?: { start: Date; end: Date } | null;
   /** Also the milestones of the groups above the parent. */
   includeAncestors?: boolean | null;
+  /** Also the milestones of these groups and projects below the parent (GitLab's `includeDescendants`: `readableBelow`). */
+  descendants?: { groupIds: number[]; projectIds: number[] } | null;
   sort?: MilestoneSort | null;
 };
 
@@ -66,10 +68,17 @@ function orderOf(sort: MilestoneSort | null | undefined): Prisma.MilestoneOrderB
 }
 
 export function listMilestones(ctx: Context, parent: Parent, filter: MilestoneFilter): Listing<Milestone> {
-  const ancestors = filter.includeAncestors ? ancestorGroupIds(parent) : [];
+  const groupIds = [...(filter.includeAncestors ? ancestorGroupIds(parent) : []), ...(filter.descendants?.groupIds ?? [])];
+  const projectIds = filter.descendants?.projectIds ?? [];
   const where: Prisma.MilestoneWhereInput = {
     AND: [
-      ancestors.length ? { OR: [parentColumn(parent), { groupId: { in: ancestors } }] } : parentColumn(parent),
+      {
+        OR: [
+          parentColumn(parent),
+          ...(groupIds.length ? [{ groupId: { in: groupIds } }] : []),
+          ...(projectIds.length ? [{ projectId: { in: projectIds } }] : []),
+        ],
+      },
       ...(filter.state ? [{ state: filter.state }] : []),
       ...(filter.title ? [{ title: filter.title }] : []),
       ...(filter.iids?.length ? [{ iid: { in: filter.iids } }] : []),

@@ -1,4 +1,5 @@
 import { builder, gid } from '../../graphql/builder.ts';
+import { findNamespace } from './service.ts';
 
 export const VisibilityEnum = builder.enumType('VisibilityLevelsEnum', {
   values: { private: { value: 'private' }, internal: { value: 'internal' }, public: { value: 'public' } } as const,
@@ -26,3 +27,13 @@ export const NamespaceRef = builder.prismaObject('Namespace', {
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
   }),
 });
+
+builder.queryField('namespace', (t) =>
+  t.field({
+    type: NamespaceRef,
+    nullable: true,
+    description: 'Find a namespace.',
+    args: { fullPath: t.arg.id({ required: true, description: 'Full path of the project, group, or namespace. For example, `gitlab-org/gitlab-foss`.' }) },
+    resolve: (_r, args, ctx) => findNamespace(ctx, String(args.fullPath)),
+  }),
+);

@@ -5,8 +5,9 @@ import type { Namespace } from '../../generated/prisma/client.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { ParamError } from '../../core/errors.ts';
-import { requireGroup } from '../groups/service.ts';
-import { requireProject } from '../projects/service.ts';
+import { MAX_ID } from '../../core/input.ts';
+import { listGroups, requireGroup } from '../groups/service.ts';
+import { listProjects, requireProject } from '../projects/service.ts';
 
 /** What members, milestones, labels (and later access requests, epics, integrations …) belong to. */
 export type Parent = { kind: 'project'; project: ProjectWithNamespace } | { kind: 'group'; group: Namespace };
@@ -70,4 +71,21 @@ export const parentColumn = (parent: Parent) => (parent.kind === 'project' ? { p
 export function ancestorGroupIds(parent: Parent): number[] {
   if (parent.kind === 'group') return parent.group.traversalIds.slice(0, -1);
   return parent.project.namespace.kind === 'group' ? parent.project.namespace.traversalIds : [];
+}
+
+/** Everything a list reads: the ids below a group are few, and the list needs them all. */
+const ALL = { offset: 0, limit: MAX_ID - 1 };
+
+/**
+ * The ids of what the viewer may read below a group: its subgroups at every level (with
+ * `subgroups`) and its projects (in those subgroups too, with `subgroups`). Lists that GitLab
+ * extends to a group's descendants (milestones, labels) read them; an unreadable subgroup or
+ * project adds nothing.
+ */
+export async function readableBelow(ctx: Context, group: Namespace, { subgroups }: { subgroups: boolean }) {
+  const [groups, projects] = await Promise.all([
+    subgroups ? (await listGroups(ctx, { descendantsOf: group.id })).fetch(ALL) : [],
+    listProjects(ctx, { namespaceId: group.id, includeSubgroups: subgroups }).fetch(ALL),
+  ]);
+  return { groupIds: groups.map((g) => g.id), projectIds: projects.map((p) => p.id) };
 }

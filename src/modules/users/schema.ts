@@ -10,6 +10,24 @@ const UserStateEnum = builder.enumType('UserState', {
   values: { active: { value: 'active' }, blocked: { value: 'blocked' } } as const,
 });
 
+/** GitLab's `AvailabilityEnum`: what a user's status says of their availability. */
+const AvailabilityEnum = builder.enumType('AvailabilityEnum', {
+  description: 'User availability status',
+  values: { NOT_SET: { description: 'Not Set' }, BUSY: { description: 'Busy' } } as const,
+});
+
+type UserStatusValue = { availability: 'NOT_SET' | 'BUSY'; message: string | null; emoji: string | null };
+
+/** GitLab's `UserStatus`. forgegate has no way to set a status yet, so `User.status` answers null, as GitLab does for a user who set none. */
+const UserStatusRef = builder.objectRef<UserStatusValue>('UserStatus').implement({
+  fields: (t) => ({
+    availability: t.field({ type: AvailabilityEnum, nullable: false, description: 'User availability status.', resolve: (s) => s.availability }),
+    message: t.exposeString('message', { nullable: true, description: 'User status message.' }),
+    messageHtml: t.exposeString('message', { nullable: true, description: 'HTML of the user status message.' }),
+    emoji: t.exposeString('emoji', { nullable: true, description: 'String representation of emoji.' }),
+  }),
+});
+
 /** Private attributes are for the user and administrators only (CVE-2020-26413). */
 const selfOrAdmin = (user: User, ctx: Context) => ctx.viewer.isAdmin || ctx.viewer.userId === user.id;
 
@@ -18,17 +36,20 @@ export const UserInterface = builder.interfaceRef<User>('User').implement({
   description: 'Representation of a GitLab user.',
   extensions: scopes(...USER_READ_SCOPES),
   fields: (t) => ({
-    id: t.id({ resolve: (u) => gid('User', u.id) }),
+    id: t.id({ nullable: false, resolve: (u) => gid('User', u.id) }),
     databaseId: t.int({ resolve: (u) => u.id }),
-    username: t.string({ resolve: (u) => u.username }),
-    name: t.string({ resolve: (u) => u.name }),
-    state: t.field({ type: UserStateEnum, resolve: (u) => u.state }),
+    username: t.string({ nullable: false, resolve: (u) => u.username }),
+    name: t.string({ nullable: false, resolve: (u) => u.name }),
+    state: t.field({ type: UserStateEnum, nullable: false, resolve: (u) => u.state }),
+    active: t.boolean({ description: 'Indicates if the user is active.', resolve: (u) => u.state === 'active' }),
     locked: t.boolean({ resolve: () => false }),
-    bot: t.boolean({ resolve: () => false }),
+    bot: t.boolean({ nullable: false, resolve: () => false }),
     bio: t.string({ resolve: (u) => u.bio }),
     createdAt: t.field({ type: 'Time', resolve: (u) => u.createdAt }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
-    webUrl: t.string({ resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
+    webUrl: t.string({ nullable: false, resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
+    webPath: t.string({ nullable: false, description: 'Web path of the user.', resolve: (u) => `/${u.username}` }),
+    status: t.field({ type: UserStatusRef, nullable: true, description: 'User status (none can be set here yet: null).', resolve: () => null }),
     publicEmail: t.string({ nullable: true, resolve: () => null }),
     email: t.string({
       nullable: true,
@@ -86,8 +107,10 @@ builder.queryFields((t) => ({
       search: t.arg.string(),
       active: t.arg.boolean(),
       blocked: t.arg.boolean(),
+      groupId: t.arg({ type: 'GroupID', description: 'Return users member of a given group or its subgroups and projects.' }),
+      humans: t.arg.boolean({ description: 'Filter by regular users (no placeholder or import users). Ignored if false.' }),
     },
-    resolve: (_r, args, ctx) => pagedConnection(args, listUsers(ctx, args)),
+    resolve: async (_r, args, ctx) => pagedConnection(args, await listUsers(ctx, args)),
   }),
 }));
 

@@ -30,24 +30,47 @@ export async function findUser(ctx: Context, by: { id?: number | null; username?
   return null;
 }
 
-export function listUsers(
-  ctx: Context,
-  filter: { usernames?: string[] | null; search?: string | null; active?: boolean | null; blocked?: boolean | null },
-): Listing<User> {
+export type UserFilter = {
+  usernames?: string[] | null;
+  search?: string | null;
+  active?: boolean | null;
+  blocked?: boolean | null;
+  /** Members of this group, its subgroups or their projects (GitLab's `groupId`: the placeholder page's assignees). */
+  groupId?: number | null;
+  /** Regular users only: no placeholder of an import, no import user (GitLab's `humans`). */
+  humans?: boolean | null;
+};
+
+/** Users with a membership in the group's tree: the group, a subgroup, or a project in either. */
+async function membersOfGroupTree(ctx: Context, groupId: number): Promise<Prisma.UserWhereInput> {
+  const group = await ctx.db.namespace.findFirst({ where: { id: groupId, kind: 'group' } });
+  // An unknown group and one the viewer cannot see answer alike.
+  if (!group || !(await ctx.policy.canReadNamespace(group))) throw new NotFoundError('Group');
+  const inTree = { traversalIds: { has: groupId } };
+  return { memberships: { some: { OR: [{ namespace: inTree }, { project: { namespace: inTree } }] } } };
+}
+
+const HUMANS: Prisma.UserWhereInput = { placeholderFor: { none: {} }, importUserOf: { is: null } };
+
+export async function listUsers(ctx: Context, filter: UserFilter): Promise<Listing<User>> {
   const where: Prisma.UserWhereInput = {
     ...(filter.usernames?.length && { OR: filter.usernames.map((u) => ({ username: equalsIgnoringCase(u) })) }),
-    ...(filter.search && {
-      AND: [
-        {
-          OR: [
-            { username: containsIgnoringCase(filter.search) },
-            { name: containsIgnoringCase(filter.search) },
-            // Searching by e-mail is for administrators only, so it cannot enumerate addresses.
-            ...(ctx.viewer.isAdmin ? [{ email: equalsIgnoringCase(filter.search) }] : []),
-          ],
-        },
-      ],
-    }),
+    AND: [
+      ...(filter.search
+        ? [
+            {
+              OR: [
+                { username: containsIgnoringCase(filter.search) },
+                { name: containsIgnoringCase(filter.search) },
+                // Searching by e-mail is for administrators only, so it cannot enumerate addresses.
+                ...(ctx.viewer.isAdmin ? [{ email: equalsIgnoringCase(filter.search) }] : []),
+              ],
+            },
+          ]
+        : []),
+      ...(filter.groupId != null ? [await membersOfGroupTree(ctx, filter.groupId)] : []),
+      ...(filter.humans ? [HUMANS] : []),
+    ],
     ...(filter.active && { state: 'active' as const }),
     ...(filter.blocked && { state: 'blocked' as const }),
   };

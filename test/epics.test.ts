@@ -105,21 +105,54 @@ describe('the epic entity', () => {
     expect(created.map((e) => e.iid).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
-  it('shows the fixed-date fields to editors only', async () => {
+  it('shows the fixed and inherited date fields, the deprecated *_from_milestones included, to editors only (REST and GraphQL)', async () => {
     const created = await epic(acme, { title: 'Dates for editors' });
+    await epic(acme, {
+      title: 'Dated child',
+      parent_id: created.id,
+      start_date_is_fixed: true,
+      start_date_fixed: '2025-03-01',
+      due_date_is_fixed: true,
+      due_date_fixed: '2025-04-30',
+    });
     const hidden = [
       'start_date_is_fixed',
       'start_date_fixed',
       'start_date_from_inherited_source',
+      'start_date_from_milestones',
       'due_date_is_fixed',
       'due_date_fixed',
       'due_date_from_inherited_source',
+      'due_date_from_milestones',
     ];
     const asGuest = (await t.api('get', `/groups/${acme.id}/epics/${created.iid}`, people.guest.token).expect(200)).body;
     for (const key of hidden) expect(asGuest).not.toHaveProperty(key);
-    expect(asGuest).toHaveProperty('start_date_from_milestones');
+    expect(asGuest).toMatchObject({ start_date: '2025-03-01', due_date: '2025-04-30' });
     const asReporter = (await t.api('get', `/groups/${acme.id}/epics/${created.iid}`, people.reporter.token).expect(200)).body;
     for (const key of hidden) expect(asReporter).toHaveProperty(key);
+    expect(asReporter).toMatchObject({ start_date_from_milestones: '2025-03-01', due_date_from_milestones: '2025-04-30' });
+
+    const query = `query($iid: ID) { group(fullPath: "${acme.full_path}") { epic(iid: $iid) {
+      startDate startDateFromMilestones startDateFromInheritedSource dueDate dueDateFromMilestones dueDateFromInheritedSource } } }`;
+    const read = async (token: string) => (await t.graphql(query, { iid: String(created.iid) }, token)).body.data.group.epic;
+    const start = '2025-03-01T00:00:00.000Z';
+    const due = '2025-04-30T00:00:00.000Z';
+    expect(await read(people.guest.token)).toEqual({
+      startDate: start,
+      startDateFromMilestones: null,
+      startDateFromInheritedSource: null,
+      dueDate: due,
+      dueDateFromMilestones: null,
+      dueDateFromInheritedSource: null,
+    });
+    expect(await read(people.reporter.token)).toEqual({
+      startDate: start,
+      startDateFromMilestones: start,
+      startDateFromInheritedSource: start,
+      dueDate: due,
+      dueDateFromMilestones: due,
+      dueDateFromInheritedSource: due,
+    });
   });
 
   it('answers under /groups/:id/-/epics too and refuses a description over 1,048,576 characters', async () => {

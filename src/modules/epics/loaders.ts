@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { AwardEmoji, Epic, Label } from '../../generated/prisma/client.ts';
+import type { AwardEmoji, Epic, Label, Todo } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { Context } from '../../core/context.ts';
 import { batchBy, batchGroupBy } from '../../core/loaders.ts';
@@ -111,6 +111,11 @@ export function createEpicLoaders(ctx: Context) {
     ),
     inheritedDates: mapLoader((ids) => inheritedDates(ctx.db, ids), { startDate: null, dueDate: null } as InheritedDates),
     descendantCounts: mapLoader((ids) => descendantCounts(ctx.db, ids), { openedEpics: 0, closedEpics: 0 } as DescendantCounts),
+    /** The viewer's to-do items about each epic, oldest first (none for anonymous viewers). */
+    viewerTodos: batchGroupBy<number, Todo>(
+      async (ids) => (viewerId == null ? [] : db.todo.findMany({ where: { userId: viewerId, epicId: { in: [...ids] } }, orderBy: { id: 'asc' } })),
+      (todo) => todo.epicId,
+    ),
     /** The viewer's explicit (un)subscriptions; absent means the default (the author is subscribed). */
     subscriptions: mapLoader(
       async (ids) => {

@@ -4,18 +4,22 @@ import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
+import { MilestoneRef, TimeframeInput } from '../milestones/index.ts';
+import { ProjectRef } from '../projects/index.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { GroupRef } from '../groups/index.ts';
 import { LabelRef } from '../labels/index.ts';
 import { textColor } from '../labels/service.ts';
-import { renderMarkdown } from '../releases/markdown.ts';
+import { renderInlineMarkdown, renderMarkdown } from '../releases/markdown.ts';
 import { UserRef } from '../users/index.ts';
 import { addAward, emojiNamed, removeAward } from './award-emoji.ts';
 import {
   abilities,
   ancestorsOf,
   childrenOf,
+  childrenWithinTimeframe,
   compositeDates,
+  currentUserTodos,
   createEpic,
   destroyEpic,
   EPIC_SORTS,
@@ -33,17 +37,22 @@ import {
   setSubscription,
   updateEpic,
   type EpicFilter,
+  type Timeframe,
 } from './service.ts';
 
 /**
- * An epic as GraphQL hands it out, with the group it was requested from: `references.relative`
- * is relative to that group, and nested epics (parent, children, ancestors) keep it.
+ * An epic as GraphQL hands it out, with the group it was requested from (`references.relative`
+ * is relative to that group) and the timeframe of the list it came from
+ * (`hasChildrenWithinTimeframe`); nested epics (parent, children, ancestors) keep both.
  */
-export type EpicNode = Epic & { from?: Namespace | null };
+export type EpicNode = Epic & { from?: Namespace | null; timeframe?: Timeframe | null };
 
 const within =
-  (from: Namespace | null | undefined) =>
-  (epic: Epic): EpicNode => ({ ...epic, from });
+  (from: Namespace | null | undefined, timeframe: Timeframe | null = null) =>
+  (epic: Epic): EpicNode => ({ ...epic, from, timeframe });
+
+/** What nested epics keep of the epic they were reached from. */
+const nested = (e: EpicNode) => within(e.from, e.timeframe ?? null);
 
 export const EpicStateEnum = builder.enumType('EpicState', {
   description: 'State of an epic.',
@@ -55,9 +64,27 @@ const EpicStateEventEnum = builder.enumType('EpicStateEvent', {
   values: { REOPEN: { value: 'reopen' }, CLOSE: { value: 'close' } } as const,
 });
 
+// GitLab keeps the lowercase spellings of the roadmap's date sorts, deprecated since 13.11.
+const DEPRECATED_SORTS = {
+  start_date_desc: 'START_DATE_DESC',
+  start_date_asc: 'START_DATE_ASC',
+  end_date_desc: 'END_DATE_DESC',
+  end_date_asc: 'END_DATE_ASC',
+} as const;
+
 const EpicSortEnum = builder.enumType('EpicSort', {
   description: 'Roadmap sort values.',
-  values: EPIC_SORTS,
+  values: {
+    ...Object.fromEntries(
+      Object.entries(DEPRECATED_SORTS).map(([name, value]) => [name, { value, deprecationReason: `Use ${value}. Deprecated in GitLab 13.11.` }]),
+    ),
+    ...Object.fromEntries(EPIC_SORTS.map((value) => [value, { value }])),
+  } as Record<string, { value: (typeof EPIC_SORTS)[number]; deprecationReason?: string }>,
+});
+
+const IssuableSearchableFieldEnum = builder.enumType('IssuableSearchableField', {
+  description: 'Fields to perform the search in.',
+  values: { TITLE: { value: 'title' }, DESCRIPTION: { value: 'description' } } as const,
 });
 
 const epicWebPath = async (ctx: Context, e: Epic) => `/groups/${(await ctx.loaders.namespace.load(e.groupId))!.fullPath}/-/epics/${e.iid}`;
@@ -100,24 +127,54 @@ const EpicLinksRef = builder.objectRef<Epic>('EpicLinks').implement({
 });
 
 const EpicPermissionsRef = builder.objectRef<Epic>('EpicPermissions').implement({
-  description: 'What the viewer may do with an epic.',
-  fields: (t) => ({
-    readEpic: t.boolean({ resolve: () => true }),
-    adminEpic: t.boolean({ resolve: async (e, _a, ctx) => (await abilities(ctx, e.groupId)).admin }),
-    updateEpic: t.boolean({ resolve: async (e, _a, ctx) => (await abilities(ctx, e.groupId)).admin }),
-    destroyEpic: t.boolean({ resolve: async (e, _a, ctx) => (await abilities(ctx, e.groupId)).destroy }),
-    awardEmoji: t.boolean({ resolve: (_e, _a, ctx) => ctx.viewer.user != null }),
-    createNote: t.boolean({ resolve: (_e, _a, ctx) => ctx.viewer.user != null }),
-  }),
+  description: 'Check permissions for the current user on an epic.',
+  fields: (t) => {
+    const can = (ability: 'admin' | 'destroy') =>
+      t.boolean({ nullable: false, resolve: async (e: Epic, _a: unknown, ctx: Context) => (await abilities(ctx, e.groupId))[ability] });
+    const signedIn = () => t.boolean({ nullable: false, resolve: (_e: Epic, _a: unknown, ctx: Context) => ctx.viewer.user != null });
+    // A readable epic is the subject of every field here, so reading it (and its iid) is granted.
+    const granted = () => t.boolean({ nullable: false, resolve: () => true });
+    return {
+      readEpic: granted(),
+      readEpicIid: granted(),
+      adminEpic: can('admin'),
+      adminEpicRelation: can('admin'),
+      createEpic: can('admin'),
+      updateEpic: can('admin'),
+      destroyEpic: can('destroy'),
+      awardEmoji: signedIn(),
+      createNote: signedIn(),
+    };
+  },
 });
 
 const DescendantCountsRef = builder.objectRef<{ openedEpics: number; closedEpics: number }>('EpicDescendantCount').implement({
   description: 'Counts of descendant epics (issues are not part of forgegate, so their counts are zero).',
   fields: (t) => ({
-    openedEpics: t.exposeInt('openedEpics'),
-    closedEpics: t.exposeInt('closedEpics'),
-    openedIssues: t.int({ resolve: () => 0 }),
-    closedIssues: t.int({ resolve: () => 0 }),
+    openedEpics: t.exposeInt('openedEpics', { nullable: true }),
+    closedEpics: t.exposeInt('closedEpics', { nullable: true }),
+    openedIssues: t.int({ nullable: true, resolve: () => 0 }),
+    closedIssues: t.int({ nullable: true, resolve: () => 0 }),
+  }),
+});
+
+/** Issue weights and health statuses: forgegate has no issues, so every sum is zero. */
+const NO_ISSUES = {};
+
+const DescendantWeightSumRef = builder.objectRef<typeof NO_ISSUES>('EpicDescendantWeightSum').implement({
+  description: 'Total weight of open and closed descendant issues; zero, as forgegate has no issues.',
+  fields: (t) => ({
+    openedIssues: t.int({ nullable: true, resolve: () => 0 }),
+    closedIssues: t.int({ nullable: true, resolve: () => 0 }),
+  }),
+});
+
+const HealthStatusRef = builder.objectRef<typeof NO_ISSUES>('EpicHealthStatus').implement({
+  description: 'Health status of child issues; zero counts, as forgegate has no issues.',
+  fields: (t) => ({
+    issuesAtRisk: t.int({ nullable: true, resolve: () => 0 }),
+    issuesNeedingAttention: t.int({ nullable: true, resolve: () => 0 }),
+    issuesOnTrack: t.int({ nullable: true, resolve: () => 0 }),
   }),
 });
 
@@ -126,29 +183,183 @@ export const AwardEmojiRef = builder.objectRef<AwardEmoji>('AwardEmoji').impleme
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Id of the award (REST `id`).' }),
     awardableId: t.exposeInt('epicId', { description: 'Id of the epic the emoji was awarded to (REST `awardable_id`).' }),
-    name: t.exposeString('name'),
-    emoji: t.string({ resolve: async (a) => (await emojiNamed(a.name))?.emoji ?? '' }),
-    description: t.string({ resolve: async (a) => (await emojiNamed(a.name))?.description ?? '' }),
-    unicode: t.string({ resolve: async (a) => [...((await emojiNamed(a.name))?.emoji ?? '')].map((c) => c.codePointAt(0)!.toString(16)).join('-') }),
-    user: t.field({ type: UserRef, resolve: async (a, _a, ctx) => (await ctx.loaders.user.load(a.userId))! }),
+    name: t.exposeString('name', { nullable: false }),
+    emoji: t.string({ nullable: false, resolve: async (a) => (await emojiNamed(a.name))?.emoji ?? '' }),
+    description: t.string({ nullable: false, resolve: async (a) => (await emojiNamed(a.name))?.description ?? '' }),
+    unicode: t.string({
+      nullable: false,
+      resolve: async (a) => [...((await emojiNamed(a.name))?.emoji ?? '')].map((c) => c.codePointAt(0)!.toString(16)).join('-'),
+    }),
+    user: t.field({ type: UserRef, nullable: false, resolve: async (a, _a, ctx) => (await ctx.loaders.user.load(a.userId))! }),
     createdAt: t.expose('createdAt', { type: 'Time' }),
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
   }),
 });
 
+const AwardEmojiConnection = builder.connectionObject({ type: AwardEmojiRef, name: 'AwardEmojiConnection' }, { name: 'AwardEmojiEdge' });
+
 export const EpicRef = builder.objectRef<EpicNode>('Epic');
+
+const EpicConnection = builder.connectionObject({ type: EpicRef, name: 'EpicConnection' }, { name: 'EpicEdge' });
+
+/**
+ * An issue of an epic. forgegate has no issues, so `Epic.issues` is always empty; the type exists
+ * so that the documents selecting it (the epic tree) validate.
+ */
+const EpicIssueRef = builder.objectRef<never>('EpicIssue').implement({
+  description: 'An issue attached to an epic (forgegate has none).',
+  fields: (t) => ({
+    id: t.id({ nullable: false, resolve: (i) => i }),
+    epicIssueId: t.id({ nullable: false, resolve: (i) => i }),
+    iid: t.string({ nullable: false, resolve: (i) => i }),
+    title: t.string({ nullable: false, resolve: (i) => i }),
+    state: t.string({ nullable: false, description: 'opened or closed.', resolve: (i) => i }),
+    confidential: t.boolean({ nullable: false, resolve: (i) => i }),
+    blocked: t.boolean({ nullable: false, resolve: (i) => i }),
+    createdAt: t.field({ type: 'Time', nullable: false, resolve: (i) => i }),
+    closedAt: t.field({ type: 'Time', nullable: true, resolve: (i) => i }),
+    dueDate: t.field({ type: 'Time', nullable: true, resolve: (i) => i }),
+    weight: t.int({ nullable: true, resolve: (i) => i }),
+    webPath: t.string({ nullable: false, resolve: (i) => i }),
+    webUrl: t.string({ nullable: false, resolve: (i) => i }),
+    relationPath: t.string({ nullable: true, resolve: (i) => i }),
+    reference: t.string({ nullable: false, args: { full: t.arg.boolean({ defaultValue: false }) }, resolve: (i) => i }),
+    assignees: t.connection({ type: UserRef, nullable: true, resolve: (i) => i }),
+    milestone: t.field({ type: MilestoneRef, nullable: true, resolve: (i) => i }),
+  }),
+});
+
+const EpicIssueConnection = builder.connectionObject({ type: EpicIssueRef, name: 'EpicIssueConnection' }, { name: 'EpicIssueEdge' });
+
+/** A connection to nothing: what forgegate answers for issues and blocking epics, which it does not have. */
+const emptyConnection = (args: object) => listConnection(args, [] as never[]);
+
+/** The arguments of GitLab's `EpicsResolver`, which `Group.epics` and `Epic.children` share. */
+const epicListArgs = (defaults: { includeAncestorGroups: boolean }) =>
+  builder.args((t) => ({
+    iid: t.id({ description: 'IID of the epic, e.g., "1".' }),
+    iids: t.idList({ description: 'List of IIDs of epics, e.g., `[1, 2]`.' }),
+    state: t.field({ type: EpicStateEnum, description: 'Filter epics by state.' }),
+    search: t.string({ description: 'Search query for title or description.' }),
+    in: t.field({ type: [IssuableSearchableFieldEnum], description: 'Specify the fields to perform the search in. Defaults to `[TITLE, DESCRIPTION]`.' }),
+    sort: t.field({ type: EpicSortEnum, description: 'List epics by sort order.' }),
+    authorUsername: t.string({ description: 'Filter epics by author.' }),
+    authorId: t.int({ description: 'Filter by author id (REST `author_id`).' }),
+    labelName: t.stringList({ description: 'Epics with all these labels; `None` for no label, `Any` for any.' }),
+    milestoneTitle: t.string({ description: "Filter epics by milestone title, computed from epic's issues (forgegate has none)." }),
+    includeAncestorGroups: t.boolean({ defaultValue: defaults.includeAncestorGroups, description: 'Include epics from ancestor groups.' }),
+    includeDescendantGroups: t.boolean({ defaultValue: true, description: 'Include epics from descendant groups.' }),
+    confidential: t.boolean({ description: 'Filter epics by given confidentiality.' }),
+    myReactionEmoji: t.string({ description: 'An emoji name, `None` or `Any`.' }),
+    createdAfter: t.field({ type: 'Time', description: 'Epics created after the date.' }),
+    createdBefore: t.field({ type: 'Time', description: 'Epics created before the date.' }),
+    updatedAfter: t.field({ type: 'Time', description: 'Epics updated after the date.' }),
+    updatedBefore: t.field({ type: 'Time', description: 'Epics updated before the date.' }),
+    not: t.field({ type: NegatedEpicFilterInput, description: 'Negated epic arguments.' }),
+    or: t.field({ type: UnionedEpicFilterInput, description: 'List of arguments with inclusive OR.' }),
+    topLevelHierarchyOnly: t.boolean({ description: 'Filter epics with a top-level hierarchy.' }),
+    timeframe: t.field({ type: TimeframeInput, description: 'List items overlapping the given timeframe.' }),
+    startDate: t.field({
+      type: 'Time',
+      description: 'Epics whose dates overlap startDate to endDate (both must be given).',
+      deprecationReason: 'Use timeframe.start. Deprecated in GitLab 14.9.',
+    }),
+    endDate: t.field({
+      type: 'Time',
+      description: 'Epics whose dates overlap startDate to endDate (both must be given).',
+      deprecationReason: 'Use timeframe.end. Deprecated in GitLab 14.9.',
+    }),
+  }));
+
+const NegatedEpicFilterInput = builder.inputType('NegatedEpicFilterInput', {
+  fields: (t) => ({
+    labelName: t.field({ type: ['String'], required: { list: false, items: false }, description: 'Filter by label name.' }),
+    authorUsername: t.string({ description: 'Filter by author username.' }),
+    authorId: t.int({ description: 'Filter by author id (REST `not[author_id]`).' }),
+    myReactionEmoji: t.string({ description: 'Filter by reaction emoji applied by the current user.' }),
+  }),
+});
+
+const UnionedEpicFilterInput = builder.inputType('UnionedEpicFilterInput', {
+  fields: (t) => ({
+    labelName: t.stringList({ description: 'Filters epics that have at least one of the given labels.', deprecationReason: 'Use labelNames instead.' }),
+    labelNames: t.stringList({ description: 'Filters epics that have at least one of the given labels.' }),
+    authorUsername: t.stringList({
+      description: 'Filters epics that are authored by one of the given users.',
+      deprecationReason: 'Use authorUsernames instead.',
+    }),
+    authorUsernames: t.stringList({ description: 'Filters epics that are authored by one of the given users.' }),
+  }),
+});
+
+const iidNumber = (value: string | number, name = 'iid') => {
+  const text = String(value);
+  if (!/^\d{1,15}$/.test(text)) throw new ParamError(`${name} must be a positive integer`);
+  return Number(text);
+};
+
+/** The timeframe of the arguments: `timeframe`, or GitLab's deprecated `startDate` with `endDate` (both or neither). */
+function timeframeOf(args: { timeframe?: Timeframe | null; startDate?: Date | null; endDate?: Date | null }): Timeframe | null {
+  if (args.startDate != null || args.endDate != null) {
+    if (args.startDate == null || args.endDate == null) throw new ParamError('Both startDate and endDate must be present.');
+    if (args.startDate > args.endDate) throw new ParamError('startDate is after endDate');
+    return { start: args.startDate, end: args.endDate };
+  }
+  if (args.timeframe && args.timeframe.start > args.timeframe.end) throw new ParamError('start must be before end');
+  return args.timeframe ?? null;
+}
+
+type Maybe<T> = T | null | undefined;
+
+/** The arguments `epicListArgs` declares, as the resolvers receive them. */
+type EpicListArgs = Omit<EpicFilter, 'iids' | 'not' | 'or' | 'searchIn' | 'timeframe' | 'parentId'> & {
+  iid?: Maybe<string | number>;
+  iids?: Maybe<(string | number)[]>;
+  in?: Maybe<('title' | 'description')[]>;
+  not?: Maybe<{ labelName?: Maybe<Maybe<string>[]>; authorUsername?: Maybe<string>; authorId?: Maybe<number>; myReactionEmoji?: Maybe<string> }>;
+  or?: Maybe<{ labelName?: Maybe<string[]>; labelNames?: Maybe<string[]>; authorUsername?: Maybe<string[]>; authorUsernames?: Maybe<string[]> }>;
+  timeframe?: Maybe<Timeframe>;
+  startDate?: Maybe<Date>;
+  endDate?: Maybe<Date>;
+};
+
+/** GitLab's resolver arguments as the finder's filter (deprecated spellings folded into the current ones). */
+function filterOf({ iid, iids, in: searchIn, not, or, timeframe, startDate, endDate, ...args }: EpicListArgs): EpicFilter {
+  return {
+    ...args,
+    iids: [...(iid != null ? [iid] : []), ...(iids ?? [])].map((i) => iidNumber(i)),
+    searchIn,
+    timeframe: timeframeOf({ timeframe, startDate, endDate }),
+    not: not && { ...not, labelName: not.labelName?.filter((name): name is string => name != null) },
+    or: or && { labelNames: or.labelNames ?? or.labelName, authorUsernames: or.authorUsernames ?? or.authorUsername },
+  };
+}
+
+/** Whether `children` was asked with a filter; without one it reads the batched children of the page. */
+const filtersChildren = (filter: EpicFilter) =>
+  Object.entries(filter).some(([key, value]) => value != null && !['includeAncestorGroups', 'includeDescendantGroups', 'iids'].includes(key)) ||
+  (filter.iids?.length ?? 0) > 0;
+
+/** GitLab's `group_epic_link_path`: the link of the epic to its parent, for epics that have one. */
+async function relationPath(ctx: Context, e: Epic) {
+  const parent = await parentOf(ctx, e);
+  if (!parent) return null;
+  const group = (await ctx.loaders.namespace.load(parent.groupId))!;
+  return `/groups/${group.fullPath}/-/epics/${parent.iid}/links/${e.id}`;
+}
 
 EpicRef.implement({
   description: 'A group epic.',
   fields: (t) => ({
-    id: t.id({ description: 'Global id, `gid://gitlab/Epic/<id>`.', resolve: (e) => gid('Epic', e.id) }),
+    id: t.id({ nullable: false, description: 'Global id, `gid://gitlab/Epic/<id>`.', resolve: (e) => gid('Epic', e.id) }),
     databaseId: t.exposeInt('id'),
-    iid: t.id({ resolve: (e) => String(e.iid) }),
-    title: t.exposeString('title'),
+    iid: t.string({ nullable: false, resolve: (e) => String(e.iid) }),
+    title: t.exposeString('title', { nullable: true }),
+    titleHtml: t.string({ nullable: true, resolve: (e) => renderInlineMarkdown(e.title) }),
     description: t.string({ nullable: true, resolve: (e) => e.description }),
     descriptionHtml: t.string({ nullable: true, resolve: (e) => (e.description == null ? null : renderMarkdown(e.description)) }),
-    state: t.field({ type: EpicStateEnum, resolve: (e) => e.state }),
-    confidential: t.exposeBoolean('confidential'),
+    state: t.field({ type: EpicStateEnum, nullable: false, resolve: (e) => e.state }),
+    confidential: t.exposeBoolean('confidential', { nullable: true }),
     color: t.string({
       nullable: true,
       description: 'Behind the feature flag `epic_highlight_color`.',
@@ -156,25 +367,88 @@ EpicRef.implement({
     }),
     textColor: t.string({ nullable: true, resolve: async (e, _a, ctx) => ((await epicColorEnabled(ctx)) ? textColor(e.color) : null) }),
     author: t.field({ type: UserRef, nullable: true, resolve: (e, _a, ctx) => (e.authorId == null ? null : ctx.loaders.user.load(e.authorId)) }),
-    group: t.field({ type: GroupRef, resolve: async (e, _a, ctx) => (await ctx.loaders.namespace.load(e.groupId))! }),
+    participants: t.connection({
+      type: UserRef,
+      nullable: true,
+      description: 'Users who took part in the epic: its author (forgegate has no comments or assignees on epics).',
+      resolve: async (e, args, ctx) => listConnection(args, e.authorId == null ? [] : [await ctx.loaders.user.load(e.authorId)].filter((u) => u != null)),
+    }),
+    group: t.field({ type: GroupRef, nullable: false, resolve: async (e, _a, ctx) => (await ctx.loaders.namespace.load(e.groupId))! }),
     parent: t.field({
       type: EpicRef,
       nullable: true,
       resolve: async (e, _a, ctx) => {
         const parent = await parentOf(ctx, e);
-        return parent && within(e.from)(parent);
+        return parent && nested(e)(parent);
       },
     }),
-    hasParent: t.boolean({ resolve: (e) => e.parentId != null }),
-    children: t.connection({ type: EpicRef, resolve: async (e, args, ctx) => listConnection(args, (await childrenOf(ctx, e)).map(within(e.from))) }),
-    hasChildren: t.boolean({ resolve: async (e, _a, ctx) => (await childrenOf(ctx, e)).length > 0 }),
-    ancestors: t.connection({
-      type: EpicRef,
-      description: 'Ancestors of the epic, its parent first.',
-      resolve: async (e, args, ctx) => listConnection(args, (await ancestorsOf(ctx, e)).map(within(e.from))),
+    hasParent: t.boolean({ nullable: false, resolve: (e) => e.parentId != null }),
+    children: t.connection(
+      {
+        type: EpicRef,
+        nullable: true,
+        description: 'Children (sub-epics) of the epic.',
+        args: epicListArgs({ includeAncestorGroups: true }),
+        resolve: async (e, args, ctx) => {
+          const filter = filterOf(args);
+          if (!filtersChildren(filter)) return listConnection(args, (await childrenOf(ctx, e)).map(nested(e)));
+          const group = (await ctx.loaders.namespace.load(e.groupId))!;
+          const listing = await listEpics(ctx, group, { ...filter, parentId: e.id, includeDescendantGroups: true });
+          const keep = within(e.from, filter.timeframe ?? e.timeframe ?? null);
+          return pagedConnection(args, { ...listing, fetch: async (page) => (await listing.fetch(page)).map(keep) });
+        },
+      },
+      EpicConnection,
+    ),
+    hasChildren: t.boolean({ nullable: false, resolve: async (e, _a, ctx) => (await childrenOf(ctx, e)).length > 0 }),
+    hasChildrenWithinTimeframe: t.boolean({
+      nullable: false,
+      description: 'Whether a child epic overlaps the timeframe the list was asked for (without one: whether there are children).',
+      resolve: async (e, _a, ctx) => (await childrenWithinTimeframe(ctx, e, e.timeframe ?? null)).length > 0,
     }),
-    descendantCounts: t.field({ type: DescendantCountsRef, resolve: (e, _a, ctx) => ctx.loaders.epics.descendantCounts.load(e.id) }),
-    labels: t.connection({ type: LabelRef, resolve: async (e, args, ctx) => listConnection(args, await ctx.loaders.epics.labels.load(e.id)) }),
+    ancestors: t.connection(
+      {
+        type: EpicRef,
+        nullable: true,
+        description: 'Ancestors of the epic, its parent first.',
+        resolve: async (e, args, ctx) => listConnection(args, (await ancestorsOf(ctx, e)).map(nested(e))),
+      },
+      EpicConnection,
+    ),
+    descendantCounts: t.field({ type: DescendantCountsRef, nullable: true, resolve: (e, _a, ctx) => ctx.loaders.epics.descendantCounts.load(e.id) }),
+    descendantWeightSum: t.field({ type: DescendantWeightSumRef, nullable: true, resolve: () => NO_ISSUES }),
+    healthStatus: t.field({ type: HealthStatusRef, nullable: true, resolve: () => NO_ISSUES }),
+    issues: t.connection(
+      {
+        type: EpicIssueRef,
+        nullable: true,
+        description: 'Issues of the epic: none, as forgegate has no issues.',
+        resolve: (_e, args) => emptyConnection(args),
+      },
+      EpicIssueConnection,
+    ),
+    hasIssues: t.boolean({ nullable: false, resolve: () => false }),
+    defaultProjectForIssueCreation: t.field({
+      type: ProjectRef,
+      nullable: true,
+      description: 'The project the viewer last created an issue of the epic in: none, as forgegate has no issues.',
+      resolve: () => null,
+    }),
+    blocked: t.boolean({ nullable: true, description: 'forgegate has no blocking links between epics: false.', resolve: () => false }),
+    blockedByCount: t.int({ nullable: true, resolve: () => 0 }),
+    blockingCount: t.int({ nullable: true, resolve: () => 0 }),
+    blockedByEpics: t.connection({ type: EpicRef, nullable: true, resolve: (_e, args) => emptyConnection(args) }, EpicConnection),
+    relationPath: t.string({
+      nullable: true,
+      description: 'Path of the link to the parent epic; null without a parent.',
+      resolve: (e, _a, ctx) => relationPath(ctx, e),
+    }),
+    relativePosition: t.int({
+      nullable: true,
+      description: 'Position among its siblings in the epic tree; null, as forgegate keeps creation order.',
+      resolve: () => null,
+    }),
+    labels: t.connection({ type: LabelRef, nullable: true, resolve: async (e, args, ctx) => listConnection(args, await ctx.loaders.epics.labels.load(e.id)) }),
     startDate: t.field({ type: 'Time', nullable: true, resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDate }),
     startDateIsFixed: t.boolean({ nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.startDateIsFixed }),
     startDateFixed: t.field({ type: 'Time', nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.startDateFixed }),
@@ -188,7 +462,9 @@ EpicRef.implement({
     startDateFromMilestones: t.field({
       type: 'Time',
       nullable: true,
+      description: 'For those who may edit the epic.',
       deprecationReason: 'Use startDateFromInheritedSource.',
+      ...forEditors,
       resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDateFromInheritedSource,
     }),
     dueDate: t.field({ type: 'Time', nullable: true, resolve: async (e, _a, ctx) => (await dates(ctx, e)).dueDate }),
@@ -204,19 +480,37 @@ EpicRef.implement({
     dueDateFromMilestones: t.field({
       type: 'Time',
       nullable: true,
+      description: 'For those who may edit the epic.',
       deprecationReason: 'Use dueDateFromInheritedSource.',
+      ...forEditors,
       resolve: async (e, _a, ctx) => (await dates(ctx, e)).dueDateFromInheritedSource,
     }),
     closedAt: t.field({ type: 'Time', nullable: true, resolve: (e) => e.closedAt }),
-    createdAt: t.expose('createdAt', { type: 'Time' }),
-    updatedAt: t.expose('updatedAt', { type: 'Time' }),
-    upvotes: t.int({ resolve: async (e, _a, ctx) => (await ctx.loaders.epics.awardCounts.load(e.id)).upvotes }),
-    downvotes: t.int({ resolve: async (e, _a, ctx) => (await ctx.loaders.epics.awardCounts.load(e.id)).downvotes }),
-    awardEmoji: t.connection({ type: AwardEmojiRef, resolve: async (e, args, ctx) => listConnection(args, await ctx.loaders.epics.awards.load(e.id)) }),
-    subscribed: t.boolean({ resolve: (e, _a, ctx) => isSubscribed(ctx, e) }),
-    webPath: t.string({ resolve: (e, _a, ctx) => epicWebPath(ctx, e) }),
-    webUrl: t.string({ resolve: async (e, _a, ctx) => `${ctx.deps.config.externalUrl}${await epicWebPath(ctx, e)}` }),
+    createdAt: t.expose('createdAt', { type: 'Time', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'Time', nullable: true }),
+    upvotes: t.int({ nullable: false, resolve: async (e, _a, ctx) => (await ctx.loaders.epics.awardCounts.load(e.id)).upvotes }),
+    downvotes: t.int({ nullable: false, resolve: async (e, _a, ctx) => (await ctx.loaders.epics.awardCounts.load(e.id)).downvotes }),
+    userNotesCount: t.int({ nullable: false, description: 'forgegate has no comments on epics: 0.', resolve: () => 0 }),
+    userDiscussionsCount: t.int({ nullable: false, description: 'forgegate has no comments on epics: 0.', resolve: () => 0 }),
+    awardEmoji: t.connection(
+      { type: AwardEmojiRef, nullable: true, resolve: async (e, args, ctx) => listConnection(args, await ctx.loaders.epics.awards.load(e.id)) },
+      AwardEmojiConnection,
+    ),
+    subscribed: t.boolean({ nullable: false, resolve: (e, _a, ctx) => isSubscribed(ctx, e) }),
+    currentUserTodos: t.connection(
+      {
+        type: TodoRef,
+        nullable: false,
+        description: "The viewer's to-do items about the epic (pending and done unless `state` says which).",
+        args: { state: t.arg({ type: TodoStateEnum, description: 'State of the to-do items.' }) },
+        resolve: async (e, args, ctx) => listConnection(args, await currentUserTodos(ctx, e, args.state ?? null)),
+      },
+      TodoConnection,
+    ),
+    webPath: t.string({ nullable: false, resolve: (e, _a, ctx) => epicWebPath(ctx, e) }),
+    webUrl: t.string({ nullable: false, resolve: async (e, _a, ctx) => `${ctx.deps.config.externalUrl}${await epicWebPath(ctx, e)}` }),
     reference: t.string({
+      nullable: false,
       args: { full: t.arg.boolean({ defaultValue: false }) },
       resolve: async (e, { full }, ctx) => {
         const refs = await epicReferences(ctx, e, e.from ?? null);
@@ -225,65 +519,44 @@ EpicRef.implement({
     }),
     references: t.field({ type: IssuableReferencesRef, resolve: (e, _a, ctx) => epicReferences(ctx, e, e.from ?? null) }),
     links: t.field({ type: EpicLinksRef, description: "GitLab's `_links` of the REST entity.", resolve: (e) => e }),
-    userPermissions: t.field({ type: EpicPermissionsRef, resolve: (e) => e }),
+    userPermissions: t.field({ type: EpicPermissionsRef, nullable: false, resolve: (e) => e }),
   }),
 });
-
-const NegatedEpicFilterInput = builder.inputType('NegatedEpicFilterInput', {
-  fields: (t) => ({
-    labelName: t.stringList({ description: 'Filter by label name.' }),
-    authorUsername: t.string({ description: 'Filter by author username.' }),
-    authorId: t.int({ description: 'Filter by author id (REST `not[author_id]`).' }),
-    myReactionEmoji: t.string({ description: 'Filter by reaction emoji applied by the current user.' }),
-  }),
-});
-
-const iidNumber = (value: string | number, name = 'iid') => {
-  const text = String(value);
-  if (!/^\d{1,15}$/.test(text)) throw new ParamError(`${name} must be a positive integer`);
-  return Number(text);
-};
 
 builder.objectFields(GroupRef, (t) => ({
-  epics: t.connection({
-    type: EpicRef,
-    description: 'Epics of the group and, by default, its subgroups.',
-    args: {
-      iid: t.arg.id(),
-      iids: t.arg.idList(),
-      state: t.arg({ type: EpicStateEnum }),
-      search: t.arg.string({ description: 'Search in the title and the description.' }),
-      sort: t.arg({ type: EpicSortEnum }),
-      authorUsername: t.arg.string(),
-      authorId: t.arg.int({ description: 'Filter by author id (REST `author_id`).' }),
-      labelName: t.arg.stringList({ description: 'Epics with all these labels; `None` for no label, `Any` for any.' }),
-      includeAncestorGroups: t.arg.boolean({ defaultValue: false }),
-      includeDescendantGroups: t.arg.boolean({ defaultValue: true }),
-      confidential: t.arg.boolean(),
-      myReactionEmoji: t.arg.string({ description: 'An emoji name, `None` or `Any`.' }),
-      createdAfter: t.arg({ type: 'Time' }),
-      createdBefore: t.arg({ type: 'Time' }),
-      updatedAfter: t.arg({ type: 'Time' }),
-      updatedBefore: t.arg({ type: 'Time' }),
-      not: t.arg({ type: NegatedEpicFilterInput }),
+  epics: t.connection(
+    {
+      type: EpicRef,
+      nullable: true,
+      description: 'Epics of the group and, by default, its subgroups.',
+      args: epicListArgs({ includeAncestorGroups: false }),
+      resolve: async (g, args, ctx) => {
+        const filter = filterOf(args);
+        const listing = await listEpics(ctx, g, filter);
+        return pagedConnection(args, { ...listing, fetch: async (page) => (await listing.fetch(page)).map(within(g, filter.timeframe ?? null)) });
+      },
     },
-    resolve: async (g, { iid, iids, ...args }, ctx) => {
-      const filter: EpicFilter = { ...args, iids: [...(iid != null ? [iid] : []), ...(iids ?? [])].map((i) => iidNumber(i)) };
-      const listing = await listEpics(ctx, g, filter);
-      return pagedConnection(args, { ...listing, fetch: async (page) => (await listing.fetch(page)).map(within(g)) });
-    },
-  }),
+    EpicConnection,
+  ),
   epic: t.field({
     type: EpicRef,
     nullable: true,
-    description: 'An epic of the group by iid; null when it does not exist or is not visible.',
-    args: { iid: t.arg.id({ required: true }) },
+    description: 'An epic of the group by iid; null when it does not exist, is not visible, or no iid is given.',
+    args: { iid: t.arg.id({ description: 'IID of the epic, e.g., "1".' }) },
     resolve: async (g, { iid }, ctx) => {
       requireEpicsFeature(ctx);
+      if (iid == null) return null;
       const epic = await findEpic(ctx, g, iidNumber(iid));
       return epic && within(g)(epic);
     },
   }),
+  emailsDisabled: t.boolean({
+    nullable: true,
+    description: 'forgegate has no per-group switch for notification emails: false.',
+    deprecationReason: 'Use emailsEnabled. Deprecated in GitLab 16.5.',
+    resolve: () => false,
+  }),
+  emailsEnabled: t.boolean({ nullable: true, description: 'forgegate has no per-group switch for notification emails: true.', resolve: () => true }),
 }));
 
 // ---- Mutations --------------------------------------------------------------------------
@@ -399,7 +672,12 @@ const TodoActionEnum = builder.enumType('TodoActionEnum', { values: { marked: { 
 const TodoStateEnum = builder.enumType('TodoStateEnum', { values: { pending: { value: 'pending' }, done: { value: 'done' } } as const });
 const TodoTargetEnum = builder.enumType('TodoTargetEnum', { values: { EPIC: { value: 'EPIC' } } as const });
 
-export const TodoRef = builder.objectRef<Todo>('Todo').implement({
+export const TodoRef = builder.objectRef<Todo>('Todo');
+
+/** GitLab's `TodoConnection`, shared by every field that lists to-do items. */
+export const TodoConnection = builder.connectionObject({ type: TodoRef, name: 'TodoConnection' }, { name: 'TodoEdge' });
+
+TodoRef.implement({
   description: 'A to-do of the current user.',
   fields: (t) => ({
     id: t.id({ resolve: (todo) => gid('Todo', todo.id) }),

@@ -72,8 +72,29 @@ async function epicToChange(ctx: Context, group: Namespace, iid: number, allowed
 
 // ---- Listing ----------------------------------------------------------------------------
 
-export const EPIC_SORTS = ['CREATED_AT_DESC', 'CREATED_AT_ASC', 'UPDATED_AT_DESC', 'UPDATED_AT_ASC', 'TITLE_DESC', 'TITLE_ASC'] as const;
+export const EPIC_SORTS = [
+  'CREATED_AT_DESC',
+  'CREATED_AT_ASC',
+  'UPDATED_AT_DESC',
+  'UPDATED_AT_ASC',
+  'TITLE_DESC',
+  'TITLE_ASC',
+  'START_DATE_DESC',
+  'START_DATE_ASC',
+  'END_DATE_DESC',
+  'END_DATE_ASC',
+] as const;
 export type EpicSort = (typeof EPIC_SORTS)[number];
+
+/** The roadmap's sorts, by the composite (fixed or inherited) dates. */
+type DateSort = Extract<EpicSort, `START_DATE_${string}` | `END_DATE_${string}`>;
+const isDateSort = (sort: EpicSort | null | undefined): sort is DateSort => sort != null && /^(START|END)_DATE_/.test(sort);
+
+/** A closed range of calendar days (GitLab's `Timeframe`). */
+export type Timeframe = { start: Date; end: Date };
+
+/** GitLab's `UnionedEpicFilterInput`: any of the authors, any of the labels. */
+export type UnionedEpicFilter = { authorUsernames?: string[] | null; labelNames?: string[] | null };
 
 export type NegatedEpicFilter = { labelName?: string[] | null; authorId?: number | null; authorUsername?: string | null; myReactionEmoji?: string | null };
 
@@ -94,6 +115,17 @@ export type EpicFilter = {
   updatedAfter?: Date | null;
   updatedBefore?: Date | null;
   not?: NegatedEpicFilter | null;
+  or?: UnionedEpicFilter | null;
+  /** Computed from the epic's issues in GitLab; forgegate has none, so a title matches no epic. */
+  milestoneTitle?: string | null;
+  /** Where `search` looks: the title, the description, or both (the default). */
+  searchIn?: ('title' | 'description')[] | null;
+  /** Epics overlapping the range by their composite dates; epics without dates are left out. */
+  timeframe?: Timeframe | null;
+  /** Top-level epics only. */
+  topLevelHierarchyOnly?: boolean | null;
+  /** Children of this epic only. */
+  parentId?: number | null;
 };
 
 const isWord = (value: string, word: string) => value.toLowerCase() === word;
@@ -148,7 +180,20 @@ function negatedWhere(ctx: Context, not: NegatedEpicFilter): Prisma.EpicWhereInp
   ];
 }
 
+function searchWhere(search: string, fields: EpicFilter['searchIn']): Prisma.EpicWhereInput {
+  const within = fields?.length ? fields : (['title', 'description'] as const);
+  return { OR: within.map((field) => ({ [field]: containsIgnoringCase(search) })) };
+}
+
+function unionedWhere(or: UnionedEpicFilter): Prisma.EpicWhereInput[] {
+  return [
+    ...(or.authorUsernames?.length ? [{ OR: or.authorUsernames.map((name) => ({ author: { username: equalsIgnoringCase(name) } })) }] : []),
+    ...(or.labelNames?.length ? [{ labels: { some: { label: { name: { in: or.labelNames } } } } }] : []),
+  ];
+}
+
 function orderBy(sort: EpicSort | null | undefined): Prisma.EpicOrderByWithRelationInput[] {
+  if (isDateSort(sort)) return [{ id: 'desc' }];
   const [column, direction] = {
     CREATED_AT_DESC: ['createdAt', 'desc'],
     CREATED_AT_ASC: ['createdAt', 'asc'],
@@ -156,7 +201,7 @@ function orderBy(sort: EpicSort | null | undefined): Prisma.EpicOrderByWithRelat
     UPDATED_AT_ASC: ['updatedAt', 'asc'],
     TITLE_DESC: ['title', 'desc'],
     TITLE_ASC: ['title', 'asc'],
-  }[sort ?? 'CREATED_AT_DESC'] as ['createdAt' | 'updatedAt' | 'title', 'asc' | 'desc'];
+  }[(sort as Exclude<EpicSort, DateSort>) ?? 'CREATED_AT_DESC'] as ['createdAt' | 'updatedAt' | 'title', 'asc' | 'desc'];
   // The id breaks ties so that pages never overlap.
   return [{ [column]: direction }, { id: direction }];
 }
@@ -178,25 +223,79 @@ export async function listEpics(ctx: Context, group: Namespace, filter: EpicFilt
     { OR: [{ confidential: false }, { groupId: { in: groups.confidential } }] },
     ...(filter.state && filter.state !== 'all' ? [{ state: filter.state }] : []),
     ...(filter.iids?.length ? [{ iid: { in: filter.iids } }] : []),
-    ...(filter.search ? [{ OR: [{ title: containsIgnoringCase(filter.search) }, { description: containsIgnoringCase(filter.search) }] }] : []),
+    ...(filter.search ? [searchWhere(filter.search, filter.searchIn)] : []),
     ...(author ? [author] : []),
     ...(filter.labelName?.length ? labelWhere(filter.labelName) : []),
     ...(reaction ? [reaction] : []),
     ...(filter.confidential != null ? [{ confidential: filter.confidential }] : []),
     ...(filter.not ? negatedWhere(ctx, filter.not) : []),
+    ...(filter.or ? unionedWhere(filter.or) : []),
+    ...(filter.milestoneTitle ? [{ id: { in: [] } }] : []),
+    ...(filter.topLevelHierarchyOnly ? [{ parentId: null }] : []),
+    ...(filter.parentId != null ? [{ parentId: filter.parentId }] : []),
   ];
   const createdAt = range(filter.createdAfter, filter.createdBefore);
   const updatedAt = range(filter.updatedAfter, filter.updatedBefore);
   const where: Prisma.EpicWhereInput = { AND: and, ...(createdAt && { createdAt }), ...(updatedAt && { updatedAt }) };
+  if (filter.timeframe || isDateSort(filter.sort)) return byCompositeDates(ctx, where, filter);
   return {
     fetch: ({ offset, limit }) => ctx.db.epic.findMany({ where, orderBy: orderBy(filter.sort), skip: offset, take: limit }),
     count: () => ctx.db.epic.count({ where }),
   };
 }
 
+/** GitLab's `within_timeframe`: a date set on either end, and no set date outside the range. */
+export function withinTimeframe(dates: { startDate: Date | null; dueDate: Date | null }, timeframe: Timeframe): boolean {
+  const { startDate, dueDate } = dates;
+  if (startDate == null && dueDate == null) return false;
+  return (startDate == null || startDate <= timeframe.end) && (dueDate == null || dueDate >= timeframe.start);
+}
+
+/**
+ * A listing by the composite dates, which are computed (fixed, or inherited from the children)
+ * rather than stored: the matching ids and date columns in one statement, their inherited dates in
+ * one more, then the page's epics in a third, whatever the size of the list.
+ */
+function byCompositeDates(ctx: Context, where: Prisma.EpicWhereInput, filter: EpicFilter): Listing<Epic> {
+  let ordered: Promise<number[]> | undefined;
+  const ids = () =>
+    (ordered ??= (async () => {
+      const rows = await ctx.db.epic.findMany({ where, orderBy: orderBy(null) });
+      const dated = await Promise.all(rows.map(async (row) => ({ row, dates: await compositeDates(ctx, row) })));
+      const kept = filter.timeframe ? dated.filter((d) => withinTimeframe(d.dates, filter.timeframe!)) : dated;
+      if (isDateSort(filter.sort)) kept.sort(dateOrder(filter.sort));
+      for (const { row } of kept) ctx.loaders.epics.byId.prime(row.id, row);
+      return kept.map((d) => d.row.id);
+    })());
+  return {
+    fetch: async ({ offset, limit }) => loadExisting(ctx.loaders.epics.byId, (await ids()).slice(offset, offset + limit)),
+    count: async () => (await ids()).length,
+  };
+}
+
+/** Epics without the date last either way, as GitLab orders them (`NULLS LAST`); the id breaks ties. */
+function dateOrder(sort: DateSort) {
+  const key = sort.startsWith('START') ? 'startDate' : 'dueDate';
+  const direction = sort.endsWith('ASC') ? 1 : -1;
+  return (a: { row: Epic; dates: CompositeDates }, b: { row: Epic; dates: CompositeDates }) => {
+    const x = a.dates[key]?.getTime() ?? null;
+    const y = b.dates[key]?.getTime() ?? null;
+    if (x !== y) return x == null ? 1 : y == null ? -1 : (x - y) * direction;
+    return (a.row.id - b.row.id) * direction;
+  };
+}
+
 /** Visible children of an epic, in creation order. */
 export async function childrenOf(ctx: Context, epic: Epic): Promise<Epic[]> {
   return visibleAll(ctx, await ctx.loaders.epics.children.load(epic.id));
+}
+
+/** Visible children of an epic whose dates overlap the timeframe; every visible child without one. */
+export async function childrenWithinTimeframe(ctx: Context, epic: Epic, timeframe: Timeframe | null): Promise<Epic[]> {
+  const children = await childrenOf(ctx, epic);
+  if (!timeframe) return children;
+  const dated = await Promise.all(children.map((c) => compositeDates(ctx, c)));
+  return children.filter((_, i) => withinTimeframe(dated[i], timeframe));
 }
 
 /** Visible ancestors of an epic, the parent first. */
@@ -535,11 +634,20 @@ export async function setSubscription(ctx: Context, group: Namespace, iid: numbe
 export async function markTodo(ctx: Context, epic: Epic): Promise<Todo | null> {
   requireSignedIn(ctx);
   const userId = ctx.viewer.userId!;
-  return ctx.db.$transaction(async (tx) => {
-    await lockKey(tx, `todo:${userId}:${epic.id}`);
-    if (await tx.todo.findFirst({ where: { userId, epicId: epic.id, state: 'pending' } })) return null;
-    return tx.todo.create({ data: { userId, authorId: userId, groupId: epic.groupId, epicId: epic.id, action: 'marked' } });
-  });
+  return ctx.db
+    .$transaction(async (tx) => {
+      await lockKey(tx, `todo:${userId}:${epic.id}`);
+      if (await tx.todo.findFirst({ where: { userId, epicId: epic.id, state: 'pending' } })) return null;
+      return tx.todo.create({ data: { userId, authorId: userId, groupId: epic.groupId, epicId: epic.id, action: 'marked' } });
+    })
+    .finally(() => ctx.loaders.epics.viewerTodos.clear(epic.id));
+}
+
+/** The viewer's to-do items about the epic, oldest first: pending and done unless `state` says which. */
+export async function currentUserTodos(ctx: Context, epic: Epic, state: Todo['state'] | null): Promise<Todo[]> {
+  if (ctx.viewer.userId == null) return [];
+  const todos = await ctx.loaders.epics.viewerTodos.load(epic.id);
+  return state ? todos.filter((todo) => todo.state === state) : todos;
 }
 
 /** Whether epics show and take a `color`: the feature flag `epic_highlight_color` (off by default). */

@@ -17,7 +17,7 @@ const MilestoneSortEnum = builder.enumType('MilestoneSort', {
   values: MILESTONE_SORTS,
 });
 
-const TimeframeInput = builder.inputType('Timeframe', {
+export const TimeframeInput = builder.inputType('Timeframe', {
   description: 'A time-frame defined as a closed inclusive range of two dates.',
   fields: (t) => ({
     start: t.field({ type: 'Date', required: true, description: 'Start of the range.' }),

@@ -21,3 +21,8 @@ export function renderMarkdown(source: string): string {
   if (source.length > CACHED_TEXT_LENGTH) return markdown.render(source);
   return rendered.get(source) ?? rendered.set(source, markdown.render(source));
 }
+
+/** One line of markdown as inline HTML, without a paragraph (GitLab's single-line pipeline, for titles). */
+export function renderInlineMarkdown(source: string): string {
+  return markdown.renderInline(source);
+}

@@ -140,12 +140,12 @@ describe('administrator-created personal access tokens', () => {
 });
 
 describe('self-created personal access tokens (POST /user/personal_access_tokens)', () => {
-  it('lets any signed-in user create a k8s_proxy token that expires at the end of today', async () => {
+  it('lets any signed-in user create a k8s_proxy token that expires the day after creation', async () => {
     const res = await t
       .api('post', '/user/personal_access_tokens', bob.token)
       .send({ name: 'agent', scopes: ['k8s_proxy'] })
       .expect(201);
-    expect(res.body).toMatchObject({ name: 'agent', scopes: ['k8s_proxy'], user_id: bob.id, expires_at: day(0), active: true });
+    expect(res.body).toMatchObject({ name: 'agent', scopes: ['k8s_proxy'], user_id: bob.id, expires_at: day(1), active: true });
     // The k8s_proxy scope grants nothing on the API itself.
     expect((await t.api('get', '/user', res.body.token).expect(403)).body.error).toBe('insufficient_scope');
     expect(
@@ -218,10 +218,15 @@ describe('impersonation tokens', () => {
       .api('post', url)
       .send({ scopes: ['api'], expires_at: day(1) })
       .expect(400, { error: 'name is missing' });
-    await t
-      .api('post', url)
-      .send({ name: 'x', scopes: ['api'] })
-      .expect(400, { error: 'expires_at is missing' });
+    // Without an expiry GitLab gives the token the maximum lifetime, like an administrator's personal token.
+    expect(
+      (
+        await t
+          .api('post', url)
+          .send({ name: 'x', scopes: ['api'] })
+          .expect(201)
+      ).body,
+    ).toMatchObject({ impersonation: true, expires_at: day(365) });
     await t
       .api('post', url)
       .send({ name: 'x', scopes: [], expires_at: day(1) })

@@ -1,6 +1,7 @@
 import { equalsIgnoringCase, parseId } from '../core/input.ts';
 import type { Db } from '../db/client.ts';
 import type { SqlReader } from '../db/rows.ts';
+import type { User } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { isExpired, tokenDigest } from './tokens.ts';
 import { Viewer } from './viewer.ts';
@@ -38,8 +39,25 @@ const revoked = () =>
     error_description: 'Token was revoked. You have to re-authorize from the user.',
   });
 
-/** The database and the plain reader every request's credential lookup goes through. */
-export type AuthStore = { db: Db; sql: SqlReader };
+/** The database and the plain reader every request's credential lookup goes through, and the address deactivated users are sent to. */
+export type AuthStore = { db: Db; sql: SqlReader; config: { externalUrl: string } };
+
+/** States whose credentials GitLab refuses as blocked (`User#blocked?`: banned and LDAP-blocked users are blocked too). */
+const BLOCKED_STATES: ReadonlySet<User['state']> = new Set(['blocked', 'banned', 'ldap_blocked']);
+
+/**
+ * GitLab's `api_access_denied_message`: a blocked account's credentials are refused; a deactivated
+ * one's too, with the way back (signing in on the web, which forgegate does not have: an
+ * administrator's `POST /users/:id/activate` is the way here).
+ */
+function requireAccountAccess(user: User, externalUrl: string): void {
+  if (BLOCKED_STATES.has(user.state)) throw new ForbiddenError('Your account has been blocked.');
+  if (user.state === 'deactivated') {
+    throw new ForbiddenError(
+      `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${externalUrl}`,
+    );
+  }
+}
 
 /** A job token acts as its user, bound to its project; it cannot be combined with another credential. */
 async function authenticateJob(store: AuthStore, digestKey: string, credentials: Credentials): Promise<Viewer> {
@@ -47,7 +65,7 @@ async function authenticateJob(store: AuthStore, digestKey: string, credentials:
   const job = await jobTokenByDigest(store.sql, tokenDigest(digestKey, credentials.jobToken!));
   if (!job) throw new UnauthorizedError();
   if (job.expiresAt < new Date()) throw expired();
-  if (job.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
+  requireAccountAccess(job.user, store.config.externalUrl);
   return new Viewer(job.user, null, null, { projectId: job.projectId });
 }
 
@@ -67,12 +85,12 @@ export async function authenticate(store: AuthStore, digestKey: string, credenti
  * at once; an expired or revoked one yields a viewer carrying the failure, raised by the scope
  * check (`viewer.requireScope`) so that scope, expiry and revocation are checked in GitLab's order.
  */
-export async function authenticateToken({ db, sql }: AuthStore, digestKey: string, token: string, cache?: ViewerCache): Promise<Viewer> {
+export async function authenticateToken({ db, sql, config }: AuthStore, digestKey: string, token: string, cache?: ViewerCache): Promise<Viewer> {
   const digest = tokenDigest(digestKey, token);
   const find = () => tokenByDigest(sql, digest);
   const row = cache ? await cache.lookup(digest, find) : await find();
   if (!row) throw new UnauthorizedError();
-  if (row.user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
+  requireAccountAccess(row.user, config.externalUrl);
   const problem = isExpired(row.expiresAt) ? expired() : row.revoked ? revoked() : null;
   // A revoked token that comes back after it was rotated may have leaked: GitLab then revokes the
   // whole family, every token rotated from it (directly or down the chain).

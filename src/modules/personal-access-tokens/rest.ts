@@ -36,7 +36,7 @@ export const routes = defineRoutes(
       path: '/user/personal_access_tokens',
       operation: 'PersonalAccessTokenCreate',
       status: 201,
-      params: { ...ATTRIBUTES, expires_at: param.date({ description: 'Default: today (the token works until the end of the day).' }) },
+      params: { ...ATTRIBUTES, expires_at: param.date({ description: 'Default: the day after creation.' }) },
       variables: (v) => ({ input: { name: v.name, description: v.description, scopes: v.scopes, expiresAt: v.expires_at } }),
       result: (data) => withToken(data.personalAccessTokenCreate, 'personalAccessToken'),
     }),
@@ -62,10 +62,8 @@ export const routes = defineRoutes(
       path: USER_TOKENS,
       operation: 'ImpersonationTokenCreate',
       status: 201,
-      params: { ...USER_ID, ...ATTRIBUTES, expires_at: param.date({ required: true }) },
-      variables: (v) => ({
-        input: { userId: v.user_id, name: v.name, description: v.description, scopes: v.scopes, expiresAt: expected(v.expires_at, 'expires_at') },
-      }),
+      params: { ...USER_ID, ...ATTRIBUTES, expires_at: param.date({ description: 'Default: the maximum lifetime (365 days).' }) },
+      variables: (v) => ({ input: { userId: v.user_id, name: v.name, description: v.description, scopes: v.scopes, expiresAt: v.expires_at } }),
       result: (data) => withToken(data.impersonationTokenCreate, 'impersonationToken'),
     }),
     route({

@@ -133,7 +133,7 @@ const RotateInput = mutationInput('PersonalAccessTokenRotateInput', (t) => ({
 const ImpersonationCreateInput = mutationInput('ImpersonationTokenCreateInput', (t) => ({
   userId: t.int({ required: true }),
   ...attributeFields(t),
-  expiresAt: t.field({ type: 'Date', required: true }),
+  expiresAt: t.field({ type: 'Date', description: 'Default: the maximum lifetime (365 days).' }),
 }));
 
 const ImpersonationRevokeInput = mutationInput('ImpersonationTokenRevokeInput', (t) => ({ userId: t.int({ required: true }), id: t.id({ required: true }) }));

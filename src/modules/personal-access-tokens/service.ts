@@ -20,6 +20,8 @@ export type IssuedToken = PersonalAccessToken & { value: string };
 
 /** GitLab's maximum token lifetime (and the default expiry of an administrator-created token). */
 export const MAX_LIFETIME_DAYS = 365;
+/** A self-created token's default lifetime: GitLab's `1.day.from_now.to_date`. */
+const SELF_SERVICE_LIFETIME_DAYS = 1;
 /** A rotated token's default lifetime. */
 export const ROTATION_LIFETIME_DAYS = 7;
 /** The only scope a user may give a token they create for themselves through the API. */
@@ -87,7 +89,7 @@ export type CreateTokenInput = TokenAttributes & { userId?: number | null };
 /**
  * Personal access tokens: an administrator creates one for any user (`userId`, any scopes,
  * expiring after the maximum lifetime unless told otherwise); a user creates one for themselves
- * with the `k8s_proxy` scope only, expiring at the end of the day unless told otherwise.
+ * with the `k8s_proxy` scope only, expiring the day after creation unless told otherwise.
  */
 export async function createPersonalAccessToken(ctx: Context, input: CreateTokenInput): Promise<IssuedToken> {
   if (input.userId != null) {
@@ -98,14 +100,17 @@ export async function createPersonalAccessToken(ctx: Context, input: CreateToken
   const owner = requireSignedIn(ctx);
   if (input.scopes.some((s) => !SELF_SERVICE_SCOPES.includes(s))) throw new ParamError('scopes does not have a valid value');
   validateAttributes('personal', owner, input);
-  return issue(ctx, owner, 'personal', { ...input, expiresAt: input.expiresAt ?? utcToday() });
+  return issue(ctx, owner, 'personal', { ...input, expiresAt: input.expiresAt ?? daysFromToday(SELF_SERVICE_LIFETIME_DAYS) });
 }
 
-/** An administrator's token that acts as `userId` (API and git), hidden from that user's own lists. */
-export async function createImpersonationToken(ctx: Context, input: TokenAttributes & { userId: number; expiresAt: Date }): Promise<IssuedToken> {
+/**
+ * An administrator's token that acts as `userId` (API and git), hidden from that user's own lists;
+ * without an expiry it gets the maximum lifetime, as an administrator's personal token does.
+ */
+export async function createImpersonationToken(ctx: Context, input: TokenAttributes & { userId: number }): Promise<IssuedToken> {
   const owner = await targetUser(ctx, input.userId);
   validateAttributes('impersonation', owner, input);
-  return issue(ctx, owner, 'impersonation', input);
+  return issue(ctx, owner, 'impersonation', { ...input, expiresAt: input.expiresAt ?? daysFromToday(MAX_LIFETIME_DAYS) });
 }
 
 export type TokenState = 'active' | 'inactive';

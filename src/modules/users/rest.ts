@@ -1,6 +1,6 @@
 import type { UserDetailFragment } from '../../generated/operations.ts';
 import { param, type Values } from '../../rest/declare.ts';
-import { defineRoutes, route } from '../../rest/route.ts';
+import { defineRoutes, route, type OperationData } from '../../rest/route.ts';
 import { expected, found, page, withoutNull } from '../../rest/shape.ts';
 import { globalId } from '../../rest/sources.ts';
 
@@ -25,8 +25,37 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({
   skipConfirmation: v.skip_confirmation,
 });
 
+/** The administrator's state actions, each a mutation of its own: its REST answer is the mutation's `stateChanged`. */
+const stateRoute = <O extends 'UserBlock' | 'UserUnblock' | 'UserBan' | 'UserUnban' | 'UserDeactivate' | 'UserActivate'>(
+  action: string,
+  operation: O,
+  changed: (data: OperationData<O>) => boolean | null | undefined,
+) =>
+  route({
+    method: 'POST',
+    path: `/users/:user_id/${action}`,
+    operation,
+    status: 201,
+    params: { user_id: param.int({ required: true }) },
+    variables: (v) => ({ input: { id: globalId('User', v.user_id) } }),
+    result: (data) => changed(data) ?? null,
+  });
+
 export const routes = defineRoutes(
   [
+    stateRoute('block', 'UserBlock', (d) => d.userBlock?.stateChanged),
+    stateRoute('unblock', 'UserUnblock', (d) => d.userUnblock?.stateChanged),
+    stateRoute('ban', 'UserBan', (d) => d.userBan?.stateChanged),
+    stateRoute('unban', 'UserUnban', (d) => d.userUnban?.stateChanged),
+    stateRoute('deactivate', 'UserDeactivate', (d) => d.userDeactivate?.stateChanged),
+    stateRoute('activate', 'UserActivate', (d) => d.userActivate?.stateChanged),
+    route({
+      method: 'DELETE',
+      path: '/users/:user_id',
+      operation: 'UserDelete',
+      params: { user_id: param.int({ required: true }), hard_delete: param.bool() },
+      variables: (v) => ({ input: { id: globalId('User', v.user_id), hardDelete: v.hard_delete } }),
+    }),
     route({
       method: 'GET',
       path: '/user',

@@ -3,11 +3,17 @@ import { USER_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { createUser, findUser, listUsers, updateUser } from './service.ts';
+import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType, type InputFields } from '../../graphql/payloads.ts';
+import { changeUserState, createUser, deleteUser, findUser, listUsers, STATE_ACTIONS, type StateChange, updateUser } from './service.ts';
 
 const UserStateEnum = builder.enumType('UserState', {
-  values: { active: { value: 'active' }, blocked: { value: 'blocked' } } as const,
+  values: {
+    active: { value: 'active', description: 'User is active and can use the system.' },
+    blocked: { value: 'blocked', description: 'User has been blocked by an administrator and cannot use the system.' },
+    deactivated: { value: 'deactivated', description: 'User is no longer active and cannot use the system.' },
+    banned: { value: 'banned', description: 'User is blocked, and their contributions are hidden.' },
+    ldap_blocked: { value: 'ldap_blocked', description: 'User has been blocked by the system.' },
+  } as const,
 });
 
 /** GitLab's `AvailabilityEnum`: what a user's status says of their availability. */
@@ -121,7 +127,7 @@ const userAttributeFields = (t: InputFields) => ({
   canCreateGroup: t.boolean({ description: 'User can create top-level groups.' }),
   projectsLimit: t.int({ description: 'Number of projects the user can create.' }),
   skipConfirmation: t.boolean({ description: 'Confirm the email address without a confirmation mail.' }),
-  state: t.field({ type: UserStateEnum, description: 'Active or blocked.' }),
+  state: t.field({ type: UserStateEnum, description: 'State of the user.' }),
 });
 
 const UserCreateInput = mutationInput('UserCreateInput', (t) => ({
@@ -163,3 +169,50 @@ builder.mutationFields((t) => ({
     },
   }),
 }));
+
+const userIdField = (t: InputFields) => ({ id: t.field({ type: 'UserID', required: true, description: 'Global ID of the user.' }) });
+
+type StatePayload = { change: StateChange | null; errors: string[]; clientMutationId?: string | null };
+
+const capitalized = (word: string) => word[0].toUpperCase() + word.slice(1);
+
+// forgegate's twins of GitLab's administrator REST actions on a user's state (GitLab's GraphQL has
+// none): `userBlock`, `userUnblock`, `userBan`, `userUnban`, `userDeactivate`, `userActivate`.
+for (const action of STATE_ACTIONS) {
+  const name = `User${capitalized(action)}`;
+  const payload = builder.objectRef<StatePayload>(`${name}Payload`).implement({
+    fields: (t) => ({
+      user: t.field({ type: UserRef, nullable: true, description: 'The user after the change.', resolve: (p) => p.change?.user ?? null }),
+      stateChanged: t.boolean({
+        nullable: true,
+        description: "What GitLab's REST action answers: true when the state changed, false when there was none to change to, null when nothing needed doing.",
+        resolve: (p) => p.change?.result ?? null,
+      }),
+      errors: payloadErrorsField(t),
+      clientMutationId: payloadClientMutationIdField(t),
+    }),
+  });
+  const input = mutationInput(`${name}Input`, userIdField);
+  builder.mutationField(`user${capitalized(action)}`, (t) =>
+    t.field({
+      type: payload,
+      description: `forgegate's: ${action}s a user (administrators only), as GitLab's \`POST /users/:id/${action}\`.`,
+      args: { input: t.arg({ type: input, required: true }) },
+      resolve: (_r, { input }, ctx) => asPayload('change', () => changeUserState(ctx, input.id, action), input),
+    }),
+  );
+}
+
+const UserDeleteInput = mutationInput('UserDeleteInput', (t) => ({
+  ...userIdField(t),
+  hardDelete: t.boolean({ description: 'Also delete the contributions (releases, epics) and the groups the user alone owns.' }),
+}));
+
+builder.mutationField('userDelete', (t) =>
+  t.field({
+    type: UserPayload('UserDeletePayload'),
+    description: "forgegate's: deletes a user (administrators only), as GitLab's `DELETE /users/:id`.",
+    args: { input: t.arg({ type: UserDeleteInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('user', () => deleteUser(ctx, input.id, input.hardDelete === true), input),
+  }),
+);

@@ -3,7 +3,8 @@ import type { Prisma, User } from '../../generated/prisma/client.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { AccessLevel } from '../../auth/access-levels.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import type { Listing } from '../../core/listing.ts';
 import { pathProblems } from '../namespaces/paths.ts';
@@ -18,7 +19,7 @@ export type UserInput = {
   canCreateGroup?: boolean | null;
   projectsLimit?: number | null;
   skipConfirmation?: boolean | null;
-  state?: 'active' | 'blocked' | null;
+  state?: User['state'] | null;
 };
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -192,4 +193,122 @@ function rethrowUniqueAsConflict(error: unknown): never {
   const fields =
     (error as { meta?: { driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } } }).meta?.driverAdapterError?.cause?.constraint?.fields ?? [];
   throw new ConflictError(fields.some((f) => f.includes('email')) ? 'Email has already been taken' : 'Username has already been taken');
+}
+
+/** GitLab's administrator actions on a user's state (`POST /users/:id/<action>`). */
+export const STATE_ACTIONS = ['block', 'unblock', 'ban', 'unban', 'deactivate', 'activate'] as const;
+export type StateAction = (typeof STATE_ACTIONS)[number];
+
+/** How long a user must have been idle before an administrator may deactivate them (GitLab's `MINIMUM_INACTIVE_DAYS`). */
+const MINIMUM_INACTIVE_DAYS = 90;
+
+/** `render_api_error!(message, 403)`: the sentence alone, without `forbidden!`'s "403 Forbidden - " prefix. */
+const refused = (message: string) => new DomainError('FORBIDDEN', 403, { message }, message);
+
+/**
+ * The outcome GitLab's REST answers with its 201: true when the state changed, false when
+ * activating a user who is already active (`user.activate` refuses the transition), null when
+ * there was nothing to do (`break` for an already blocked or deactivated user).
+ */
+export type StateChange = { user: User; result: boolean | null };
+
+/** The most recent use of the user's own tokens (impersonation is the administrator's doing, not the user's activity). */
+async function lastActivity(ctx: Context, userId: number): Promise<Date | null> {
+  const { _max } = await ctx.db.personalAccessToken.aggregate({ where: { userId, impersonation: false }, _max: { lastUsedAt: true } });
+  return _max.lastUsedAt;
+}
+
+/** The state an action moves a user to, or the refusal / no-op GitLab answers instead. */
+async function nextState(ctx: Context, user: User, action: StateAction): Promise<User['state'] | null | false> {
+  switch (action) {
+    case 'block':
+      if (user.state === 'ldap_blocked') throw new ForbiddenError('LDAP blocked users cannot be modified by the API');
+      return user.state === 'blocked' ? null : 'blocked';
+    case 'unblock':
+      if (user.state === 'ldap_blocked') throw new ForbiddenError('LDAP blocked users cannot be unblocked by the API');
+      if (user.state === 'deactivated') throw new ForbiddenError('Deactivated users cannot be unblocked by the API');
+      return user.state === 'active' ? false : 'active';
+    case 'ban':
+      if (user.state !== 'active') throw refused(`You cannot ban ${user.state} users.`);
+      return 'banned';
+    case 'unban':
+      if (user.state !== 'banned') throw refused(`You cannot unban ${user.state} users.`);
+      return 'active';
+    case 'deactivate': {
+      if (user.state === 'deactivated') return null;
+      if (user.state !== 'active') throw new ForbiddenError('A blocked user cannot be deactivated by the API');
+      const last = await lastActivity(ctx, user.id);
+      if (last && Date.now() - last.getTime() < MINIMUM_INACTIVE_DAYS * 86_400_000) {
+        throw new ForbiddenError(`The user you are trying to deactivate has been active in the past ${MINIMUM_INACTIVE_DAYS} days and cannot be deactivated`);
+      }
+      return 'deactivated';
+    }
+    case 'activate':
+      if (BLOCKED_STATES.includes(user.state)) throw new ForbiddenError('A blocked user must be unblocked to be activated');
+      return user.state === 'active' ? false : 'active';
+  }
+}
+
+const BLOCKED_STATES: readonly User['state'][] = ['blocked', 'banned', 'ldap_blocked'];
+
+/**
+ * Blocks, bans or deactivates a user, or lets them back in (administrators only). The change
+ * reaches every process's token cache at once (the users trigger), so the user's tokens stop
+ * working with the next request: 403 "Your account has been blocked." (or deactivated).
+ */
+export async function changeUserState(ctx: Context, id: number, action: StateAction): Promise<StateChange> {
+  ctx.policy.requireAdmin();
+  const user = await ctx.loaders.user.load(id);
+  if (!user) throw new NotFoundError('User');
+  const state = await nextState(ctx, user, action);
+  if (state === null || state === false) return { user, result: state === null ? null : false };
+  const updated = await ctx.db.user.update({ where: { id }, data: { state } });
+  ctx.loaders.user.clear(id);
+  return { user: updated, result: true };
+}
+
+/**
+ * Deletes a user (administrators only) with their personal namespace and its projects. GitLab
+ * moves a deleted user's contributions to its "Ghost User"; forgegate has no such user and
+ * keeps the contributions without an author instead (releases and epics answer no `author`, as
+ * GitLab's entities do for a missing one). `hardDelete` deletes the contributions too (the
+ * releases and epics the user authored) and the groups the user alone owns, with their projects.
+ * Without it, a user who alone owns a group is refused (GitLab's delete job fails the same way).
+ */
+export async function deleteUser(ctx: Context, id: number, hardDelete: boolean): Promise<User> {
+  ctx.policy.requireAdmin();
+  const user = await ctx.loaders.user.load(id);
+  if (!user) throw new NotFoundError('User');
+  const soleGroups = await soleOwnedGroupIds(ctx.db, id);
+  if (soleGroups.length && !hardDelete) throw new ConflictError('You must transfer ownership or delete groups before you can remove user');
+  const doomed = { OR: [{ ownerId: id }, { id: { in: soleGroups } }] };
+  const projects = await ctx.db.project.findMany({
+    where: { namespace: { OR: [{ ownerId: id }, ...soleGroups.map((g) => ({ traversalIds: { has: g } }))] } },
+    select: { id: true },
+  });
+  await ctx.db.$transaction(async (tx) => {
+    if (hardDelete) {
+      await tx.release.deleteMany({ where: { authorId: id } });
+      await tx.epic.deleteMany({ where: { authorId: id } });
+    }
+    await tx.namespace.deleteMany({ where: doomed });
+    await tx.user.delete({ where: { id } });
+  });
+  ctx.loaders.user.clear(id);
+  await Promise.all(projects.map((p) => ctx.deps.git.remove(p.id)));
+  return user;
+}
+
+/** Groups with no Owner but the user, directly or through a group above them. */
+async function soleOwnedGroupIds(db: Db, userId: number): Promise<number[]> {
+  const owned = await db.member.findMany({ where: { userId, accessLevel: AccessLevel.OWNER, namespaceId: { not: null } }, select: { namespaceId: true } });
+  const ids = owned.map((m) => m.namespaceId!);
+  if (!ids.length) return [];
+  const others = await db.groupAuthorization.findMany({
+    where: { namespaceId: { in: ids }, accessLevel: AccessLevel.OWNER, userId: { not: userId } },
+    select: { namespaceId: true },
+    distinct: ['namespaceId'],
+  });
+  const shared = new Set(others.map((m) => m.namespaceId));
+  return ids.filter((g) => !shared.has(g));
 }

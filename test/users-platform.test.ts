@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
+
+// Issue 39, users: the administrator's state actions and their effect on credentials, deleting a
+// user, memberships, status and avatars, over REST, GraphQL and @gitbeaker/rest.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const BLOCKED = { message: '403 Forbidden - Your account has been blocked.' };
+
+describe('user states (POST /users/:id/block|unblock|ban|unban|deactivate|activate)', () => {
+  it('blocks and unblocks: 201 true, state on the user, the tokens refused meanwhile', async () => {
+    const u = await t.user('blockme');
+    await t.api('get', '/user', u.token).expect(200);
+    await t.api('post', `/users/${u.id}/block`).expect(201, 'true');
+    expect((await t.api('get', `/users/${u.id}`).expect(200)).body.state).toBe('blocked');
+    await t.api('get', '/user', u.token).expect(403, BLOCKED);
+    // Already blocked: nothing to do, GitLab's `break` answers null.
+    await t.api('post', `/users/${u.id}/block`).expect(201, 'null');
+    expect((await t.api('get', '/users?blocked=true').expect(200)).body.map((x: { id: number }) => x.id)).toContain(u.id);
+    await t.api('post', `/users/${u.id}/unblock`).expect(201, 'true');
+    await t.api('get', '/user', u.token).expect(200);
+    // Unblocking an active user changes nothing: `user.activate` answers false.
+    await t.api('post', `/users/${u.id}/unblock`).expect(201, 'false');
+  });
+
+  it('bans and unbans with GitLab messages for the wrong state', async () => {
+    const u = await t.user('banme');
+    await t.api('post', `/users/${u.id}/unban`).expect(403, { message: 'You cannot unban active users.' });
+    await t.api('post', `/users/${u.id}/ban`).expect(201, 'true');
+    expect((await t.api('get', `/users/${u.id}`).expect(200)).body.state).toBe('banned');
+    await t.api('get', '/user', u.token).expect(403, BLOCKED);
+    await t.api('post', `/users/${u.id}/ban`).expect(403, { message: 'You cannot ban banned users.' });
+    await t.api('post', `/users/${u.id}/activate`).expect(403, { message: '403 Forbidden - A blocked user must be unblocked to be activated' });
+    await t.api('post', `/users/${u.id}/unban`).expect(201, 'true');
+    await t.api('get', '/user', u.token).expect(200);
+  });
+
+  it('deactivates an idle user (their tokens answer 403 until activated), refuses a recently active one', async () => {
+    const idle = await t.user('idle');
+    await t.api('post', `/users/${idle.id}/deactivate`).expect(201, 'true');
+    expect((await t.api('get', `/users/${idle.id}`).expect(200)).body.state).toBe('deactivated');
+    await t.api('get', '/user', idle.token).expect(403, {
+      message: `403 Forbidden - Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${EXTERNAL_URL}`,
+    });
+    await t.api('post', `/users/${idle.id}/deactivate`).expect(201, 'null');
+    await t.api('post', `/users/${idle.id}/unblock`).expect(403, { message: '403 Forbidden - Deactivated users cannot be unblocked by the API' });
+    await t.api('post', `/users/${idle.id}/activate`).expect(201, 'true');
+    await t.api('get', '/user', idle.token).expect(200);
+    // The request above used the token: the user was active today.
+    await t.api('post', `/users/${idle.id}/deactivate`).expect(403, {
+      message: '403 Forbidden - The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated',
+    });
+    await t.api('post', `/users/${idle.id}/activate`).expect(201, 'false');
+  });
+
+  it('refuses LDAP-blocked users and blocked users where GitLab does', async () => {
+    const u = await t.user('ldapped');
+    await t.db.user.update({ where: { id: u.id }, data: { state: 'ldap_blocked' } });
+    await t.api('post', `/users/${u.id}/unblock`).expect(403, { message: '403 Forbidden - LDAP blocked users cannot be unblocked by the API' });
+    await t.api('post', `/users/${u.id}/block`).expect(403, { message: '403 Forbidden - LDAP blocked users cannot be modified by the API' });
+    await t.api('get', '/user', u.token).expect(403, BLOCKED);
+    const b = await t.user('blockedfirst');
+    await t.api('post', `/users/${b.id}/block`).expect(201);
+    await t.api('post', `/users/${b.id}/deactivate`).expect(403, { message: '403 Forbidden - A blocked user cannot be deactivated by the API' });
+  });
+
+  it('is for administrators: anonymous 401, a user 403, an unknown user 404', async () => {
+    const u = await t.user('notadmin');
+    for (const action of ['block', 'unblock', 'ban', 'unban', 'deactivate', 'activate']) {
+      await t.api('post', `/users/${u.id}/${action}`, null).expect(401);
+      await t.api('post', `/users/${u.id}/${action}`, u.token).expect(403);
+      await t.api('post', `/users/999999/${action}`).expect(404, { message: '404 User Not Found' });
+    }
+    await t.api('post', '/users/abc/block').expect(400, { error: 'user_id is invalid' });
+  });
+
+  it('has GraphQL twins answering the same outcome', async () => {
+    const u = await t.user('gqlblock');
+    const block = `mutation($id: UserID!) { userBlock(input: { id: $id }) { user { state } stateChanged errors } }`;
+    const res = await t.graphql(block, { id: `gid://gitlab/User/${u.id}` });
+    expect(res.body.data.userBlock).toEqual({ user: { state: 'blocked' }, stateChanged: true, errors: [] });
+    const again = await t.graphql(block, { id: `gid://gitlab/User/${u.id}` });
+    expect(again.body.data.userBlock).toEqual({ user: { state: 'blocked' }, stateChanged: null, errors: [] });
+    const asUser = await t.graphql(block, { id: `gid://gitlab/User/${u.id}` }, (await t.user('gqlother')).token);
+    expect(asUser.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('DELETE /users/:id', () => {
+  it('deletes the user with their namespace and projects; contributions stay without an author', async () => {
+    const u = await t.user('leaver');
+    const project = (await t.api('post', '/projects', u.token).send({ name: 'mine', initialize_with_readme: true }).expect(201)).body;
+    const group = (await t.api('post', '/groups').send({ name: 'Team', path: 'leaver-team' }).expect(201)).body;
+    await t.api('post', `/groups/${group.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+    const shared = (await t.api('post', '/projects').send({ name: 'shared', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
+    await t.api('post', `/projects/${shared.id}/releases`, u.token).send({ tag_name: 'v1', ref: 'main', name: 'One' }).expect(201);
+
+    await t.api('delete', `/users/${u.id}`, u.token).expect(403);
+    await t.api('delete', `/users/${u.id}`).expect(204);
+    await t.api('get', `/users/${u.id}`).expect(404, { message: '404 User Not Found' });
+    await t.api('get', `/projects/${project.id}`).expect(404);
+    await t.api('get', '/user', u.token).expect(401);
+    const release = (await t.api('get', `/projects/${shared.id}/releases/v1`).expect(200)).body;
+    expect(release.name).toBe('One');
+    expect(release.author).toBeUndefined();
+    await t.api('delete', `/users/${u.id}`).expect(404, { message: '404 User Not Found' });
+  });
+
+  it('refuses a sole group owner unless hard_delete, which deletes the group and the contributions', async () => {
+    const u = await t.user('owner1');
+    const group = (await t.api('post', '/groups', u.token).send({ name: 'Solo', path: 'solo-owned' }).expect(201)).body;
+    const other = (await t.api('post', '/projects').send({ name: 'elsewhere', initialize_with_readme: true }).expect(201)).body;
+    await t.api('post', `/projects/${other.id}/members`).send({ user_id: u.id, access_level: 40 }).expect(201);
+    await t.api('post', `/projects/${other.id}/releases`, u.token).send({ tag_name: 'v2', ref: 'main' }).expect(201);
+    await t.api('delete', `/users/${u.id}`).expect(409, { message: 'You must transfer ownership or delete groups before you can remove user' });
+    await t.api('delete', `/users/${u.id}?hard_delete=true`).expect(204);
+    await t.api('get', `/groups/${group.id}`).expect(404);
+    await t.api('get', `/projects/${other.id}/releases/v2`).expect(404);
+  });
+});
+
+describe('@gitbeaker/rest: user administration', () => {
+  it('drives block, unblock, ban, unban, deactivate, activate and remove', async () => {
+    const api = gitbeaker(t.base, t.root.token);
+    const u = await t.user('beakered');
+    expect(await api.Users.block(u.id)).toBe(true);
+    expect((await api.Users.show(u.id)).state).toBe('blocked');
+    expect(await api.Users.unblock(u.id)).toBe(true);
+    expect(await api.Users.ban(u.id)).toBe(true);
+    expect(await api.Users.unban(u.id)).toBe(true);
+    expect(await api.Users.deactivate(u.id)).toBe(true);
+    expect((await api.Users.show(u.id)).state).toBe('deactivated');
+    expect(await api.Users.activate(u.id)).toBe(true);
+    await api.Users.remove(u.id);
+    await t.api('get', `/users/${u.id}`).expect(404);
+  });
+});

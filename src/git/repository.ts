@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { commitStats, countCommits, diffCommits, logCommits, mergeBase, type DiffEntry, type DiffStats, type LogQuery } from './history.ts';
+import * as inspect from './inspect.ts';
 import { lfsPointerOid } from './lfs.ts';
 import type { NativeCommit, NativeRepository, NativeTree } from './native.ts';
 import { isValidBranchName, isValidRefName } from './refs.ts';
-import { runGit, streamGit } from './run.ts';
+import { runGit, streamGit, type GitIdentity } from './run.ts';
 import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';
 import { commitChanges, deleteRef, RefMovedError, updateRef, type CommitRequest } from './writer.ts';
 import { BoundedCache } from '../core/bounded-cache.ts';
@@ -282,6 +283,45 @@ export class Repository {
     return commitChanges(this.path, req, this.repo);
   }
 
+  /** Branches and/or tags whose history holds a commit. */
+  refsContaining(sha: string, kinds: inspect.RefKind[]): Promise<inspect.NamedRef[]> {
+    return inspect.refsContaining(this.path, sha, kinds);
+  }
+
+  /** Branches whose tip is in the history of `sha`. */
+  branchesMergedInto(sha: string): Promise<BranchTip[]> {
+    return inspect.branchesMergedInto(this.path, sha);
+  }
+
+  /** The best common ancestor of several commits. */
+  mergeBaseOfAll(shas: string[]): Promise<string | null> {
+    return inspect.mergeBaseOfAll(this.path, shas);
+  }
+
+  contributors(sha: string): Promise<inspect.Contributor[]> {
+    return inspect.contributorsOf(this.path, sha);
+  }
+
+  signatureKind(sha: string): Promise<inspect.SignatureKind | null> {
+    return inspect.signatureKindOf(this.path, sha);
+  }
+
+  /**
+   * A commit on `parent` whose tree is `parent`'s with the change from `base` to `theirs` applied
+   * (cherry-pick: the commit's parent to the commit; revert: the other way round); TreeChangeError
+   * on a conflict or when nothing would change. The branch is not moved: see `updateRef`.
+   */
+  async commitChange(opts: { parent: string; base: string; theirs: string; message: string; author: GitIdentity; committer: GitIdentity }): Promise<string> {
+    const [base, ours, theirs] = await Promise.all([opts.base, opts.parent, opts.theirs].map((sha) => inspect.treeOf(this.path, sha)));
+    const tree = await inspect.applyChange(this.path, { base: base!, ours: ours!, theirs: theirs! });
+    return inspect.commitTree(this.path, { tree, parents: [opts.parent], message: opts.message, author: opts.author, committer: opts.committer });
+  }
+
+  /** The repository directory as a tar stream. */
+  snapshot(): Readable {
+    return inspect.tarOfDirectory(this.path);
+  }
+
   // ------------------------------------------------------------------------------------------
   // Trees and blobs
 
@@ -343,6 +383,20 @@ export class Repository {
   private treeAt(commitSha: string, path: string): NativeTree | null {
     const entry = this.entryAt(commitSha, path);
     return entry?.type === 'tree' ? this.repo.getTree(entry.oid) : null;
+  }
+
+  /** The full id of the blob an object id (full or abbreviated) names; null when it names no blob. */
+  blobId(sha: string): string | null {
+    if (!SHA_PATTERN.test(sha)) return null;
+    const oid = this.tryRevparse(sha);
+    if (!oid) return null;
+    try {
+      // A commit or a tree does not peel to a blob.
+      this.repo.getObject(oid).peelToBlob();
+      return oid;
+    } catch {
+      return null;
+    }
   }
 
   /** Whole content of a blob, read through libgit2 (callers keep this to small blobs). */

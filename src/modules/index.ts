@@ -29,6 +29,7 @@ import { projects } from './projects/index.ts';
 import { relationExports } from './relation-exports/index.ts';
 import { releaseLinks } from './release-links/index.ts';
 import { releases } from './releases/index.ts';
+import { repository } from './repository/index.ts';
 import { repositoryFiles } from './repository-files/index.ts';
 import { tags } from './tags/index.ts';
 import { users } from './users/index.ts';
@@ -44,6 +45,7 @@ export const modules: readonly ModuleDef[] = [
   labels,
   commits,
   repositoryFiles,
+  repository,
   branches,
   tags,
   releases,

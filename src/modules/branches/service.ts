@@ -1,7 +1,7 @@
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isValidBranchName } from '../../git/refs.ts';
-import type { BranchTip } from '../../git/repository.ts';
+import { REGULAR_FILE_MODE, type BranchTip, type Repository } from '../../git/repository.ts';
 import { RefMovedError } from '../../git/writer.ts';
 import type { Listing } from '../../core/listing.ts';
 import type { Context } from '../../core/context.ts';
@@ -47,10 +47,31 @@ export async function findBranch(ctx: Context, project: ProjectWithNamespace, na
 /** Who creates and deletes branches (GitLab's push_code). */
 export const PUSH_CODE_LEVEL = AccessLevel.DEVELOPER;
 
+/**
+ * GitLab's Branches::CreateService on an empty repository: the default branch is created first,
+ * with an empty README.md committed by the viewer, so the new branch has somewhere to start.
+ * A concurrent first push wins: its branch is kept.
+ */
+async function createDefaultBranch(ctx: Context, project: ProjectWithNamespace, repository: Repository) {
+  const branch = project.defaultBranch ?? 'main';
+  const user = ctx.viewer.user!;
+  const who = { name: user.name, email: user.email, date: new Date() };
+  const change = { path: 'README.md', content: Buffer.alloc(0), mode: REGULAR_FILE_MODE };
+  let sha: string;
+  try {
+    sha = await repository.writeCommit({ branch, parent: null, expectedTip: null, changes: [change], message: 'Add README.md', author: who, committer: who });
+  } catch (error) {
+    if (error instanceof RefMovedError) return;
+    throw error;
+  }
+  await announceRefChange(ctx.deps, { projectId: project.id, userId: user.id, ref: `refs/heads/${branch}`, after: sha });
+}
+
 export async function createBranch(ctx: Context, project: ProjectWithNamespace, name: string, ref: string): Promise<Branch> {
   await ctx.policy.requireProjectAccess(project, PUSH_CODE_LEVEL);
   if (!isValidBranchName(name)) throw new BadRequestError('Branch name is invalid');
   const repository = await ctx.loaders.repository.load(project.id);
+  if (!repository.hasBranches()) await createDefaultBranch(ctx, project, repository);
   const sha = repository.resolveCommit(ref);
   if (!sha) throw new BadRequestError('Invalid reference name');
   try {

@@ -330,7 +330,8 @@ function apply(tree: Worktree, repository: Repository, parent: string | null, ac
   }
 }
 
-async function requirePush(ctx: Context, project: ProjectWithNamespace, branch: string) {
+/** The viewer may push to `branch` (Developer, Maintainer for a protected one); 401/404/403 otherwise. */
+export async function requirePush(ctx: Context, project: ProjectWithNamespace, branch: string) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
   await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
   if (!(await ctx.policy.canPushToBranch(project, branch))) throw new PushForbiddenError();

@@ -58,7 +58,7 @@ describe('the GraphQL endpoint', () => {
       ['', 400, 'POST body sent invalid JSON.'],
       ['null', 400, 'POST body is expected to be object but received null'],
       ['"x"', 400, 'POST body is expected to be object but received string'],
-      ['[]', 400, 'Batching is not supported.'],
+      ['[]', 400, 'A batched request needs at least one operation.'],
       ['{}', 200, 'Must provide query string.'],
     ];
     for (const [body, status, message] of cases) {

@@ -10,7 +10,7 @@ import { branchListing, branchNames, canPush, createBranch, deleteBranch, findBr
 
 export const BranchRef = builder.objectRef<Branch>('Branch').implement({
   fields: (t) => ({
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { nullable: false }),
     commit: t.field({
       type: CommitRef,
       resolve: async (b, _a, ctx) => ({ ...(await ctx.loaders.repository.load(b.project.id)).commit(b.sha)!, project: b.project }),
@@ -29,11 +29,11 @@ builder.objectFields(RepositoryRef, (t) => ({
   branchNames: t.stringList({
     nullable: true,
     args: {
-      searchPattern: t.arg.string({ defaultValue: '*' }),
-      offset: t.arg.int({ defaultValue: 0 }),
-      limit: t.arg.int({ defaultValue: 100 }),
+      searchPattern: t.arg.string({ required: true, defaultValue: '*' }),
+      offset: t.arg.int({ required: true, defaultValue: 0 }),
+      limit: t.arg.int({ required: true, defaultValue: 100 }),
     },
-    resolve: (project, args, ctx) => branchNames(ctx, project, args.searchPattern ?? '*', args.offset ?? 0, args.limit ?? 100),
+    resolve: (project, args, ctx) => branchNames(ctx, project, args.searchPattern, args.offset, args.limit),
   }),
   branches: t.connection({
     type: BranchRef,
@@ -54,6 +54,17 @@ builder.objectFields(ProjectPermissionsRef, (t) => ({
     description: 'If `true`, the user can perform `push_code` on this resource',
     resolve: (p, _a, ctx) => ctx.policy.hasProjectLevel(p, PUSH_CODE_LEVEL),
   }),
+  // Merge requests do not exist here: nobody may open or read one, as on an instance without them.
+  ...Object.fromEntries(
+    (['createMergeRequestIn', 'createMergeRequestFrom', 'readMergeRequest'] as const).map((name) => [
+      name,
+      t.boolean({
+        nullable: false,
+        description: `If \`true\`, the user can perform \`${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}\` on this resource (merge requests do not exist here: always false)`,
+        resolve: () => false,
+      }),
+    ]),
+  ),
 }));
 
 const CreateBranchInput = mutationInput('CreateBranchInput', (t) => ({

@@ -3,14 +3,26 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { CommitInfo, DiffEntry, DiffStats } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
-import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { listConnection, pagedConnection } from '../../graphql/connections.ts';
+import { asPayload, mutationInput, payloadType, type Types } from '../../graphql/payloads.ts';
 import { resolveProject } from '../parents/parent.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
 import { ProjectRef } from '../projects/index.ts';
 import { projectFullPath, requireCodeOfProject } from '../projects/service.ts';
 import { UserRef } from '../users/index.ts';
-import { commitDiffs, commitStatsOf, compareRefs, createCommit, findCommit, listCommits, readableRepository, type Comparison } from './service.ts';
+import {
+  commitDiffs,
+  commitStatsOf,
+  compareRefs,
+  createCommit,
+  diffLimits,
+  diffStatsOf,
+  findCommit,
+  listCommits,
+  readableRepository,
+  type Comparison,
+  type FileDiffStats,
+} from './service.ts';
 
 type CommitParent = CommitInfo & { project: ProjectWithNamespace };
 
@@ -35,15 +47,17 @@ export const DiffRef = builder.objectRef<DiffEntry>('Diff').implement({
     renamedFile: t.exposeBoolean('renamedFile'),
     deletedFile: t.exposeBoolean('deletedFile'),
     generatedFile: t.exposeBoolean('generatedFile'),
+    collapsed: t.boolean({ description: 'The patch is past the size at which GitLab shows it collapsed.', resolve: (d) => diffLimits(d).collapsed }),
+    tooLarge: t.boolean({ description: 'The patch is past the size GitLab shows at all.', resolve: (d) => diffLimits(d).tooLarge }),
   }),
 });
 
 export const CommitRef = builder.objectRef<CommitParent>('Commit').implement({
   extensions: scopes(...REPOSITORY_READ_SCOPES),
   fields: (t) => ({
-    id: t.id({ resolve: (c) => `gid://gitlab/CommitPresenter/${c.id}` }),
-    sha: t.exposeString('id'),
-    shortId: t.exposeString('shortId'),
+    id: t.id({ nullable: false, resolve: (c) => `gid://gitlab/CommitPresenter/${c.id}` }),
+    sha: t.exposeString('id', { nullable: false }),
+    shortId: t.exposeString('shortId', { nullable: false }),
     title: t.exposeString('title'),
     message: t.exposeString('message'),
     parentIds: t.exposeStringList('parentIds'),
@@ -53,7 +67,7 @@ export const CommitRef = builder.objectRef<CommitParent>('Commit').implement({
     committerName: t.exposeString('committerName'),
     committerEmail: t.exposeString('committerEmail'),
     committedDate: t.expose('committedDate', { type: 'Time' }),
-    webUrl: t.string({ resolve: (c, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(c.project)}/-/commit/${c.id}` }),
+    webUrl: t.string({ nullable: false, resolve: (c, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(c.project)}/-/commit/${c.id}` }),
     project: t.field({ type: ProjectRef, description: 'The project the commit was read from.', resolve: (c) => c.project }),
     stats: t.field({
       type: CommitStatsRef,
@@ -103,11 +117,13 @@ export const RepositoryRef = builder.objectRef<ProjectWithNamespace>('Repository
   fields: (t) => ({
     rootRef: t.string({ nullable: true, resolve: (p) => p.defaultBranch }),
     empty: t.boolean({
+      nullable: false,
       extensions: scopes(...REPOSITORY_READ_SCOPES),
       description: 'The repository has no branch yet.',
       resolve: async (project, _a, ctx) => !(await readableRepository(ctx, project)).hasBranches(),
     }),
     exists: t.boolean({
+      nullable: false,
       description: 'The repository exists on disk.',
       resolve: async (project, _a, ctx) => {
         try {
@@ -129,28 +145,35 @@ export const RepositoryRef = builder.objectRef<ProjectWithNamespace>('Repository
         return commit && { ...commit, project };
       },
     }),
-    commits: t.connection({
-      type: CommitRef,
-      extensions: scopes(...REPOSITORY_READ_SCOPES),
-      description: "The history of a ref (the default branch when none is given), newest first: `git log`'s filters.",
-      args: {
-        ref: t.arg.string(),
-        since: t.arg({ type: 'Time' }),
-        until: t.arg({ type: 'Time' }),
-        path: t.arg.string(),
-        author: t.arg.string(),
-        all: t.arg.boolean({ description: 'Every ref, not only `ref`.' }),
-        firstParent: t.arg.boolean(),
-        order: t.arg({ type: CommitsOrderEnum }),
+    commits: t.connection(
+      {
+        type: CommitRef,
+        extensions: scopes(...REPOSITORY_READ_SCOPES),
+        description: "The history of a ref (the default branch when none is given), newest first: `git log`'s filters.",
+        args: {
+          ref: t.arg.string(),
+          since: t.arg({ type: 'Time' }),
+          until: t.arg({ type: 'Time' }),
+          committedAfter: t.arg({ type: 'Time', description: "Commits committed after this time (GitLab's name for `since`)." }),
+          committedBefore: t.arg({ type: 'Time', description: "Commits committed before this time (GitLab's name for `until`)." }),
+          path: t.arg.string(),
+          author: t.arg.string(),
+          all: t.arg.boolean({ description: 'Every ref, not only `ref`.' }),
+          firstParent: t.arg.boolean(),
+          order: t.arg({ type: CommitsOrderEnum }),
+        },
+        resolve: async (project, args, ctx) => {
+          const { committedAfter, committedBefore, ...filter } = args;
+          const listing = await listCommits(ctx, project, { ...filter, since: filter.since ?? committedAfter, until: filter.until ?? committedBefore });
+          return pagedConnection(args, {
+            count: listing.count,
+            fetch: async (page) => (await listing.fetch(page)).map((commit) => ({ ...commit, project })),
+          });
+        },
       },
-      resolve: async (project, args, ctx) => {
-        const listing = await listCommits(ctx, project, args);
-        return pagedConnection(args, {
-          count: listing.count,
-          fetch: async (page) => (await listing.fetch(page)).map((commit) => ({ ...commit, project })),
-        });
-      },
-    }),
+      { name: 'CommitConnection' },
+      { name: 'CommitEdge' },
+    ),
     compare: t.field({
       type: ComparisonRef,
       extensions: scopes(...REPOSITORY_READ_SCOPES),
@@ -257,7 +280,7 @@ const gravatar = (email: string) => `https://www.gravatar.com/avatar/${createHas
 builder.objectFields(CommitRef, (t) => ({
   fullTitle: t.string({ description: 'Full title of the commit message.', resolve: (c) => c.message.split('\n', 1)[0]!.trim() }),
   description: t.string({ nullable: true, description: 'Description of the commit message.', resolve: (c) => descriptionOf(c.message) }),
-  webPath: t.string({ description: 'Web path of the commit.', resolve: (c) => `/${projectFullPath(c.project)}/-/commit/${c.id}` }),
+  webPath: t.string({ nullable: false, description: 'Web path of the commit.', resolve: (c) => `/${projectFullPath(c.project)}/-/commit/${c.id}` }),
   author: t.field({
     type: UserRef,
     nullable: true,
@@ -265,4 +288,191 @@ builder.objectFields(CommitRef, (t) => ({
     resolve: (c, _a, ctx) => ctx.loaders.userByEmail.load(c.authorEmail.trim().toLowerCase()),
   }),
   authorGravatar: t.string({ nullable: true, description: "Commit author's Gravatar URL.", resolve: (c) => gravatar(c.authorEmail) }),
+}));
+
+// ---------------------------------------------------------------------------------------------
+// What the repository browser's last-commit and commit pages read besides (issue 40)
+
+/** Text as HTML: GitLab renders commit titles and descriptions as Markdown; here they are shown as written. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const VerificationStatusEnum = builder.enumType('VerificationStatus', {
+  description: 'Verification status of a GPG, X.509 or SSH signature for a commit.',
+  values: [
+    'UNVERIFIED',
+    'VERIFIED',
+    'SAME_USER_DIFFERENT_EMAIL',
+    'OTHER_USER',
+    'UNVERIFIED_KEY',
+    'UNKNOWN_KEY',
+    'MULTIPLE_SIGNATURES',
+    'REVOKED_KEY',
+    'VERIFIED_SYSTEM',
+    'VERIFIED_CA',
+  ] as const,
+});
+
+/**
+ * A commit signature as GitLab verifies it. forgegate keeps no GPG, X.509 or SSH keys of its
+ * users, so it verifies none and `Commit.signature` is null: the types exist for the documents
+ * that select them (the last-commit and commit pages).
+ */
+type Signature = { kind: 'GpgSignature' | 'X509Signature' | 'SshSignature'; commitSha: string; project: ProjectWithNamespace; status: string };
+
+const signatureFields = (t: PothosSchemaTypes.InterfaceFieldBuilder<Types, Signature> | PothosSchemaTypes.ObjectFieldBuilder<Types, Signature>) => ({
+  commitSha: t.string({ resolve: (s: Signature) => s.commitSha }),
+  project: t.field({ type: ProjectRef, nullable: true, resolve: (s: Signature) => s.project }),
+  verificationStatus: t.field({ type: VerificationStatusEnum, nullable: true, resolve: (s: Signature) => s.status as 'UNVERIFIED' }),
+});
+
+const CommitSignatureRef = builder.interfaceRef<Signature>('CommitSignature').implement({
+  resolveType: (s) => s.kind,
+  fields: (t) => signatureFields(t),
+});
+
+type X509Issuer = { id: string; subject: string | null; subjectKeyIdentifier: string | null };
+type X509Certificate = { id: string; subject: string; subjectKeyIdentifier: string; x509Issuer: X509Issuer };
+
+const X509IssuerRef = builder.objectRef<X509Issuer>('X509Issuer').implement({
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false }),
+    subject: t.exposeString('subject', { nullable: true }),
+    subjectKeyIdentifier: t.exposeString('subjectKeyIdentifier', { nullable: true }),
+  }),
+});
+
+const X509CertificateRef = builder.objectRef<X509Certificate>('X509Certificate').implement({
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false }),
+    subject: t.exposeString('subject', { nullable: false }),
+    subjectKeyIdentifier: t.exposeString('subjectKeyIdentifier', { nullable: false }),
+    x509Issuer: t.expose('x509Issuer', { type: X509IssuerRef, nullable: false }),
+  }),
+});
+
+type SignatureDetails = Signature & { gpgKeyPrimaryKeyid?: string; keyFingerprintSha256?: string; x509Certificate?: X509Certificate };
+
+builder.objectRef<SignatureDetails>('GpgSignature').implement({
+  interfaces: [CommitSignatureRef],
+  fields: (t) => ({
+    gpgKeyPrimaryKeyid: t.string({ nullable: true, resolve: (s) => s.gpgKeyPrimaryKeyid ?? null }),
+  }),
+});
+
+builder.objectRef<SignatureDetails>('X509Signature').implement({
+  interfaces: [CommitSignatureRef],
+  fields: (t) => ({
+    x509Certificate: t.field({ type: X509CertificateRef, nullable: true, resolve: (s) => s.x509Certificate ?? null }),
+  }),
+});
+
+builder.objectRef<SignatureDetails>('SshSignature').implement({
+  interfaces: [CommitSignatureRef],
+  fields: (t) => ({
+    keyFingerprintSha256: t.string({ nullable: true, resolve: (s) => s.keyFingerprintSha256 ?? null }),
+  }),
+});
+
+/** GitLab's pipeline status as the last-commit widget shows it; pipelines do not exist here. */
+type DetailedStatus = {
+  id: string;
+  detailsPath: string | null;
+  icon: string | null;
+  tooltip: string | null;
+  text: string | null;
+  group: string | null;
+  label: string | null;
+};
+
+const DetailedStatusRef = builder.objectRef<DetailedStatus>('DetailedStatus').implement({
+  fields: (t) => ({
+    id: t.exposeString('id', { nullable: false }),
+    detailsPath: t.exposeString('detailsPath', { nullable: true }),
+    icon: t.exposeString('icon', { nullable: true }),
+    tooltip: t.exposeString('tooltip', { nullable: true }),
+    text: t.exposeString('text', { nullable: true }),
+    group: t.exposeString('group', { nullable: true }),
+    label: t.exposeString('label', { nullable: true }),
+  }),
+});
+
+const PipelineRef = builder.objectRef<{ id: string; detailedStatus: DetailedStatus }>('Pipeline').implement({
+  fields: (t) => ({
+    id: t.exposeID('id', { nullable: false }),
+    detailedStatus: t.expose('detailedStatus', { type: DetailedStatusRef, nullable: false }),
+  }),
+});
+
+const DiffStatsRef = builder.objectRef<FileDiffStats>('DiffStats').implement({
+  description: 'Changes to a single file.',
+  fields: (t) => ({
+    path: t.exposeString('path', { nullable: false }),
+    additions: t.exposeInt('additions', { nullable: false }),
+    deletions: t.exposeInt('deletions', { nullable: false }),
+  }),
+});
+
+type Summary = { additions: number; deletions: number; fileCount: number };
+
+const DiffStatsSummaryRef = builder.objectRef<Summary>('DiffStatsSummary').implement({
+  description: 'Aggregated summary of changes.',
+  fields: (t) => ({
+    additions: t.exposeInt('additions', { nullable: false }),
+    deletions: t.exposeInt('deletions', { nullable: false }),
+    changes: t.int({ nullable: false, resolve: (s) => s.additions + s.deletions }),
+    fileCount: t.exposeInt('fileCount', { nullable: false }),
+  }),
+});
+
+builder.objectFields(CommitRef, (t) => ({
+  titleHtml: t.string({ nullable: true, description: 'The title, as HTML.', resolve: (c) => escapeHtml(c.title) }),
+  fullTitleHtml: t.string({ nullable: true, description: 'The full title, as HTML.', resolve: (c) => escapeHtml(c.message.split('\n', 1)[0]!.trim()) }),
+  descriptionHtml: t.string({
+    nullable: true,
+    description: 'The description, as HTML.',
+    resolve: (c) => {
+      const description = descriptionOf(c.message);
+      return description && escapeHtml(description);
+    },
+  }),
+  signature: t.field({
+    type: CommitSignatureRef,
+    nullable: true,
+    description: 'Signature of the commit: forgegate verifies no signatures, so null.',
+    resolve: () => null,
+  }),
+  signatureHtml: t.string({ nullable: true, description: 'Signature of the commit, as HTML: null (see `signature`).', resolve: () => null }),
+  pipelines: t.connection(
+    {
+      type: PipelineRef,
+      description: 'Pipelines of the commit: pipelines do not exist here, so none.',
+      args: { ref: t.arg.string(), sha: t.arg.string() },
+      resolve: (_c, args) => listConnection(args, []),
+    },
+    { name: 'PipelineConnection' },
+    { name: 'PipelineEdge' },
+  ),
+  diffStats: t.field({
+    type: [DiffStatsRef],
+    nullable: true,
+    description: 'Lines added and removed per file against the first parent.',
+    args: { path: t.arg.string({ description: 'Only the file at this path.' }) },
+    resolve: async (c, args, ctx) => {
+      const stats = diffStatsOf(await commitDiffs(ctx, c.project, c));
+      return args.path ? stats.filter((s) => s.path === args.path) : stats;
+    },
+  }),
+  diffStatsSummary: t.field({
+    type: DiffStatsSummaryRef,
+    nullable: true,
+    description: 'Lines added and removed, and files changed, against the first parent.',
+    resolve: async (c, _a, ctx) => {
+      const stats = diffStatsOf(await commitDiffs(ctx, c.project, c));
+      return {
+        additions: stats.reduce((n, s) => n + s.additions, 0),
+        deletions: stats.reduce((n, s) => n + s.deletions, 0),
+        fileCount: stats.length,
+      };
+    },
+  }),
 }));

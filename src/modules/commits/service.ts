@@ -97,6 +97,33 @@ export async function commitDiffs(ctx: Context, project: ProjectWithNamespace, c
   return repository.diff(commit.parentIds[0] ?? null, commit.id);
 }
 
+/**
+ * GitLab's patch limits (`Gitlab::Git::Diff`, the application's default `diff_max_patch_bytes`):
+ * a patch past 200 KiB is too large to show, one past a tenth of that is shown collapsed.
+ */
+const MAX_PATCH_BYTES = 200 * 1024;
+const COLLAPSE_PATCH_BYTES = MAX_PATCH_BYTES / 10;
+
+export function diffLimits(diff: DiffEntry): { collapsed: boolean; tooLarge: boolean } {
+  const bytes = Buffer.byteLength(diff.diff);
+  return { collapsed: bytes > COLLAPSE_PATCH_BYTES, tooLarge: bytes > MAX_PATCH_BYTES };
+}
+
+export type FileDiffStats = { path: string; additions: number; deletions: number };
+
+/** Lines each file's patch adds and removes (its hunks' `+` and `-` lines; binary files count none). */
+export function diffStatsOf(diffs: DiffEntry[]): FileDiffStats[] {
+  return diffs.map((d) => {
+    let additions = 0;
+    let deletions = 0;
+    for (const line of d.diff.split('\n')) {
+      if (line.startsWith('+')) additions++;
+      else if (line.startsWith('-')) deletions++;
+    }
+    return { path: d.newPath, additions, deletions };
+  });
+}
+
 export type Comparison = {
   /** What the diff starts from: `from` itself (straight) or where `from` and `to` meet. */
   base: string;

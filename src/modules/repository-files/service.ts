@@ -25,6 +25,8 @@ export type BlobAt = {
   project: ProjectWithNamespace;
   repository: Repository;
   ref: string;
+  /** How `ref` was read: as a branch or a tag only, or (null) as git resolves it. */
+  refType?: RefType | null;
   commitSha: string;
   path: string;
   entry: TreeEntryInfo;
@@ -39,18 +41,24 @@ async function resolve(ctx: Context, project: ProjectWithNamespace, ref: string)
   return commitSha ? { repository, commitSha } : null;
 }
 
+/** GitLab's `RefType`: read a ref as a branch (`heads`) or a tag (`tags`) only. */
+export type RefType = 'heads' | 'tags';
+
+/** The ref as git resolves it: qualified when a ref type is given (GitLab's `ExtractsRef.fully_qualified_ref`). */
+const qualifiedRef = (ref: string, refType?: RefType | null) => (refType ? `refs/${refType}/${ref}` : ref);
+
 /** The files (blobs) at `paths`; missing paths and paths that are directories are left out. */
-export async function findBlobs(ctx: Context, project: ProjectWithNamespace, paths: string[], ref: string): Promise<BlobAt[]> {
+export async function findBlobs(ctx: Context, project: ProjectWithNamespace, paths: string[], ref: string, refType?: RefType | null): Promise<BlobAt[]> {
   const checked = paths.map((path) => requireFilePath(path, 'paths'));
-  const at = await resolve(ctx, project, ref);
+  const at = await resolve(ctx, project, qualifiedRef(ref, refType));
   if (!at) return [];
   return checked.flatMap((path) => {
     const entry = at.repository.entryAt(at.commitSha, path);
-    return entry?.type === 'blob' ? [{ project, ...at, ref, path, entry }] : [];
+    return entry?.type === 'blob' ? [{ project, ...at, ref, refType, path, entry }] : [];
   });
 }
 
-export type TreeOptions = { recursive?: boolean | null; refType?: 'heads' | 'tags' | null };
+export type TreeOptions = { recursive?: boolean | null; refType?: RefType | null };
 
 const TYPE_ORDER = { tree: 0, blob: 1, commit: 1 } as const;
 
@@ -62,8 +70,7 @@ const TYPE_ORDER = { tree: 0, blob: 1, commit: 1 } as const;
 export async function findTree(ctx: Context, project: ProjectWithNamespace, path: string, ref: string, opts: TreeOptions = {}): Promise<TreeAt | null> {
   const dir = path.replace(/\/+$/, '').replace(/^\/+/, '');
   if (dir !== '') requireFilePath(dir, 'path');
-  const qualified = opts.refType ? `refs/${opts.refType}/${ref}` : ref;
-  const at = await resolve(ctx, project, qualified);
+  const at = await resolve(ctx, project, qualifiedRef(ref, opts.refType));
   const entries = at && (opts.recursive ? at.repository.walkTree(at.commitSha, dir) : at.repository.listTree(at.commitSha, dir));
   if (!at || !entries) return null;
   const sorted = entries
@@ -110,9 +117,170 @@ export const blobInfo = (blob: BlobAt): Promise<BlobInfo> => blob.repository.blo
 export const lfsOidOf = (blob: BlobAt): Promise<string | null> => blob.repository.lfsOid(blob.entry.oid);
 export const isExecutable = (mode: number) => mode === EXECUTABLE_MODE;
 
+/** The newest commit that changed a tree's directory (the commit itself for the root). */
+export function lastCommitOfTree(tree: TreeAt): CommitInfo | null {
+  const sha = tree.path === '' ? tree.commitSha : tree.repository.lastCommitFor(tree.commitSha, tree.path);
+  return sha ? tree.repository.commit(sha) : null;
+}
+
+/** One page of a tree (GitLab's `paginatedTree`): `first` entries after the entry whose id is `after`. */
+export type TreePage = { tree: TreeAt; hasNextPage: boolean; hasPreviousPage: boolean };
+
+export function pageOfTree(tree: TreeAt, after: string | null | undefined, first: number): TreePage {
+  const rest = entriesAfter(tree.entries, after);
+  const entries = rest.slice(0, first);
+  return { tree: { ...tree, entries }, hasNextPage: rest.length > entries.length, hasPreviousPage: rest.length < tree.entries.length };
+}
+
 export function lastCommitOf(blob: BlobAt): CommitInfo | null {
   const sha = blob.repository.lastCommitFor(blob.commitSha, blob.path);
   return sha ? blob.repository.commit(sha) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the blob viewer reads
+
+/**
+ * GitLab's text viewer limits (`BlobViewer::Text`): past 1 MiB a file is collapsed (loaded on
+ * request), past 10 MiB it is too large to show at all.
+ */
+const COLLAPSE_BYTES = 1024 * 1024;
+const TOO_LARGE_BYTES = BLOB_DISPLAY_BYTES;
+
+export type BlobViewer = {
+  type: 'simple' | 'rich' | 'auxiliary';
+  fileType: string;
+  tooLarge: boolean;
+  collapsed: boolean;
+  renderError: string | null;
+  loadAsync: boolean;
+  loadingPartialName: string;
+};
+
+const extensionOf = (path: string) => {
+  const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1) : '';
+};
+
+const baseNameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/** The rich viewers forgegate's files get, by extension (GitLab's `BlobViewer::Markup`, `Image`, …). */
+const RICH_VIEWERS: Record<string, string> = {
+  md: 'markup',
+  markdown: 'markup',
+  adoc: 'markup',
+  rst: 'markup',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  gif: 'image',
+  webp: 'image',
+  ico: 'image',
+  svg: 'svg',
+  pdf: 'pdf',
+  csv: 'csv',
+  ipynb: 'notebook',
+};
+
+/** Files GitLab's FileDetector names by their path, else null. */
+const SPECIAL_FILES: [RegExp, string][] = [
+  [/^readme(\.|$)/i, 'readme'],
+  [/^(changelog|changes|history|news)(\.|$)/i, 'changelog'],
+  [/^(licen[cs]e|copying)(\.|$)/i, 'license'],
+  [/^contributing(\.|$)/i, 'contributing'],
+  [/^\.gitlab-ci\.yml$/, 'gitlab_ci'],
+  [/^\.gitignore$/, 'gitignore'],
+  [/^\.gitattributes$/, 'gitattributes'],
+  [/^package\.json$/, 'package_json'],
+  [/^Gemfile$/, 'gemfile'],
+  [/^go\.mod$/, 'go_mod'],
+  [/^CODEOWNERS$/, 'codeowners'],
+];
+
+/** GitLab's `fileType` of a blob: what its path says it is (README, licence, CI file…), else its viewer's. */
+export function fileTypeOf(path: string): string | null {
+  const name = baseNameOf(path);
+  return SPECIAL_FILES.find(([pattern]) => pattern.test(name))?.[1] ?? null;
+}
+
+/** Highlighting languages by extension, as GitLab's blob viewer names them (Rouge/highlight.js names). */
+const LANGUAGES: Record<string, string> = {
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  tsx: 'typescript',
+  jsx: 'javascript',
+  rb: 'ruby',
+  py: 'python',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  kt: 'kotlin',
+  c: 'c',
+  h: 'c',
+  cpp: 'cpp',
+  cc: 'cpp',
+  hpp: 'cpp',
+  cs: 'csharp',
+  php: 'php',
+  sh: 'shell',
+  bash: 'shell',
+  md: 'markdown',
+  markdown: 'markdown',
+  json: 'json',
+  yml: 'yaml',
+  yaml: 'yaml',
+  toml: 'toml',
+  xml: 'xml',
+  html: 'html',
+  css: 'css',
+  scss: 'scss',
+  sql: 'sql',
+  graphql: 'graphql',
+  txt: 'plaintext',
+};
+
+export function languageOf(path: string): string | null {
+  return LANGUAGES[extensionOf(path)] ?? (baseNameOf(path) === 'Dockerfile' ? 'dockerfile' : null);
+}
+
+/**
+ * The viewers GitLab picks for a blob: the simple one is text, or `download` for binary and
+ * LFS content, `empty` for an empty file; a rich one where the extension has one.
+ */
+export async function blobViewers(blob: BlobAt): Promise<{ simple: BlobViewer; rich: BlobViewer | null }> {
+  const { size } = await blobInfo(blob);
+  const external = (await lfsOidOf(blob)) !== null;
+  const binary = !external && size > 0 && isBinary((await blob.repository.blobHead(blob.entry.oid, 8000)).bytes);
+  const tooLarge = size > TOO_LARGE_BYTES;
+  const viewer = (type: BlobViewer['type'], fileType: string, limits: boolean): BlobViewer => ({
+    type,
+    fileType,
+    tooLarge: limits && tooLarge,
+    collapsed: limits && size > COLLAPSE_BYTES,
+    renderError: limits && tooLarge ? 'too_large' : null,
+    loadAsync: fileType !== 'download' && fileType !== 'empty',
+    loadingPartialName: 'loading',
+  });
+  const simpleType = size === 0 ? 'empty' : binary || external ? 'download' : 'text';
+  const richType = RICH_VIEWERS[extensionOf(blob.path)];
+  return {
+    simple: viewer('simple', simpleType, simpleType === 'text'),
+    rich: richType && size > 0 ? viewer('rich', richType, true) : null,
+  };
+}
+
+/**
+ * Whether the viewer may change the blob where it is (GitLab's `can_modify_blob?` and
+ * `can_current_user_push_to_branch?`): the ref is a branch of a project that is not archived,
+ * and the viewer may push to it (Developers, Maintainers on the protected default branch).
+ */
+export async function canPushToBlobBranch(ctx: Context, blob: BlobAt): Promise<boolean> {
+  if (blob.project.archived || !ctx.viewer.user) return false;
+  if (blob.refType === 'tags' || !blob.repository.branchTip(blob.ref)) return false;
+  return ctx.policy.canPushToBranch(blob.project, blob.ref);
 }
 
 export type LineRange = { fromLine?: number | null; toLine?: number | null };

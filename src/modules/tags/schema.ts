@@ -15,7 +15,7 @@ const TagOrderEnum = builder.enumType('TagOrderBy', { values: ['name', 'updated'
 
 export const TagRef = builder.objectRef<TagParent>('Tag').implement({
   fields: (t) => ({
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { nullable: false }),
     message: t.string({ nullable: true, resolve: (tag) => tag.message }),
     target: t.exposeString('objectId', { description: 'The tag object of an annotated tag, else the commit.' }),
     createdAt: t.field({ type: 'Time', nullable: true, resolve: (tag) => (tag.message === null ? null : tag.createdAt) }),

@@ -7,19 +7,19 @@ import { createGroup, deleteGroup, findGroup, fullName, listGroups, updateGroup 
 export const GroupRef = builder.prismaObject('Namespace', {
   variant: 'Group',
   fields: (t) => ({
-    id: t.id({ resolve: (g) => gid('Group', g.id) }),
+    id: t.id({ nullable: false, resolve: (g) => gid('Group', g.id) }),
     databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    path: t.exposeString('path'),
-    fullPath: t.exposeString('fullPath'),
-    fullName: t.string({ resolve: (g, _a, ctx) => fullName(ctx, g) }),
+    name: t.exposeString('name', { nullable: false }),
+    path: t.exposeString('path', { nullable: false }),
+    fullPath: t.exposeID('fullPath', { nullable: false }),
+    fullName: t.string({ nullable: false, resolve: (g, _a, ctx) => fullName(ctx, g) }),
     description: t.exposeString('description'),
     visibility: t.expose('visibility', { type: VisibilityEnum }),
     parentId: t.exposeInt('parentId', { nullable: true }),
     requestAccessEnabled: t.exposeBoolean('requestAccessEnabled'),
     createdAt: t.expose('createdAt', { type: 'Time' }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
-    webUrl: t.string({ resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
+    webUrl: t.string({ nullable: false, resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
   }),
 });
 

@@ -5,7 +5,7 @@ const KasRef = builder.objectRef<{ enabled: boolean }>('Kas').implement({
   extensions: scopes('api', 'read_api', 'read_user', 'read_repository'),
   description: 'The GitLab agent server for Kubernetes: not part of this server.',
   fields: (t) => ({
-    enabled: t.exposeBoolean('enabled'),
+    enabled: t.exposeBoolean('enabled', { nullable: false }),
     externalUrl: t.string({ nullable: true, resolve: () => null }),
     externalK8sProxyUrl: t.string({ nullable: true, resolve: () => null }),
     version: t.string({ nullable: true, resolve: () => null }),
@@ -15,10 +15,10 @@ const KasRef = builder.objectRef<{ enabled: boolean }>('Kas').implement({
 const MetadataRef = builder.objectRef<{ version: string; revision: string }>('Metadata').implement({
   extensions: scopes('api', 'read_api', 'read_user', 'read_repository'),
   fields: (t) => ({
-    version: t.exposeString('version'),
-    revision: t.exposeString('revision'),
-    enterprise: t.boolean({ resolve: () => false }),
-    kas: t.field({ type: KasRef, resolve: () => ({ enabled: false }) }),
+    version: t.exposeString('version', { nullable: false }),
+    revision: t.exposeString('revision', { nullable: false }),
+    enterprise: t.boolean({ nullable: false, resolve: () => false }),
+    kas: t.field({ type: KasRef, nullable: false, resolve: () => ({ enabled: false }) }),
   }),
 });
 

@@ -13,11 +13,14 @@ export const NamespaceKindEnum = builder.enumType('NamespaceKind', {
 export const NamespaceRef = builder.prismaObject('Namespace', {
   name: 'Namespace',
   fields: (t) => ({
-    id: t.id({ resolve: (n) => gid(n.kind === 'group' ? 'Group' : 'Namespaces::UserNamespace', n.id) }),
+    id: t.id({
+      nullable: false,
+      resolve: (n) => gid(n.kind === 'group' ? 'Group' : 'Namespaces::UserNamespace', n.id),
+    }),
     databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    path: t.exposeString('path'),
-    fullPath: t.exposeString('fullPath'),
+    name: t.exposeString('name', { nullable: false }),
+    path: t.exposeString('path', { nullable: false }),
+    fullPath: t.exposeID('fullPath', { nullable: false }),
     kind: t.expose('kind', { type: NamespaceKindEnum }),
     parentId: t.exposeInt('parentId', { nullable: true }),
     visibility: t.expose('visibility', { type: VisibilityEnum }),

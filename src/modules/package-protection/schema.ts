@@ -1,4 +1,4 @@
-import { builder, gid } from '../../graphql/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
@@ -35,11 +35,14 @@ export const PackagesProtectionRuleRef = builder.prismaObject('PackageProtection
   name: 'PackagesProtectionRule',
   description: 'A package protection rule: who may push or delete the packages whose name matches a pattern.',
   fields: (t) => ({
-    id: t.id({ resolve: (rule) => gid('Packages::Protection::Rule', rule.id) }),
+    id: t.field({ type: 'PackagesProtectionRuleID', nullable: false, resolve: (rule) => rule.id }),
     databaseId: t.exposeInt('id'),
     projectId: t.exposeInt('projectId'),
-    packageNamePattern: t.exposeString('packageNamePattern', { description: 'Package name pattern; `*` matches any run of characters.' }),
-    packageType: t.expose('packageType', { type: PackageTypeEnum }),
+    packageNamePattern: t.exposeString('packageNamePattern', {
+      nullable: false,
+      description: 'Package name pattern; `*` matches any run of characters.',
+    }),
+    packageType: t.expose('packageType', { type: PackageTypeEnum, nullable: false }),
     minimumAccessLevelForPush: t.field({
       type: PushLevelEnum,
       nullable: true,

@@ -1,3 +1,4 @@
+import { gid } from '../../graphql/builder.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { enumValue, expected, page } from '../../rest/shape.ts';
@@ -15,6 +16,9 @@ const ATTRIBUTES = {
   description: param.string(),
   scopes: param.stringArray({ required: true, description: 'api, read_api, read_user, read_repository, write_repository, …' }),
 };
+
+/** The `:id` of the path as the `PersonalAccessTokenID` the mutations take. */
+const tokenGid = (id: number) => gid('PersonalAccessToken', id);
 
 const USER_ID = { user_id: param.int({ required: true }) };
 const IMPERSONATION_TOKEN = { ...USER_ID, impersonation_token_id: param.int({ required: true }) };
@@ -138,14 +142,14 @@ export const routes = defineRoutes(
       path: '/personal_access_tokens/:id',
       operation: 'PersonalAccessTokenRevoke',
       params: { id: param.int({ required: true }) },
-      variables: (v) => ({ input: { id: v.id } }),
+      variables: (v) => ({ input: { id: tokenGid(v.id) } }),
     }),
     route({
       method: 'POST',
       path: '/personal_access_tokens/:id/rotate',
       operation: 'PersonalAccessTokenRotate',
       params: { id: param.int({ required: true }), expires_at: param.date({ description: 'Default: in a week.' }) },
-      variables: (v) => ({ input: { id: v.id, expiresAt: v.expires_at } }),
+      variables: (v) => ({ input: { id: tokenGid(v.id), expiresAt: v.expires_at } }),
       result: (data) => withToken(data.personalAccessTokenRotate, 'personalAccessToken'),
     }),
   ],

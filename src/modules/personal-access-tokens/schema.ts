@@ -1,6 +1,8 @@
+import type { ArgBuilder } from '@pothos/core';
 import { builder, databaseIdOf, gid, scopes, scopesWithSelection } from '../../graphql/builder.ts';
+import { defineAbility, hiddenUnless } from '../../graphql/abilities.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields, type Types } from '../../graphql/payloads.ts';
 import { ParamError } from '../../core/errors.ts';
 import { UserRef } from '../users/index.ts';
 import {
@@ -12,34 +14,53 @@ import {
   isActive,
   listImpersonationTokens,
   listPersonalAccessTokens,
+  listTokensOfUser,
+  mayReadTokensOf,
   revokeImpersonationToken,
   revokePersonalAccessToken,
   rotatePersonalAccessToken,
+  TOKEN_SORTS,
   type IssuedToken,
+  type TokenSort,
 } from './service.ts';
 
 export const PersonalAccessTokenRef = builder.prismaObject('PersonalAccessToken', {
   description: 'A personal or impersonation access token. The token itself is shown once, by the mutation that issues it.',
   fields: (t) => ({
-    id: t.id({ resolve: (token) => gid('PersonalAccessToken', token.id) }),
+    id: t.id({ nullable: false, resolve: (token) => gid('PersonalAccessToken', token.id) }),
     databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { nullable: false }),
     description: t.exposeString('description', { nullable: true }),
     scopes: t.exposeStringList('scopes'),
-    createdAt: t.expose('createdAt', { type: 'Time' }),
+    createdAt: t.expose('createdAt', { type: 'Time', nullable: false }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'Time', nullable: true }),
     expiresAt: t.expose('expiresAt', { type: 'Date', nullable: true, description: 'Last day the token works.' }),
-    revoked: t.exposeBoolean('revoked'),
-    active: t.boolean({ description: 'Neither revoked nor expired.', resolve: isActive }),
+    revoked: t.exposeBoolean('revoked', { nullable: false }),
+    active: t.boolean({ nullable: false, description: 'Neither revoked nor expired.', resolve: isActive }),
+    granular: t.boolean({ nullable: false, description: 'Always false: forgegate issues scoped tokens, not granular ones.', resolve: () => false }),
     impersonation: t.exposeBoolean('impersonation'),
     userId: t.exposeInt('userId'),
     user: t.field({ type: UserRef, resolve: async (token, _a, ctx) => (await ctx.loaders.user.load(token.userId))! }),
   }),
 });
 
-const TokenStateEnum = builder.enumType('PersonalAccessTokenState', {
+const TokenStateEnum = builder.enumType('AccessTokenState', {
+  description: 'State of an access token.',
   values: { ACTIVE: { value: 'active' }, INACTIVE: { value: 'inactive' } } as const,
 });
+
+const TokenSortEnum = builder.enumType('AccessTokenSort', {
+  description: 'Values for sorting access tokens.',
+  values: Object.fromEntries(TOKEN_SORTS.map((value) => [value.toUpperCase(), { value }])) as { [K in TokenSort as Uppercase<K>]: { value: K } },
+});
+
+declare module '../../graphql/abilities.ts' {
+  interface Abilities {
+    /** A user's personal access tokens: by the user's id. */
+    readUserPersonalAccessTokens: number;
+  }
+}
+defineAbility('readUserPersonalAccessTokens', mayReadTokensOf);
 
 const ImpersonationTokenStateEnum = builder.enumType('ImpersonationTokenState', {
   values: { ALL: { value: 'all' }, ACTIVE: { value: 'active' }, INACTIVE: { value: 'inactive' } } as const,
@@ -52,22 +73,36 @@ function tokenId(id: string | number): number {
   return value;
 }
 
+/** The filters of a token list, GitLab's arguments of `User.personalAccessTokens`. */
+const filterArgs = (arg: ArgBuilder<Types>) => ({
+  state: arg({ type: TokenStateEnum }),
+  revoked: arg.boolean(),
+  search: arg.string({ description: 'Part of the name.' }),
+  createdBefore: arg({ type: 'Time' }),
+  createdAfter: arg({ type: 'Time' }),
+  lastUsedBefore: arg({ type: 'Time' }),
+  lastUsedAfter: arg({ type: 'Time' }),
+  expiresBefore: arg({ type: 'Date' }),
+  expiresAfter: arg({ type: 'Date' }),
+  sort: arg({ type: TokenSortEnum, description: 'Default: by id, oldest first.' }),
+});
+
+builder.objectField(UserRef, 'personalAccessTokens', (t) =>
+  t.connection({
+    type: PersonalAccessTokenRef,
+    nullable: true,
+    description: "The user's personal access tokens (the access tokens page): the user and administrators only, null for others.",
+    ...hiddenUnless('readUserPersonalAccessTokens', (user: { id: number }) => user.id),
+    args: filterArgs(t.arg),
+    resolve: (user, args, ctx) => pagedConnection(args, listTokensOfUser(ctx, user.id, args)),
+  }),
+);
+
 builder.queryFields((t) => ({
   personalAccessTokens: t.connection({
     type: PersonalAccessTokenRef,
     description: "The viewer's personal access tokens; administrators see everyone's (filter by userId).",
-    args: {
-      userId: t.arg.int(),
-      state: t.arg({ type: TokenStateEnum }),
-      revoked: t.arg.boolean(),
-      search: t.arg.string({ description: 'Part of the name.' }),
-      createdBefore: t.arg({ type: 'Time' }),
-      createdAfter: t.arg({ type: 'Time' }),
-      lastUsedBefore: t.arg({ type: 'Time' }),
-      lastUsedAfter: t.arg({ type: 'Time' }),
-      expiresBefore: t.arg({ type: 'Date' }),
-      expiresAfter: t.arg({ type: 'Date' }),
-    },
+    args: { userId: t.arg.int(), ...filterArgs(t.arg) },
     resolve: async (_r, args, ctx) => pagedConnection(args, await listPersonalAccessTokens(ctx, args)),
   }),
   personalAccessToken: t.field({
@@ -121,12 +156,13 @@ const CreateInput = mutationInput('PersonalAccessTokenCreateInput', (t) => ({
   expiresAt: t.field({ type: 'Date', description: 'Last day the token works. Default: a year (for another user) or today (for oneself).' }),
 }));
 
+// GitLab's `PersonalAccessTokenID!`; ours may be left out (REST's `/personal_access_tokens/self`).
 const RevokeInput = mutationInput('PersonalAccessTokenRevokeInput', (t) => ({
-  id: t.id({ description: 'Global ID of the token. Omitted: the token of this request.' }),
+  id: t.field({ type: 'PersonalAccessTokenID', description: 'Global ID of the token. Omitted: the token of this request.' }),
 }));
 
 const RotateInput = mutationInput('PersonalAccessTokenRotateInput', (t) => ({
-  id: t.id({ description: 'Global ID of the token. Omitted: the token of this request.' }),
+  id: t.field({ type: 'PersonalAccessTokenID', description: 'Global ID of the token. Omitted: the token of this request.' }),
   expiresAt: t.field({ type: 'Date', description: 'Last day the new token works. Default: in a week.' }),
 }));
 
@@ -138,8 +174,6 @@ const ImpersonationCreateInput = mutationInput('ImpersonationTokenCreateInput', 
 
 const ImpersonationRevokeInput = mutationInput('ImpersonationTokenRevokeInput', (t) => ({ userId: t.int({ required: true }), id: t.id({ required: true }) }));
 
-const optionalTokenId = (id: string | number | null | undefined) => (id == null ? null : tokenId(id));
-
 builder.mutationFields((t) => ({
   personalAccessTokenCreate: t.field({
     type: issuedTokenPayload('PersonalAccessTokenCreatePayload', 'personalAccessToken'),
@@ -149,13 +183,13 @@ builder.mutationFields((t) => ({
   personalAccessTokenRevoke: t.field({
     type: payloadType('PersonalAccessTokenRevokePayload', 'personalAccessToken', PersonalAccessTokenRef),
     args: { input: t.arg({ type: RevokeInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload('personalAccessToken', () => revokePersonalAccessToken(ctx, optionalTokenId(input.id)), input),
+    resolve: (_r, { input }, ctx) => asPayload('personalAccessToken', () => revokePersonalAccessToken(ctx, input.id ?? null), input),
   }),
   personalAccessTokenRotate: t.field({
     type: issuedTokenPayload('PersonalAccessTokenRotatePayload', 'personalAccessToken'),
     args: { input: t.arg({ type: RotateInput, required: true }) },
     extensions: scopes('api', 'self_rotate'),
-    resolve: (_r, { input }, ctx) => asPayload('personalAccessToken', () => rotatePersonalAccessToken(ctx, optionalTokenId(input.id), input.expiresAt), input),
+    resolve: (_r, { input }, ctx) => asPayload('personalAccessToken', () => rotatePersonalAccessToken(ctx, input.id ?? null, input.expiresAt), input),
   }),
   impersonationTokenCreate: t.field({
     type: issuedTokenPayload('ImpersonationTokenCreatePayload', 'impersonationToken'),

@@ -120,9 +120,40 @@ const stateWhere = (state: TokenState): Prisma.PersonalAccessTokenWhereInput =>
     ? { revoked: false, OR: [{ expiresAt: null }, { expiresAt: { gte: utcToday() } }] }
     : { OR: [{ revoked: true }, { expiresAt: { lt: utcToday() } }] };
 
-function listing(ctx: Context, where: Prisma.PersonalAccessTokenWhereInput): Listing<PersonalAccessToken> {
+/** GitLab's `AccessTokenSort` values. */
+export const TOKEN_SORTS = [
+  'created_desc',
+  'created_asc',
+  'updated_desc',
+  'updated_asc',
+  'expires_desc',
+  'expires_asc',
+  'last_used_desc',
+  'last_used_asc',
+  'id_desc',
+  'id_asc',
+  'name_desc',
+  'name_asc',
+] as const;
+export type TokenSort = (typeof TOKEN_SORTS)[number];
+
+// Tokens are never edited here (revoking or rotating makes a new state, not an edit), so GitLab's
+// `updated` order is the order of creation.
+const SORT_COLUMNS = { created: 'createdAt', updated: 'createdAt', expires: 'expiresAt', last_used: 'lastUsedAt', id: 'id', name: 'name' } as const;
+
+/** The order of a token list: the sort's column (tokens without a date last), then the id; by id without a sort. */
+function tokenOrder(sort: TokenSort | null | undefined): Prisma.PersonalAccessTokenOrderByWithRelationInput[] {
+  if (!sort) return [{ id: 'asc' }];
+  const direction = sort.endsWith('_asc') ? 'asc' : 'desc';
+  const column = SORT_COLUMNS[sort.replace(/_(asc|desc)$/, '') as keyof typeof SORT_COLUMNS];
+  const nullable = column === 'expiresAt' || column === 'lastUsedAt';
+  return [{ [column]: nullable ? { sort: direction, nulls: 'last' } : direction }, { id: direction }];
+}
+
+function listing(ctx: Context, where: Prisma.PersonalAccessTokenWhereInput, sort?: TokenSort | null): Listing<PersonalAccessToken> {
+  const orderBy = tokenOrder(sort);
   return {
-    fetch: ({ offset, limit }) => ctx.db.personalAccessToken.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit }),
+    fetch: ({ offset, limit }) => ctx.db.personalAccessToken.findMany({ where, orderBy, skip: offset, take: limit }),
     count: () => ctx.db.personalAccessToken.count({ where }),
   };
 }
@@ -157,6 +188,7 @@ export type TokenFilter = {
   lastUsedAfter?: Date | null;
   expiresBefore?: Date | null;
   expiresAfter?: Date | null;
+  sort?: TokenSort | null;
 };
 
 /**
@@ -177,19 +209,29 @@ async function ownerScope(ctx: Context, userId: number | null | undefined): Prom
 
 const between = (after?: Date | null, before?: Date | null) => (after || before ? { ...(after && { gt: after }), ...(before && { lt: before }) } : undefined);
 
+/** The conditions of a token list's filters. */
+const filterWhere = (filter: TokenFilter): Prisma.PersonalAccessTokenWhereInput[] => [
+  filter.state ? stateWhere(filter.state) : {},
+  filter.revoked != null ? { revoked: filter.revoked } : {},
+  filter.search ? { name: containsIgnoringCase(filter.search) } : {},
+  { createdAt: between(filter.createdAfter, filter.createdBefore) },
+  { lastUsedAt: between(filter.lastUsedAfter, filter.lastUsedBefore) },
+  { expiresAt: between(filter.expiresAfter, filter.expiresBefore) },
+];
+
 export async function listPersonalAccessTokens(ctx: Context, filter: TokenFilter): Promise<Listing<PersonalAccessToken>> {
-  const where: Prisma.PersonalAccessTokenWhereInput = {
-    AND: [
-      await ownerScope(ctx, filter.userId),
-      filter.state ? stateWhere(filter.state) : {},
-      filter.revoked != null ? { revoked: filter.revoked } : {},
-      filter.search ? { name: containsIgnoringCase(filter.search) } : {},
-      { createdAt: between(filter.createdAfter, filter.createdBefore) },
-      { lastUsedAt: between(filter.lastUsedAfter, filter.lastUsedBefore) },
-      { expiresAt: between(filter.expiresAfter, filter.expiresBefore) },
-    ],
-  };
-  return listing(ctx, where);
+  return listing(ctx, { AND: [await ownerScope(ctx, filter.userId), ...filterWhere(filter)] }, filter.sort);
+}
+
+/**
+ * Who may list a user's personal access tokens (GitLab's `read_user_personal_access_tokens`): the
+ * user and administrators.
+ */
+export const mayReadTokensOf = (ctx: Context, userId: number) => ctx.viewer.isAdmin || ctx.viewer.userId === userId;
+
+/** A user's personal access tokens (impersonation tokens are not theirs to see), as GitLab's `User.personalAccessTokens` lists them. */
+export function listTokensOfUser(ctx: Context, userId: number, filter: Omit<TokenFilter, 'userId'>): Listing<PersonalAccessToken> {
+  return listing(ctx, { AND: [{ userId, impersonation: false }, ...filterWhere(filter)] }, filter.sort);
 }
 
 /** Whether the viewer manages this token as its owner: their own personal token, or the one they present. */

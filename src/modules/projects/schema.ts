@@ -28,13 +28,14 @@ export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['a
 // Every project a resolver returns comes from the projects service, which loads its namespace.
 export const ProjectRef = builder.objectRef<ProjectWithNamespace>('Project').implement({
   fields: (t) => ({
-    id: t.id({ resolve: (p) => gid('Project', p.id) }),
+    id: t.id({ nullable: false, resolve: (p) => gid('Project', p.id) }),
     // Identity: what a repository-file read also needs (read_repository tokens).
     databaseId: t.exposeInt('id', { extensions: scopes(...REPOSITORY_READ_SCOPES) }),
-    name: t.exposeString('name'),
-    path: t.exposeString('path'),
-    fullPath: t.string({ resolve: (p) => projectFullPath(p) }),
+    name: t.exposeString('name', { nullable: false }),
+    path: t.exposeString('path', { nullable: false }),
+    fullPath: t.id({ nullable: false, resolve: (p) => projectFullPath(p) }),
     nameWithNamespace: t.string({
+      nullable: false,
       resolve: async (p, _a, ctx) => `${await fullName(ctx, p.namespace)} / ${p.name}`,
     }),
     description: t.exposeString('description'),
@@ -46,8 +47,8 @@ export const ProjectRef = builder.objectRef<ProjectWithNamespace>('Project').imp
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
     lastActivityAt: t.expose('lastActivityAt', { type: 'Time' }),
     topics: t.exposeStringList('topics'),
-    starCount: t.int({ resolve: () => 0 }),
-    forksCount: t.int({ resolve: () => 0 }),
+    starCount: t.int({ nullable: false, resolve: () => 0 }),
+    forksCount: t.int({ nullable: false, resolve: () => 0 }),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}` }),
     httpUrlToRepo: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}.git` }),
@@ -131,7 +132,7 @@ export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('Pr
 });
 
 builder.objectField(ProjectRef, 'userPermissions', (t) =>
-  t.field({ type: ProjectPermissionsRef, description: 'Permissions for the current user on the resource.', resolve: (p) => p }),
+  t.field({ type: ProjectPermissionsRef, nullable: false, description: 'Permissions for the current user on the resource.', resolve: (p) => p }),
 );
 
 builder.objectField(GroupRef, 'projects', (t) =>

@@ -89,7 +89,7 @@ const ReleaseSourceRef = builder.objectRef<{ format: string; url: string }>('Rel
 
 export const ReleaseEvidenceRef = builder.objectRef<ReleaseEvidence & { release: Release }>('ReleaseEvidence').implement({
   fields: (t) => ({
-    id: t.id({ resolve: (e) => gid('Releases::Evidence', e.id) }),
+    id: t.id({ nullable: false, resolve: (e) => gid('Releases::Evidence', e.id) }),
     databaseId: t.exposeInt('id'),
     sha: t.exposeString('sha'),
     filepath: t.string({ resolve: (e, _a, ctx) => facts(ctx, e.release, (f) => `${releaseWebUrl(f, e.release)}/evidences/${e.id}.json`) }),
@@ -165,7 +165,7 @@ const ReleaseLinksRef = builder.objectRef<ReleaseUrls>('ReleaseLinks').implement
 
 export const ReleaseRef = builder.prismaObject('Release', {
   fields: (t) => ({
-    id: t.id({ resolve: (r) => gid('Release', r.id) }),
+    id: t.field({ type: 'ReleaseID', nullable: false, resolve: (r) => r.id }),
     databaseId: t.exposeInt('id'),
     tagName: t.exposeString('tag'),
     name: t.string({ resolve: (r) => r.name ?? r.tag }),
@@ -323,7 +323,7 @@ export const linkParent = (ctx: Context, release: Release, link: LinkRow) => fac
 
 export const ReleaseAssetLinkRef = builder.objectRef<LinkParent>('ReleaseAssetLink').implement({
   fields: (t) => ({
-    id: t.id({ resolve: (l) => gid('Releases::Link', l.id) }),
+    id: t.id({ nullable: false, resolve: (l) => gid('Releases::Link', l.id) }),
     databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
     url: t.exposeString('url'),

@@ -1,0 +1,105 @@
+// Groups and namespaces: GitLab's GraphQL reference (`Group`, `Namespace`, `Query.group`,
+// `Query.groups`, `groupUpdate`, `GroupID`, `NamespaceID`). GitLab creates and deletes groups
+// through REST only; our REST routes run the group mutations below.
+import { CONNECTION_NAME, connection } from './releases.ts';
+import type { ReferenceType } from './types.ts';
+
+const PAGE = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
+const REST_ONLY = 'GitLab creates and deletes groups through REST only (`/groups`); our REST routes run this';
+const DATABASE_ID = "ours: the numeric id GitLab's REST answers as `id`";
+const PARENT_ID = "ours: GitLab's REST group and namespace entities have `parent_id`";
+const VISIBILITY = "GitLab's `String`: ours answers the same words (`private`, `internal`, `public`) typed as GitLab's VisibilityLevelsEnum";
+const FULL_PATH_OR_ID = "GitLab's `ID!`: ours may be left out when `id` names the group (REST); a GitLab document's `ID!` variable still fits";
+
+export const types: ReferenceType[] = [
+  {
+    name: 'Group',
+    fields: {
+      avatarUrl: 'String',
+      createdAt: 'Time',
+      descendantGroups: { type: 'GroupConnection', args: { ...PAGE, includeParentDescendants: 'Boolean', search: 'String' } },
+      description: 'String',
+      fullName: 'String!',
+      fullPath: 'ID!',
+      id: 'ID!',
+      name: 'String!',
+      parent: 'Group',
+      path: 'String!',
+      projects: { type: 'ProjectConnection!', args: { ...PAGE, includeSubgroups: 'Boolean', search: 'String' } },
+      requestAccessEnabled: 'Boolean',
+      visibility: 'String',
+      webUrl: 'String!',
+    },
+    kept: {
+      descendantGroups: CONNECTION_NAME,
+      projects: CONNECTION_NAME,
+      visibility: VISIBILITY,
+      databaseId: DATABASE_ID,
+      parentId: PARENT_ID,
+    },
+  },
+  {
+    name: 'Namespace',
+    fields: {
+      fullPath: 'ID!',
+      id: 'ID!',
+      name: 'String!',
+      path: 'String!',
+      projects: { type: 'ProjectConnection!', args: { ...PAGE, includeSubgroups: 'Boolean', search: 'String', sort: 'NamespaceProjectSort' } },
+      visibility: 'String',
+      webUrl: 'String',
+    },
+    kept: {
+      projects: CONNECTION_NAME,
+      'projects.sort': "GitLab's NamespaceProjectSort (similarity, storage sizes…); ours takes REST's `order_by`/`sort` words (`id_desc`)",
+      'projects.membership': "ours: REST's `membership` filter",
+      'projects.owned': "ours: REST's `owned` filter",
+      'projects.visibility': "ours: REST's `visibility` filter",
+      visibility: VISIBILITY,
+      avatarUrl: "ours: GitLab's REST namespace entity has `avatar_url` (its GraphQL has it on Group)",
+      databaseId: DATABASE_ID,
+      kind: "ours: GitLab's REST namespace entity has `kind` (group or user)",
+      parentId: PARENT_ID,
+    },
+  },
+  { name: 'NamespaceKind', notGitLab: "the `kind` of GitLab's REST namespace entity (`group`, `user`)" },
+  { name: 'GroupID' },
+  { name: 'NamespaceID' },
+  {
+    name: 'GroupUpdateInput',
+    fields: { clientMutationId: 'String', fullPath: 'ID!', name: 'String', path: 'String', visibility: 'VisibilityLevelsEnum' },
+    kept: {
+      fullPath: FULL_PATH_OR_ID,
+      id: 'ours: REST names the group by its numeric `:id`',
+      description: "ours: REST's `description` of `PUT /groups/:id`",
+      requestAccessEnabled: "ours: REST's `request_access_enabled` of `PUT /groups/:id`",
+    },
+  },
+  { name: 'GroupUpdatePayload', fields: { clientMutationId: 'String', errors: '[String!]!', group: 'Group' } },
+  ...['GroupCreate', 'GroupDelete'].flatMap((name) => [
+    { name: `${name}Input`, notGitLab: REST_ONLY },
+    { name: `${name}Payload`, notGitLab: REST_ONLY },
+  ]),
+  ...connection('QueryGroupsConnection', 'GroupConnection'),
+  ...connection('GroupDescendantGroupsConnection', 'GroupConnection'),
+  ...connection('GroupProjectsConnection', 'ProjectConnection'),
+  ...connection('NamespaceProjectsConnection', 'ProjectConnection'),
+  {
+    name: 'Query',
+    fields: {
+      group: { type: 'Group', args: { fullPath: 'ID!' } },
+      groups: { type: 'GroupConnection', args: { ...PAGE, allAvailable: 'Boolean', search: 'String', topLevelOnly: 'Boolean' } },
+    },
+    kept: {
+      'group.fullPath': FULL_PATH_OR_ID,
+      'group.id': 'ours: REST names the group by its numeric `:id`',
+      groups: CONNECTION_NAME,
+      'groups.owned': "ours: REST's `owned` filter of `GET /groups` (GitLab's GraphQL calls it `ownedOnly`)",
+    },
+  },
+  {
+    name: 'Mutation',
+    fields: { groupUpdate: { type: 'GroupUpdatePayload', args: { input: 'GroupUpdateInput!' } } },
+    kept: { groupCreate: REST_ONLY, groupDelete: REST_ONLY },
+  },
+];

@@ -1,0 +1,78 @@
+// Projects: GitLab's GraphQL reference (`Project`, `Query.project`, `Query.projects`, `ProjectID`,
+// `VisibilityLevelsEnum`). GitLab creates, updates and deletes projects through REST only; our REST
+// routes run the project mutations below.
+import { CONNECTION_NAME, connection } from './releases.ts';
+import type { ReferenceType } from './types.ts';
+
+const PAGE = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
+const REST_ONLY = 'GitLab changes projects through REST only (`/projects`); our REST routes run this';
+const BY_ID = 'ours: REST names the project by its numeric `:id`';
+const VISIBILITY = "GitLab's `String`: ours answers the same words (`private`, `internal`, `public`) typed as GitLab's VisibilityLevelsEnum";
+
+export const types: ReferenceType[] = [
+  {
+    name: 'Project',
+    fields: {
+      archived: 'Boolean',
+      avatarUrl: 'String',
+      createdAt: 'Time',
+      description: 'String',
+      forksCount: 'Int!',
+      fullPath: 'ID!',
+      group: 'Group',
+      httpUrlToRepo: 'String',
+      id: 'ID!',
+      lastActivityAt: 'Time',
+      name: 'String!',
+      nameWithNamespace: 'String!',
+      namespace: 'Namespace',
+      path: 'String!',
+      repository: 'Repository',
+      sshUrlToRepo: 'String',
+      starCount: 'Int!',
+      topics: '[String!]',
+      updatedAt: 'Time',
+      userPermissions: 'ProjectPermissions!',
+      visibility: 'String',
+      webUrl: 'String',
+    },
+    kept: {
+      visibility: VISIBILITY,
+      creatorId: "ours: GitLab's REST project entity has `creator_id`",
+      databaseId: "ours: the numeric id GitLab's REST answers as `id`",
+      defaultBranch: "ours: GitLab's REST project entity has `default_branch` (its GraphQL: `repository.rootRef`)",
+      requiringReadCode:
+        "ours: the project for a viewer who may read its code, refused (403) otherwise: GitLab's REST endpoints that authorize read_code before looking anything up select below it",
+    },
+  },
+  { name: 'ProjectID' },
+  { name: 'VisibilityLevelsEnum', values: ['internal', 'private', 'public'] },
+  { name: 'SortDirection', notGitLab: "the `sort` (asc, desc) of REST's project lists" },
+  { name: 'HousekeepingTask', notGitLab: "the `task` of REST's `POST /projects/:id/housekeeping` (eager, prune)" },
+  ...['ProjectCreate', 'ProjectDelete', 'ProjectUpdate', 'ProjectHousekeepingStart'].flatMap((name) => [
+    { name: `${name}Input`, notGitLab: REST_ONLY },
+    { name: `${name}Payload`, notGitLab: REST_ONLY },
+  ]),
+  ...connection('QueryProjectsConnection', 'ProjectConnection'),
+  {
+    name: 'Query',
+    fields: {
+      project: { type: 'Project', args: { fullPath: 'ID!' } },
+      projects: {
+        type: 'ProjectConnection',
+        args: { ...PAGE, ids: '[ID!]', membership: 'Boolean', search: 'String', searchNamespaces: 'Boolean', sort: 'String' },
+      },
+    },
+    kept: {
+      'project.fullPath': "GitLab's `ID!`: ours may be left out when `id` names the project (REST); a GitLab document's `ID!` variable still fits",
+      'project.id': BY_ID,
+      projects: CONNECTION_NAME,
+      'projects.owned': "ours: REST's `owned` filter of `GET /projects`",
+      'projects.visibility': "ours: REST's `visibility` filter of `GET /projects`",
+    },
+  },
+  {
+    name: 'Mutation',
+    kept: { projectCreate: REST_ONLY, projectDelete: REST_ONLY, projectUpdate: REST_ONLY, projectHousekeepingStart: REST_ONLY },
+  },
+];

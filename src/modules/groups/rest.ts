@@ -2,6 +2,7 @@ import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { globalId, sourceInput } from '../../rest/sources.ts';
 import { expected, found, page } from '../../rest/shape.ts';
+import { groupEntity } from './entity.ts';
 
 const VISIBILITY = ['private', 'internal', 'public'] as const;
 
@@ -12,9 +13,15 @@ export const routes = defineRoutes(
       path: '/groups',
       operation: 'GroupList',
       paginated: true,
-      params: { search: param.string(), top_level_only: param.bool(), all_available: param.bool(), owned: param.bool() },
-      variables: (v) => ({ search: v.search, topLevelOnly: v.top_level_only, allAvailable: v.all_available, owned: v.owned }),
-      result: (data) => page(data.groups),
+      params: {
+        search: param.string(),
+        top_level_only: param.bool(),
+        all_available: param.bool(),
+        owned: param.bool(),
+        skip_groups: param.intArray(),
+      },
+      variables: (v) => ({ search: v.search, topLevelOnly: v.top_level_only, allAvailable: v.all_available, owned: v.owned, skipGroups: v.skip_groups }),
+      result: (data) => page(data.groups, groupEntity),
     }),
     route({
       method: 'GET',
@@ -22,17 +29,20 @@ export const routes = defineRoutes(
       operation: 'GroupGet',
       params: { id: param.ref() },
       variables: (v) => v.id,
-      result: (data) => found(data.group, 'Group'),
+      result: (data) => groupEntity(found(data.group, 'Group')),
     }),
-    route({
-      method: 'GET',
-      path: '/groups/:id/subgroups',
-      operation: 'GroupSubgroups',
-      paginated: true,
-      params: { id: param.ref(), search: param.string() },
-      variables: (v) => ({ ...v.id, search: v.search }),
-      result: (data) => page(found(data.group, 'Group').descendantGroups),
-    }),
+    // Direct subgroups, and every group below (`descendant_groups`).
+    ...(['subgroups', 'descendant_groups'] as const).map((list) =>
+      route({
+        method: 'GET',
+        path: `/groups/:id/${list}`,
+        operation: 'GroupSubgroups',
+        paginated: true,
+        params: { id: param.ref(), search: param.string() },
+        variables: (v) => ({ ...v.id, search: v.search, allDescendants: list === 'descendant_groups' }),
+        result: (data) => page(found(data.group, 'Group').descendantGroups, groupEntity),
+      }),
+    ),
     route({
       method: 'POST',
       path: '/groups',
@@ -56,7 +66,7 @@ export const routes = defineRoutes(
           requestAccessEnabled: v.request_access_enabled,
         },
       }),
-      result: (data) => expected(data.groupCreate?.group, 'group'),
+      result: (data) => groupEntity(expected(data.groupCreate?.group, 'group')),
     }),
     route({
       method: 'PUT',
@@ -81,7 +91,37 @@ export const routes = defineRoutes(
           requestAccessEnabled: v.request_access_enabled,
         },
       }),
-      result: (data) => expected(data.groupUpdate?.group, 'group'),
+      result: (data) => groupEntity(expected(data.groupUpdate?.group, 'group')),
+    }),
+    route({
+      method: 'POST',
+      path: '/groups/:id/share',
+      operation: 'GroupShare',
+      status: 201,
+      params: {
+        id: param.ref(),
+        group_id: param.int({ required: true }),
+        group_access: param.int({ required: true, documented: { enum: [10, 20, 30, 40, 50] } }),
+        expires_at: param.date(),
+      },
+      variables: (v) => ({ input: { ...v.id, sharedWithGroupId: v.group_id, groupAccess: v.group_access, expiresAt: v.expires_at } }),
+      result: (data) => groupEntity(expected(data.groupShare?.group, 'group')),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/groups/:id/share/:group_id',
+      operation: 'GroupShareDelete',
+      params: { id: param.ref(), group_id: param.int({ required: true }) },
+      variables: (v) => ({ input: { ...v.id, sharedWithGroupId: v.group_id } }),
+    }),
+    route({
+      method: 'POST',
+      path: '/groups/:id/transfer',
+      operation: 'GroupTransfer',
+      status: 201,
+      params: { id: param.ref(), group_id: param.int() },
+      variables: (v) => ({ input: { ...v.id, parentId: v.group_id } }),
+      result: (data) => groupEntity(expected(data.groupTransfer?.group, 'group')),
     }),
     route({
       method: 'DELETE',

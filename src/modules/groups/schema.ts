@@ -1,8 +1,19 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
-import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { VisibilityEnum } from '../namespaces/index.ts';
-import { createGroup, deleteGroup, findGroup, fullName, listGroups, updateGroup } from './service.ts';
+import {
+  createGroup,
+  deleteGroup,
+  findGroup,
+  fullName,
+  listGroups,
+  shareGroup,
+  sharedWithGroups,
+  transferGroup,
+  unshareGroup,
+  updateGroup,
+} from './service.ts';
 
 export const GroupRef = builder.prismaObject('Namespace', {
   variant: 'Group',
@@ -23,8 +34,26 @@ export const GroupRef = builder.prismaObject('Namespace', {
   }),
 });
 
+type Link = Awaited<ReturnType<typeof sharedWithGroups>>[number];
+
+const SharedGroupLinkRef = builder.objectRef<Link>('GroupSharedWithGroupLink').implement({
+  description: "forgegate's: a group this group is shared with, and the access its members get here.",
+  fields: (t) => ({
+    groupId: t.int({ resolve: (l) => l.sharedWithGroupId }),
+    groupName: t.string({ resolve: (l) => l.sharedWithGroup.name }),
+    groupFullPath: t.string({ resolve: (l) => l.sharedWithGroup.fullPath }),
+    groupAccessLevel: t.int({ resolve: (l) => l.groupAccess }),
+    expiresAt: t.field({ type: 'Date', nullable: true, resolve: (l) => l.expiresAt }),
+  }),
+});
+
 // Fields that return groups are added once GroupRef exists, so its type can be inferred.
 builder.objectFields(GroupRef, (t) => ({
+  sharedWithGroups: t.field({
+    type: [SharedGroupLinkRef],
+    description: "forgegate's: the groups this group is shared with (REST's `shared_with_groups`), those the viewer can see.",
+    resolve: (g, _a, ctx) => sharedWithGroups(ctx, g),
+  }),
   parent: t.field({
     type: GroupRef,
     nullable: true,
@@ -56,6 +85,7 @@ builder.queryFields((t) => ({
       topLevelOnly: t.arg.boolean(),
       allAvailable: t.arg.boolean(),
       owned: t.arg.boolean(),
+      skipGroups: t.arg.intList({ description: "forgegate's: ids of groups to leave out (REST's `skip_groups[]`)." }),
     },
     resolve: async (_r, args, ctx) => pagedConnection(args, await listGroups(ctx, args)),
   }),
@@ -109,5 +139,50 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: GroupDeleteInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
       asPayload('group', () => deleteGroup(ctx, { id: input.groupId, fullPath: input.groupPath == null ? null : String(input.groupPath) }), input),
+  }),
+}));
+
+const groupRefFields = (t: InputFields) => ({
+  fullPath: t.id({ description: 'Full path of the group.' }),
+  id: t.int({ description: 'Id of the group (alternative to fullPath).' }),
+});
+const refOf = (input: { id?: number | null; fullPath?: string | number | null }) => ({
+  id: input.id,
+  fullPath: input.fullPath == null ? null : String(input.fullPath),
+});
+
+const GroupShareInput = mutationInput('GroupShareInput', (t) => ({
+  ...groupRefFields(t),
+  sharedWithGroupId: t.int({ required: true, description: 'Id of the group to share with.' }),
+  groupAccess: t.int({ required: true, description: 'Access level its members get here at most: 10, 20, 30, 40 or 50.' }),
+  expiresAt: t.field({ type: 'Date', description: 'Date the share expires.' }),
+}));
+const GroupShareDeleteInput = mutationInput('GroupShareDeleteInput', (t) => ({
+  ...groupRefFields(t),
+  sharedWithGroupId: t.int({ required: true, description: 'Id of the group it is shared with.' }),
+}));
+const GroupTransferInput = mutationInput('GroupTransferInput', (t) => ({
+  ...groupRefFields(t),
+  parentId: t.int({ description: 'Id of the new parent group; the top level when omitted.' }),
+}));
+
+builder.mutationFields((t) => ({
+  groupShare: t.field({
+    type: payloadType('GroupSharePayload', 'group', GroupRef),
+    description: "forgegate's: shares a group with another group (Owners), as GitLab's `POST /groups/:id/share`.",
+    args: { input: t.arg({ type: GroupShareInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('group', () => shareGroup(ctx, refOf(input), input), input),
+  }),
+  groupShareDelete: t.field({
+    type: payloadType('GroupShareDeletePayload', 'group', GroupRef),
+    description: "forgegate's: stops sharing a group with another group (Owners), as GitLab's `DELETE /groups/:id/share/:group_id`.",
+    args: { input: t.arg({ type: GroupShareDeleteInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('group', () => unshareGroup(ctx, refOf(input), input.sharedWithGroupId), input),
+  }),
+  groupTransfer: t.field({
+    type: payloadType('GroupTransferPayload', 'group', GroupRef),
+    description: "forgegate's: moves a group under another group or to the top level (Owners), as GitLab's `POST /groups/:id/transfer`.",
+    args: { input: t.arg({ type: GroupTransferInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('group', () => transferGroup(ctx, refOf(input), input.parentId ?? null), input),
   }),
 }));

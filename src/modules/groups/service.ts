@@ -5,9 +5,10 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
 import { loadExisting } from '../../core/loaders.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { checkInput, rules } from '../../core/input-rules.ts';
 import { exceedsVisibility, joinPath, pathFromName, pathProblems } from '../namespaces/paths.ts';
-import { moveDescendantPaths } from './store.ts';
+import { capVisibility, moveDescendantPaths, moveSubtree } from './store.ts';
 
 export type GroupRef = { id?: number | null; fullPath?: string | null };
 
@@ -36,6 +37,8 @@ export type GroupFilter = {
   owned?: boolean | null;
   parentId?: number | null;
   descendantsOf?: number | null;
+  /** GitLab's `skip_groups[]`: ids left out of the list. */
+  skipGroups?: number[] | null;
 };
 
 export async function listGroups(ctx: Context, filter: GroupFilter): Promise<Listing<Namespace>> {
@@ -51,6 +54,7 @@ export async function listGroups(ctx: Context, filter: GroupFilter): Promise<Lis
       ...(filter.topLevelOnly ? [{ parentId: null }] : []),
       ...(filter.parentId != null ? [{ parentId: filter.parentId }] : []),
       ...(filter.descendantsOf != null ? [{ traversalIds: { has: filter.descendantsOf } }, { NOT: { id: filter.descendantsOf } }] : []),
+      ...(filter.skipGroups?.length ? [{ id: { notIn: filter.skipGroups } }] : []),
     ],
   };
   return {
@@ -215,4 +219,77 @@ export async function updateGroup(ctx: Context, ref: GroupRef, changes: GroupCha
   ctx.loaders.namespace.clearAll();
   ctx.loaders.project.clearAll();
   return updated;
+}
+
+/** GitLab's `Gitlab::Access.all_values`: what a group may be shared with. */
+const SHARE_ACCESS_LEVELS = [AccessLevel.GUEST, AccessLevel.REPORTER, AccessLevel.DEVELOPER, AccessLevel.MAINTAINER, AccessLevel.OWNER];
+
+export type ShareInput = { sharedWithGroupId: number; groupAccess: number; expiresAt?: Date | null };
+
+/**
+ * Shares a group with another group (Owners of the shared group, who can see the other one):
+ * the other group's members get the lower of their level and `groupAccess` here, in the
+ * subgroups and in their projects, through the authorization views (migration
+ * 20261127160340_users_groups_sharing), so every permission check and list sees it at once.
+ */
+export async function shareGroup(ctx: Context, ref: GroupRef, input: ShareInput): Promise<Namespace> {
+  checkInput(rules.values({ groupAccess: input.groupAccess }, { groupAccess: 'group_access' }, (v) => SHARE_ACCESS_LEVELS.includes(v)));
+  const group = await requireGroup(ctx, ref);
+  const sharedWith = await requireGroup(ctx, { id: input.sharedWithGroupId });
+  await ctx.policy.requireGroupAccess(group, AccessLevel.OWNER);
+  if (sharedWith.id === group.id) throw new ConflictError('Shared with group cannot be the same as the shared group');
+  await ctx.db.groupGroupLink
+    .create({ data: { sharedGroupId: group.id, sharedWithGroupId: sharedWith.id, groupAccess: input.groupAccess, expiresAt: input.expiresAt ?? null } })
+    .catch((error) => {
+      if (isUniqueViolation(error)) throw new ConflictError('Shared with group The group has already been shared with this group');
+      throw error;
+    });
+  return group;
+}
+
+/** Stops sharing a group with another (Owners of the shared group); 404 `Group Link` when it was not shared. */
+export async function unshareGroup(ctx: Context, ref: GroupRef, sharedWithGroupId: number): Promise<Namespace> {
+  const group = await requireGroup(ctx, ref);
+  await ctx.policy.requireGroupAccess(group, AccessLevel.OWNER);
+  const { count } = await ctx.db.groupGroupLink.deleteMany({ where: { sharedGroupId: group.id, sharedWithGroupId } });
+  if (count === 0) throw new NotFoundError('Group Link');
+  return group;
+}
+
+/** The groups a group is shared with, for its `shared_with_groups`: those the viewer may see. */
+export async function sharedWithGroups(ctx: Context, group: Namespace) {
+  const links = await ctx.db.groupGroupLink.findMany({ where: { sharedGroupId: group.id }, include: { sharedWithGroup: true }, orderBy: { id: 'asc' } });
+  const visible = await Promise.all(links.map((link) => ctx.policy.canReadNamespace(link.sharedWithGroup)));
+  return links.filter((_, i) => visible[i]);
+}
+
+/**
+ * Moves a group under another group, or to the top level without one (Owners of the group, and
+ * of the new parent). Paths and ancestor ids of the group and everything below it move in one
+ * statement; a group more visible than its new parent becomes as visible as the parent, with its
+ * subgroups and projects (GitLab's TransferService does the same). Failures are GitLab's
+ * "Transfer failed: …" 400s.
+ */
+export async function transferGroup(ctx: Context, ref: GroupRef, parentId: number | null): Promise<Namespace> {
+  const group = await requireGroup(ctx, ref);
+  await ctx.policy.requireGroupAccess(group, AccessLevel.OWNER);
+  const parent = parentId == null ? null : await requireGroup(ctx, { id: parentId });
+  const failed = (reason: string) => new BadRequestError(`Transfer failed: ${reason}`);
+  if (!parent && group.parentId == null) throw failed('Group is already a root group.');
+  if (parent && parent.id === group.parentId) throw failed('Group is already associated to the parent group.');
+  if (parent?.traversalIds.includes(group.id)) throw failed('Cannot transfer group to one of its subgroup.');
+  if (parent && (await ctx.policy.groupAccessLevel(parent)) < AccessLevel.OWNER) throw failed("You don't have enough permissions.");
+  if (!parent && pathProblems(group.path, { topLevel: true }).length) throw failed('The group path is a reserved name at the top level.');
+  const fullPath = joinPath(parent?.fullPath, group.path);
+  if (await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(fullPath) } })) {
+    throw failed('The parent group already has a subgroup or a project with the same path.');
+  }
+  const visibility = parent && exceedsVisibility(group.visibility, parent.visibility) ? parent.visibility : null;
+  await ctx.db.$transaction(async (tx) => {
+    await moveSubtree(tx, group, { id: parent?.id ?? null, traversalIds: parent?.traversalIds ?? [], fullPath });
+    if (visibility) await capVisibility(tx, group.id, visibility);
+  });
+  ctx.loaders.namespace.clearAll();
+  ctx.loaders.project.clearAll();
+  return requireGroup(ctx, { id: group.id });
 }

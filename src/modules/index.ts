@@ -5,6 +5,7 @@ import { applicationSettings } from './application-settings/index.ts';
 import { accessRequests } from './access-requests/index.ts';
 import { archives } from './archives/index.ts';
 import { branches } from './branches/index.ts';
+import { commitStatuses } from './commit-statuses/index.ts';
 import { commits } from './commits/index.ts';
 import { gitHttp } from './git-http/index.ts';
 import { experiments } from './experiments/index.ts';
@@ -46,6 +47,7 @@ export const modules: readonly ModuleDef[] = [
   commits,
   repositoryFiles,
   repository,
+  commitStatuses,
   branches,
   tags,
   releases,

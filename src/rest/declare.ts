@@ -89,6 +89,8 @@ export const param = {
 
   int: <const O extends IntOpts = NoOptions>(opts: O = {} as O) => declare<number, O>(opts, { type: 'integer' }, (p, name) => p.int(name, opts)),
 
+  float: <const O extends { description?: string } = NoOptions>(opts: O = {} as O) => declare<number, O>(opts, { type: 'number' }, (p, name) => p.float(name)),
+
   bool: <const O extends Common<boolean> = NoOptions>(opts: O = {} as O) => declare<boolean, O>(opts, { type: 'boolean' }, (p, name) => p.bool(name, opts)),
 
   oneOf: <const V extends string, const O extends Common<V> = NoOptions>(values: readonly V[], opts: O = {} as O) =>

@@ -10,6 +10,9 @@ type Raw = Record<string, unknown>;
 const NO_ROW_ID = 0;
 const isIdName = (name: string) => name === 'id' || name.endsWith('_id') || name.endsWith('_ids') || name === 'iids';
 
+/** An ISO 8601 date-time: a date, `T` or a space, and a time with an optional zone. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /**
@@ -77,6 +80,14 @@ export class Params {
     return n;
   }
 
+  /** Grape's Float: a decimal number, JSON's or a string's. */
+  float(name: string): number | undefined {
+    const value = this.value(name);
+    if (isBlank(value)) return undefined;
+    const n = typeof value === 'number' ? value : /^\s*-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(String(value)) ? Number(value) : Number.NaN;
+    return Number.isFinite(n) ? n : this.fail(name, 'is invalid');
+  }
+
   bool(name: string, opts: { required?: boolean } = {}): boolean | undefined {
     const value = this.raw[name];
     if (isBlank(value)) return opts.required ? this.fail(name, 'is missing') : undefined;
@@ -106,9 +117,11 @@ export class Params {
     const value = this.string(name, { required: opts.required, allowBlank: !opts.required });
     if (value === undefined) return undefined;
     if (value === '') return null;
-    const date = new Date(`${value}T00:00:00Z`);
-    const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && isStorableDate(date) && date.toISOString().startsWith(value);
-    return valid ? value : this.fail(name, 'is invalid');
+    // Grape's Date coerces a date-time to its date (`2020-01-01T00:00:00Z` is 2020-01-01), as Ruby's Date.parse does.
+    const day = DATE_TIME.test(value) ? value.slice(0, 10) : value;
+    const date = new Date(`${day}T00:00:00Z`);
+    const valid = /^\d{4}-\d{2}-\d{2}$/.test(day) && isStorableDate(date) && date.toISOString().startsWith(day);
+    return valid ? day : this.fail(name, 'is invalid');
   }
 
   /** An array (`name[]=a&name[]=b` or JSON) or a comma-separated string. */

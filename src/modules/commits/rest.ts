@@ -1,4 +1,4 @@
-import type { CommitEntityFragment, CommitStatsEntityFragment, DiffEntityFragment } from '../../generated/operations.ts';
+import type { CommitEntityFragment, CommitStatsEntityFragment, DiffEntityFragment, PipelineBasicEntityFragment } from '../../generated/operations.ts';
 import { checkFilePath } from '../../git/paths.ts';
 import { param, type Rule } from '../../rest/declare.ts';
 import { pageOf, sendPage } from '../../rest/pagination.ts';
@@ -15,8 +15,28 @@ const listedCommit = (commit: WithStats) => {
   return commit.stats === undefined ? entity : { ...entity, stats: commit.stats };
 };
 
-/** GitLab's CommitDetail: the commit, its stats unless `stats=false`, and what pipelines would add (none here). */
-const commitDetail = (commit: WithStats, projectId: number | null) => ({ ...listedCommit(commit), status: null, project_id: projectId, last_pipeline: null });
+type WithPipeline = WithStats & { pipelines?: { nodes: (PipelineBasicEntityFragment | null)[] | null } | null };
+
+/** GitLab's PipelineBasic: the pipeline with its project, the status as REST spells it. */
+const pipelineEntity = ({ status, ...pipeline }: PipelineBasicEntityFragment, projectId: number | null) => ({
+  id: pipeline.id,
+  iid: Number(pipeline.iid),
+  project_id: projectId,
+  sha: pipeline.sha,
+  ref: pipeline.ref,
+  status: status?.toLowerCase() ?? null,
+  source: pipeline.source,
+  created_at: pipeline.created_at,
+  updated_at: pipeline.updated_at,
+  web_url: pipeline.web_url,
+});
+
+/** GitLab's CommitDetail: the commit, its stats unless `stats=false`, its last pipeline and that pipeline's status. */
+function commitDetail({ pipelines, ...commit }: WithPipeline, projectId: number | null) {
+  const last = pipelines?.nodes?.[0];
+  const pipeline = last ? pipelineEntity(last, projectId) : null;
+  return { ...listedCommit(commit), status: pipeline?.status ?? null, project_id: projectId, last_pipeline: pipeline };
+}
 
 /** GitLab's diff entity; with `unidiff` each patch carries its `---`/`+++` header lines, as `git diff` prints them. */
 function diffEntity(diff: DiffEntityFragment, unidiff = false) {

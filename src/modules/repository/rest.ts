@@ -40,12 +40,12 @@ async function sendBlobRaw(res: Response, blob: BlobObject, ctx: Context) {
   else await pipeline(raw.body, res);
 }
 
-async function sendSnapshot(res: Response, projectId: number, ctx: Context) {
-  const snapshot = await repositorySnapshot(ctx, projectId);
+async function sendSnapshot(res: Response, project: { id: number; path: string }, ctx: Context) {
+  const body = await repositorySnapshot(ctx, project.id);
   res.setHeader('Content-Type', 'application/x-tar');
-  res.setHeader('Content-Disposition', `attachment; filename="${snapshot.name}"`);
+  res.setHeader('Content-Disposition', `attachment; filename="${project.path}-${project.id}.tar"`);
   noCache(res);
-  await pipeline(snapshot.body, res);
+  await pipeline(body, res);
 }
 
 /** A cherry-pick or revert answers the new commit (201), or `{dry_run: "success"}` (200) for a dry run. */
@@ -54,7 +54,7 @@ function sendChange(res: Response, body: ReturnType<typeof changeResult>) {
   else writeJson(res, 201, body);
 }
 
-type ChangeData = { commit: Parameters<typeof commitEntity>[0] | null; dryRun: boolean } | null | undefined;
+type ChangeData = { commit: Parameters<typeof commitEntity>[0] | null; dryRun: boolean | null } | null | undefined;
 
 const changeResult = (payload: ChangeData) => {
   const change = expected(payload, 'change');
@@ -65,7 +65,7 @@ const changeResult = (payload: ChangeData) => {
 function foundBlob(data: OperationData<'RepositoryBlobObject'>): BlobObject {
   const project = found(data.project, 'Project');
   const blob = found(project.repository?.blobObject, 'Blob');
-  return { sha: blob.sha, size: blob.size, projectId: expected(project.project_id, 'project id') };
+  return { sha: expected(blob.sha, 'blob id'), size: expected(blob.size, 'blob size'), projectId: expected(project.project_id, 'project id') };
 }
 
 const CHANGE = {
@@ -103,7 +103,10 @@ export const routes = defineRoutes([
     authenticate: true,
     params: { id: param.ref(), wiki: param.bool({ default: false }) },
     variables: (v) => ({ ...v.id }),
-    result: (data) => expected(found(data.project, 'Project').project_id, 'project id'),
+    result: (data) => {
+      const project = found(data.project, 'Project');
+      return { id: expected(project.project_id, 'project id'), path: expected(project.path, 'project path') };
+    },
     respond: sendSnapshot,
   }),
   route({

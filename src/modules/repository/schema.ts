@@ -1,7 +1,8 @@
 // forgegate's GraphQL fields behind GitLab's repository REST routes that GitLab's GraphQL API does
 // not have (blobs by id, refs containing a commit, merge base, contributors, cherry-pick, revert);
 // each says so in its description.
-import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
+// GitLab opens read_repository to Git over HTTP and the files API only: these need read_api.
+import { READ_SCOPES } from '../../auth/scopes.ts';
 import type { NamedRef } from '../../git/inspect.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
 import { listConnection } from '../../graphql/connections.ts';
@@ -72,7 +73,7 @@ builder.objectFields(RepositoryRef, (t) => ({
   blobObject: t.field({
     type: BlobObjectRef,
     nullable: true,
-    extensions: scopes(...REPOSITORY_READ_SCOPES),
+    extensions: scopes(...READ_SCOPES),
     description: `The blob with this object id; null when there is none. ${FORGEGATE}`,
     args: { sha: t.arg.string({ required: true }) },
     resolve: (project, { sha }, ctx) => findBlobObject(ctx, project, sha),
@@ -80,7 +81,7 @@ builder.objectFields(RepositoryRef, (t) => ({
   mergeBase: t.field({
     type: CommitRef,
     nullable: true,
-    extensions: scopes(...REPOSITORY_READ_SCOPES),
+    extensions: scopes(...READ_SCOPES),
     description: `The best common ancestor of two or more refs; null for unrelated histories. ${FORGEGATE}`,
     args: { refs: t.arg.stringList({ required: true }) },
     resolve: async (project, { refs }, ctx) => {
@@ -91,7 +92,7 @@ builder.objectFields(RepositoryRef, (t) => ({
   contributors: t.field({
     type: [ContributorRef],
     nullable: true,
-    extensions: scopes(...REPOSITORY_READ_SCOPES),
+    extensions: scopes(...READ_SCOPES),
     description: `Authors of a ref's history (the default branch by default), one per email; null for an unknown ref. ${FORGEGATE}`,
     args: { ref: t.arg.string(), orderBy: t.arg({ type: ContributorOrderEnum }), sort: t.arg({ type: SortDirectionEnum }) },
     resolve: (project, args, ctx) => listContributors(ctx, project, args),
@@ -101,6 +102,7 @@ builder.objectFields(RepositoryRef, (t) => ({
 builder.objectFields(CommitRef, (t) => ({
   containingRefs: t.connection({
     type: ContainingRefRef,
+    extensions: scopes(...READ_SCOPES),
     description: `Branches, then tags, whose history holds the commit. ${FORGEGATE}`,
     args: { type: t.arg({ type: RefTypeEnum, defaultValue: 'all' }) },
     resolve: async (commit, args, ctx) => listConnection(args, await refsContaining(ctx, commit.project, commit.id, args.type ?? 'all')),
@@ -108,6 +110,7 @@ builder.objectFields(CommitRef, (t) => ({
   signatureKind: t.field({
     type: SignatureTypeEnum,
     nullable: true,
+    extensions: scopes(...READ_SCOPES),
     description: `The kind of signature the commit carries; null when unsigned. ${FORGEGATE}`,
     resolve: (commit, _a, ctx) => signatureKind(ctx, commit.project, commit),
   }),

@@ -74,11 +74,10 @@ export async function signatureKind(ctx: Context, project: ProjectWithNamespace,
 }
 
 /** The bare repository as a tar stream, for administrators only (GitLab's project snapshot). */
-export async function repositorySnapshot(ctx: Context, projectId: number): Promise<{ name: string; body: Readable }> {
+export async function repositorySnapshot(ctx: Context, projectId: number): Promise<Readable> {
   ctx.policy.requireAdmin();
   const project = await requireCodeOfProject(ctx, projectId);
-  const repository = await ctx.loaders.repository.load(project.id);
-  return { name: `${project.path}-${project.id}.tar`, body: repository.snapshot() };
+  return (await ctx.loaders.repository.load(project.id)).snapshot();
 }
 
 // ---------------------------------------------------------------------------------------------

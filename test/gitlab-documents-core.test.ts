@@ -799,4 +799,20 @@ describe('batched requests (a JSON array of operations, as Apollo batches them)'
     expect(eleven.body.errors[0].message).toBe('Batching is limited to 10 operations per request.');
     expect((await post([]).expect(400)).body.errors[0].message).toBe('A batched request needs at least one operation.');
   });
+
+  it('answers batches of things that are not requests with a 4xx, never a 500', async () => {
+    for (const body of [
+      [1],
+      [null],
+      ['{ currentUser { username } }'],
+      [[{ query: '{ currentUser { username } }' }]],
+      [{ query: '{ currentUser { username } }' }, null],
+    ]) {
+      const res = await post(body);
+      expect([res.status, res.body.errors?.[0]?.message], JSON.stringify(body)).toEqual([400, 'Each operation of a batched request must be a JSON object.']);
+    }
+    const empty = await post([{}]);
+    expect(empty.status).toBeLessThan(500);
+    expect(JSON.stringify(empty.body)).toContain('Must provide query string.');
+  });
 });

@@ -32,9 +32,9 @@ export const MAX_BATCH_OPERATIONS = 10;
 const isBatch = (value: unknown): value is object[] => Array.isArray(value) && value.length > 0 && value.every(isQueryObject);
 
 /**
- * Batched requests as GitLab's Apollo client sends them: at most `MAX_BATCH_OPERATIONS`, and an
- * empty one is no request; both a 400 (Yoga would answer 413 past its limit, a body-size status,
- * and an empty array with an empty answer).
+ * Batched requests as GitLab's Apollo client sends them: 1 to `MAX_BATCH_OPERATIONS` request
+ * objects, anything else a 400 (Yoga would answer 413 past its limit, a body-size status, an empty
+ * array with an empty answer, and an element that is not an object within a 200).
  */
 export function batchLimit(limit = MAX_BATCH_OPERATIONS): Plugin {
   const refuse = (message: string) => new GraphQLError(message, { extensions: { http: { status: 400 }, code: 'BAD_REQUEST' } });
@@ -44,6 +44,9 @@ export function batchLimit(limit = MAX_BATCH_OPERATIONS): Plugin {
         if (!Array.isArray(requestParserResult)) return;
         if (requestParserResult.length === 0) throw refuse('A batched request needs at least one operation.');
         if (requestParserResult.length > limit) throw refuse(`Batching is limited to ${limit} operations per request.`);
+        // Each one a request object, as Yoga reads them: `[null]` would otherwise reach it as an unexpected error.
+        if (!requestParserResult.every((r: unknown) => typeof r === 'object' && r !== null && !Array.isArray(r)))
+          throw refuse('Each operation of a batched request must be a JSON object.');
       },
     }),
   };

@@ -10,16 +10,16 @@ import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_L
 
 export const LabelRef = builder.prismaObject('Label', {
   fields: (t) => ({
-    id: t.id({ resolve: (l) => gid(l.projectId ? 'ProjectLabel' : 'GroupLabel', l.id) }),
+    id: t.id({ nullable: false, resolve: (l) => gid(l.projectId ? 'ProjectLabel' : 'GroupLabel', l.id) }),
     databaseId: t.exposeInt('id'),
-    title: t.exposeString('name'),
-    color: t.exposeString('color'),
-    textColor: t.string({ resolve: (l) => textColor(l.color) }),
+    title: t.exposeString('name', { nullable: false }),
+    color: t.exposeString('color', { nullable: false }),
+    textColor: t.string({ nullable: false, resolve: (l) => textColor(l.color) }),
     description: t.exposeString('description', { nullable: true }),
     priority: t.exposeInt('priority', { nullable: true }),
     isProjectLabel: t.boolean({ resolve: (l) => l.projectId != null }),
-    createdAt: t.expose('createdAt', { type: 'Time' }),
-    updatedAt: t.expose('updatedAt', { type: 'Time' }),
+    createdAt: t.expose('createdAt', { type: 'Time', nullable: false }),
+    updatedAt: t.expose('updatedAt', { type: 'Time', nullable: false }),
   }),
 });
 

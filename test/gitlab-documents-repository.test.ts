@@ -460,6 +460,61 @@ describe('tree documents', () => {
     expect(tree.submodules.edges).toEqual([]);
     expect(tree.blobs.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
   });
+
+  it("links submodules where .gitmodules points: GitLab's web and tree URLs", async () => {
+    await t
+      .api('post', `/projects/${project.id}/repository/commits`)
+      .send({
+        branch: 'modules',
+        start_branch: 'main',
+        commit_message: 'Submodules',
+        actions: [
+          {
+            action: 'create',
+            file_path: '.gitmodules',
+            content: [
+              '[submodule "lib"]',
+              '\tpath = lib',
+              '\turl = git@gitlab.example.com:acme/lib.git',
+              '[submodule "sibling"]',
+              '\tpath = sibling',
+              '\turl = ../sibling.git',
+              '[submodule "hub"]',
+              '\tpath = hub',
+              '\turl = https://github.com/octo/hub.git',
+              '',
+            ].join('\n'),
+          },
+        ],
+      })
+      .expect(201);
+    // Gitlinks, as a push would bring them (the files API writes none).
+    const base = git('rev-parse', 'modules');
+    const pinned = layout;
+    const links = ['lib', 'sibling', 'hub', 'orphan'].map((name) => `160000 commit ${pinned}\t${name}`).join('\n');
+    const tree = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'mktree'], { input: `${git('ls-tree', 'modules')}\n${links}\n` })
+      .toString()
+      .trim();
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' };
+    const commit = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'commit-tree', tree, '-p', base, '-m', 'gitlinks'], { env })
+      .toString()
+      .trim();
+    git('update-ref', 'refs/heads/modules', commit, base);
+    const vars = { projectPath: fullPath, path: '', ref: 'modules', refType: 'HEADS', nextPageCursor: '', pageSize: 100 };
+    const page: TreePage = (await run(PAGINATED_TREE, vars)).project.repository.paginatedTree;
+    const submodules = Object.fromEntries(
+      page.nodes[0]!.submodules.nodes.map((s) => [
+        s.name,
+        (({ webUrl, treeUrl, type }) => ({ webUrl, treeUrl, type }))(s as unknown as Record<string, string>),
+      ]),
+    );
+    expect(submodules).toEqual({
+      lib: { type: 'commit', webUrl: 'https://gitlab.example.com/acme/lib', treeUrl: `https://gitlab.example.com/acme/lib/-/tree/${pinned}` },
+      sibling: { type: 'commit', webUrl: `${t.config.externalUrl}/acme/sibling`, treeUrl: `${t.config.externalUrl}/acme/sibling/-/tree/${pinned}` },
+      hub: { type: 'commit', webUrl: 'https://github.com/octo/hub', treeUrl: `https://github.com/octo/hub/tree/${pinned}` },
+      orphan: { type: 'commit', webUrl: null, treeUrl: null },
+    });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -735,7 +790,7 @@ describe('commit and ref documents', () => {
       }`,
       { projectPath: fullPath, searchPattern: '*', offset: 0, limit: 10 },
     );
-    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'main'] });
+    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'main', 'modules'] });
     const feat = await run(`query($p: ID!) { project(fullPath: $p) { repository { branchNames(searchPattern: "fea*", offset: 0, limit: 5) } } }`, {
       p: fullPath,
     });

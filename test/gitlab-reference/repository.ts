@@ -198,7 +198,7 @@ export const types: ReferenceType[] = [
   {
     name: 'Submodule',
     fields: { flatPath: 'String!', id: 'ID!', name: 'String!', path: 'String!', sha: 'String!', treeUrl: 'String', type: 'EntryType!', webUrl: 'String' },
-    kept: { mode: "Ours: the REST tree listing's `mode`.", webPath: 'Ours: null, as webUrl (submodule URLs are not read).' },
+    kept: { mode: "Ours: the REST tree listing's `mode`.", webPath: 'Ours: null (a submodule lives at another address: webUrl).' },
   },
   ...connection('TreeEntry', 'TreeEntry'),
   ...connection('Blob', 'Blob'),

@@ -26,6 +26,7 @@ import {
   lastCommitOfTree,
   lfsOidOf,
   pageOfTree,
+  submoduleUrls,
   type BlobAt,
   type BlobViewer,
   type TreeAt,
@@ -159,7 +160,7 @@ const RefTypeEnum = builder.enumType('RefType', {
 });
 
 /** One entry of a tree, with what its web links are built from. */
-type EntryAt = TreeEntryInfo & { project: ProjectWithNamespace; ref: string };
+type EntryAt = TreeEntryInfo & { project: ProjectWithNamespace; ref: string; tree: TreeAt };
 
 const webPath = (e: EntryAt, kind: 'tree' | 'blob') => `/${projectFullPath(e.project)}/-/${kind}/${e.ref}/${e.path}`;
 
@@ -202,13 +203,24 @@ const BlobEntryRef = builder.objectRef<EntryAt>('Blob').implement({
   }),
 });
 
+const submoduleUrlsOf = (ctx: Context, e: EntryAt) =>
+  submoduleUrls(e.tree.repository, e.tree.commitSha, e, `${ctx.deps.config.externalUrl}/${projectFullPath(e.project)}`);
+
 const SubmoduleRef = builder.objectRef<EntryAt>('Submodule').implement({
   interfaces: [EntryRef],
   fields: (t) => ({
     mode: t.string({ resolve: modeOf }),
-    webPath: t.string({ nullable: true, description: 'Submodule URLs are not read: null.', resolve: () => null }),
-    webUrl: t.string({ nullable: true, description: 'Submodule URLs are not read: null.', resolve: () => null }),
-    treeUrl: t.string({ nullable: true, description: 'Submodule URLs are not read: null.', resolve: () => null }),
+    webPath: t.string({ nullable: true, description: 'Null: a submodule lives at another address (webUrl).', resolve: () => null }),
+    webUrl: t.string({
+      nullable: true,
+      description: "The submodule's repository on the web, from `.gitmodules` (null when it names none).",
+      resolve: (e, _a, ctx) => submoduleUrlsOf(ctx, e).webUrl,
+    }),
+    treeUrl: t.string({
+      nullable: true,
+      description: 'The commit the submodule is pinned at, on the web (null when `.gitmodules` names no URL).',
+      resolve: (e, _a, ctx) => submoduleUrlsOf(ctx, e).treeUrl,
+    }),
   }),
 });
 
@@ -216,7 +228,7 @@ const SubmoduleRef = builder.objectRef<EntryAt>('Submodule').implement({
 type TreeNode = TreeAt & { paged?: boolean };
 
 const entriesOf = (tree: TreeAt, type?: TreeEntryInfo['type']): EntryAt[] =>
-  tree.entries.filter((e) => !type || e.type === type).map((e) => ({ ...e, project: tree.project, ref: tree.ref }));
+  tree.entries.filter((e) => !type || e.type === type).map((e) => ({ ...e, project: tree.project, ref: tree.ref, tree }));
 
 /** One connection field of the tree's entries of one type (trees, blobs, submodules). */
 const entryConnection = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, TreeNode>, ref: ObjectRef<Types, EntryAt>, type: TreeEntryInfo['type'], name: string) =>

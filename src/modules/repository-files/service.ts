@@ -283,6 +283,61 @@ export async function canPushToBlobBranch(ctx: Context, blob: BlobAt): Promise<b
   return ctx.policy.canPushToBranch(blob.project, blob.ref);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Submodules
+
+/** `submodule.<name>.path` / `.url` pairs of a `.gitmodules` file (git's config format), by path. */
+function parseGitmodules(text: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  const urls = new Map<string, string>();
+  let section: string | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const header = /^\[submodule\s+"(.+)"\]$/.exec(line);
+    if (header) section = header[1]!;
+    else if (line.startsWith('[')) section = null;
+    const pair = section && /^(path|url)\s*=\s*(.+)$/.exec(line);
+    if (pair) (pair[1] === 'path' ? paths : urls).set(section!, pair[2]!.trim());
+  }
+  const byPath = new Map<string, string>();
+  for (const [name, path] of paths) if (urls.has(name)) byPath.set(path, urls.get(name)!);
+  return byPath;
+}
+
+/**
+ * A submodule's URL as a web address (GitLab's SubmoduleHelper): `.git` dropped, scp-like
+ * `git@host:path` read as https, a relative URL read against the project's own address; null
+ * for anything else (a local path, an unknown scheme).
+ */
+function submoduleWebUrl(url: string, projectUrl: string): string | null {
+  const scp = /^[\w.-]+@([\w.-]+):(?!\/)(.+)$/.exec(url);
+  let web: string;
+  if (scp) web = `https://${scp[1]}/${scp[2]}`;
+  else if (/^(https?|ssh|git):\/\//.test(url)) web = url.replace(/^(ssh|git):\/\/([^@/]+@)?/, 'https://');
+  else if (url.startsWith('../') || url.startsWith('./')) web = new URL(url, `${projectUrl}/`).href;
+  else return null;
+  return web.replace(/\.git$/, '').replace(/\/$/, '');
+}
+
+/** GitHub's tree URLs lack GitLab's `/-/`. */
+const submoduleTreeUrl = (web: string, sha: string) => (/^https:\/\/github\.com\//.test(web) ? `${web}/tree/${sha}` : `${web}/-/tree/${sha}`);
+
+/**
+ * Where a submodule of a tree points (`.gitmodules` at the tree's commit): its web URL and the
+ * URL of the commit it is pinned at; nulls when the file does not name it.
+ */
+export function submoduleUrls(
+  repository: Repository,
+  commitSha: string,
+  entry: TreeEntryInfo,
+  projectUrl: string,
+): { webUrl: string | null; treeUrl: string | null } {
+  const file = repository.entryAt(commitSha, '.gitmodules');
+  const url = file?.type === 'blob' ? parseGitmodules(repository.blobContent(file.oid).toString('utf8')).get(entry.path) : undefined;
+  const webUrl = url ? submoduleWebUrl(url, projectUrl) : null;
+  return { webUrl, treeUrl: webUrl && submoduleTreeUrl(webUrl, entry.oid) };
+}
+
 export type LineRange = { fromLine?: number | null; toLine?: number | null };
 
 /** REST's `range[start]`/`range[end]`, GraphQL's `fromLine`/`toLine`. */

@@ -347,15 +347,30 @@ describe('query count', () => {
       const data = await gql(`{ group(fullPath: "${g.full_path}") { epics(first: 100) { nodes {
         iid title author { username } parent { iid title author { username } } labels { nodes { title } }
         ancestors { nodes { iid } } children { nodes { iid } } startDate dueDate upvotes downvotes subscribed
-        descendantCounts { openedEpics } references { full } webUrl userPermissions { adminEpic } } } } }`);
+        descendantCounts { openedEpics } references { full } webUrl userPermissions { adminEpic createEpic }
+        participants { nodes { username } } currentUserTodos { nodes { id } } hasChildrenWithinTimeframe relationPath
+        blocked blockedByCount blockingCount issues { nodes { id } } hasIssues descendantWeightSum { openedIssues }
+        healthStatus { issuesAtRisk } userDiscussionsCount } } } }`);
       expect(data.group.epics.nodes).toHaveLength(size);
+    };
+    // The roadmap's list: by the composite dates, within a timeframe, each epic's children within it too.
+    const roadmap = (g: Group, size: number) => async () => {
+      const data = await gql(`{ group(fullPath: "${g.full_path}") {
+        epics(first: 100, sort: START_DATE_ASC, timeframe: { start: "2025-01-01", end: "2026-12-31" }) { count nodes {
+          iid startDate dueDate hasChildren hasChildrenWithinTimeframe parent { iid } descendantCounts { openedEpics } } } } }`);
+      // Epics without any date are outside every timeframe.
+      expect(data.group.epics.nodes).toHaveLength(data.group.epics.count);
+      expect(data.group.epics.count).toBeGreaterThan(size / 2);
     };
     const restFew = await sqlOf(rest(few, 5));
     const restMany = await sqlOf(rest(many, 100));
     const gqlFew = await sqlOf(graphql(few, 5));
     const gqlMany = await sqlOf(graphql(many, 100));
+    const roadmapFew = await sqlOf(roadmap(few, 5));
+    const roadmapMany = await sqlOf(roadmap(many, 100));
     expect(restMany).toBe(restFew);
     expect(gqlMany).toBe(gqlFew);
+    expect(roadmapMany).toBe(roadmapFew);
     // Positive control: the counter sees every statement, so a lookup per epic would show.
     t.queryCounter.reset();
     for (const e of await t.db.epic.findMany({ where: { groupId: many.id }, select: { id: true } })) await t.db.epic.findUnique({ where: { id: e.id } });

@@ -114,7 +114,7 @@ export function createEpicLoaders(ctx: Context) {
     /** The viewer's to-do items about each epic, oldest first (none for anonymous viewers). */
     viewerTodos: batchGroupBy<number, Todo>(
       async (ids) => (viewerId == null ? [] : db.todo.findMany({ where: { userId: viewerId, epicId: { in: [...ids] } }, orderBy: { id: 'asc' } })),
-      (todo) => todo.epicId,
+      (todo) => todo.epicId!,
     ),
     /** The viewer's explicit (un)subscriptions; absent means the default (the author is subscribed). */
     subscriptions: mapLoader(

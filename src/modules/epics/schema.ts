@@ -335,10 +335,12 @@ function filterOf({ iid, iids, in: searchIn, not, or, timeframe, startDate, endD
   };
 }
 
+/** Arguments that do not filter: the page, and the group scope (children are nested within their parent's groups anyway). */
+const NOT_FILTERS = new Set(['first', 'last', 'after', 'before', 'includeAncestorGroups', 'includeDescendantGroups', 'iids']);
+
 /** Whether `children` was asked with a filter; without one it reads the batched children of the page. */
 const filtersChildren = (filter: EpicFilter) =>
-  Object.entries(filter).some(([key, value]) => value != null && !['includeAncestorGroups', 'includeDescendantGroups', 'iids'].includes(key)) ||
-  (filter.iids?.length ?? 0) > 0;
+  Object.entries(filter).some(([key, value]) => value != null && !NOT_FILTERS.has(key)) || (filter.iids?.length ?? 0) > 0;
 
 /** GitLab's `group_epic_link_path`: the link of the epic to its parent, for epics that have one. */
 async function relationPath(ctx: Context, e: Epic) {
@@ -505,7 +507,7 @@ EpicRef.implement({
         args: { state: t.arg({ type: TodoStateEnum, description: 'State of the to-do items.' }) },
         resolve: async (e, args, ctx) => listConnection(args, await currentUserTodos(ctx, e, args.state ?? null)),
       },
-      TodoConnection,
+      TodoConnectionRef,
     ),
     webPath: t.string({ nullable: false, resolve: (e, _a, ctx) => epicWebPath(ctx, e) }),
     webUrl: t.string({ nullable: false, resolve: async (e, _a, ctx) => `${ctx.deps.config.externalUrl}${await epicWebPath(ctx, e)}` }),
@@ -672,12 +674,7 @@ const TodoActionEnum = builder.enumType('TodoActionEnum', { values: { marked: { 
 const TodoStateEnum = builder.enumType('TodoStateEnum', { values: { pending: { value: 'pending' }, done: { value: 'done' } } as const });
 const TodoTargetEnum = builder.enumType('TodoTargetEnum', { values: { EPIC: { value: 'EPIC' } } as const });
 
-export const TodoRef = builder.objectRef<Todo>('Todo');
-
-/** GitLab's `TodoConnection`, shared by every field that lists to-do items. */
-export const TodoConnection = builder.connectionObject({ type: TodoRef, name: 'TodoConnection' }, { name: 'TodoEdge' });
-
-TodoRef.implement({
+export const TodoRef = builder.objectRef<Todo>('Todo').implement({
   description: 'A to-do of the current user.',
   fields: (t) => ({
     id: t.id({ resolve: (todo) => gid('Todo', todo.id) }),
@@ -708,6 +705,9 @@ TodoRef.implement({
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
   }),
 });
+
+/** GitLab's TodoConnection: the one connection type of to-dos, for every field that lists them. */
+export const TodoConnectionRef = builder.connectionObject({ type: TodoRef, name: 'TodoConnection' }, { name: 'TodoEdge' });
 
 const EpicPayload = (name: string) => payloadType(name, 'epic', EpicRef);
 

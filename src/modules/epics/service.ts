@@ -163,7 +163,8 @@ function reactionWhere(ctx: Context, name: string): Prisma.EpicWhereInput | null
 
 function authorWhere(filter: { authorId?: number | null; authorUsername?: string | null }): Prisma.EpicWhereInput | null {
   if (filter.authorId != null) return { authorId: filter.authorId };
-  if (filter.authorUsername != null) return { author: { username: equalsIgnoringCase(filter.authorUsername) } };
+  // An empty name is no filter: GitLab's frontend sends `authorUsername: ""` by default.
+  if (filter.authorUsername) return { author: { username: equalsIgnoringCase(filter.authorUsername) } };
   return null;
 }
 

@@ -60,6 +60,12 @@ export const GLOBAL_ID_CLASSES = {
   PersonalAccessTokenID: ['PersonalAccessToken'],
   PackagesProtectionRuleID: ['Packages::Protection::Rule'],
   AlertManagementHttpIntegrationID: ['AlertManagement::HttpIntegration'],
+  IntegrationsPrometheusID: ['Integrations::Prometheus'],
+  TodoID: ['Todo'],
+  NoteID: ['Note'],
+  DiscussionID: ['Discussion'],
+  // Of GitLab's noteables forgegate has alerts only.
+  NoteableID: ['AlertManagement::Alert'],
 } as const;
 
 export type GlobalIdScalarName = keyof typeof GLOBAL_ID_CLASSES;

@@ -19,6 +19,10 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
     /** A multipart file (see `core/upload.ts`). */
     Upload: { Input: Upload; Output: never };
+    /** A JSON document as its text (alert endpoints' sample payloads). */
+    JsonString: { Input: string; Output: string };
+    /** A key or an array index of a path into an alert payload. */
+    PayloadAlertFieldPathSegment: { Input: string; Output: string };
   } & { [K in GlobalIdScalarName]: { Input: number; Output: number | string } };
   /** A promise where the count is read only when asked for (graphql/connections.ts). */
   Connection: { totalCount: number | Promise<number> };

@@ -61,6 +61,12 @@ export const GLOBAL_ID_CLASSES = {
   PackagesProtectionRuleID: ['Packages::Protection::Rule'],
   AlertManagementHttpIntegrationID: ['AlertManagement::HttpIntegration'],
   ImportSourceUserID: ['Import::SourceUser'],
+  IntegrationsPrometheusID: ['Integrations::Prometheus'],
+  TodoID: ['Todo'],
+  NoteID: ['Note'],
+  DiscussionID: ['Discussion'],
+  // Of GitLab's noteables forgegate has alerts only.
+  NoteableID: ['AlertManagement::Alert'],
 } as const;
 
 export type GlobalIdScalarName = keyof typeof GLOBAL_ID_CLASSES;

@@ -1,5 +1,6 @@
 import { defineModule } from '../module.ts';
 import { intakeRouter } from './intake.ts';
+import { createAlertLoaders } from './loaders.ts';
 import { routes } from './rest.ts';
 import './schema.ts';
 import { ALERT_EMAIL_QUEUE, INCIDENT_QUEUE, mailAlert, runIncidentJob, type AlertEmailJob, type IncidentJob } from './service.ts';
@@ -8,6 +9,7 @@ import { ALERT_EMAIL_QUEUE, INCIDENT_QUEUE, mailAlert, runIncidentJob, type Aler
 export const alerts = defineModule({
   name: 'alerts',
   routes,
+  loaders: { alerts: createAlertLoaders },
   machineEndpoints: intakeRouter,
   operations: new URL('./operations.graphql', import.meta.url),
   jobs: {

@@ -6,17 +6,33 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { tokenDigest } from '../../auth/tokens.ts';
 import type { Context } from '../../core/context.ts';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { NotFoundError, ParamError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { jsonNestedDeeperThan } from '../../core/input.ts';
 import type { Listing } from '../../core/listing.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { projectFullPath } from '../projects/service.ts';
-import { MAPPABLE_FIELDS, valueAt, type AttributeMapping, type Json } from './payload.ts';
+import {
+  MAPPABLE_FIELDS,
+  MAX_PAYLOAD_BYTES,
+  MAX_PAYLOAD_DEPTH,
+  payloadFields,
+  valueAt,
+  type AttributeMapping,
+  type Json,
+  type PayloadField,
+} from './payload.ts';
 
 /** An integration as a mutation returns it: the key in clear only right after it was made. */
 export type IntegrationWithKey = AlertIntegration & { project: ProjectWithNamespace; plainToken?: string };
 
 export const PROMETHEUS_NAME = 'Prometheus';
+
+/** The class of an endpoint's global id: GitLab's HTTP endpoints and its Prometheus integration are different records. */
+export const INTEGRATION_CLASSES: Record<AlertIntegrationType, string> = {
+  http: 'AlertManagement::HttpIntegration',
+  prometheus: 'Integrations::Prometheus',
+};
 
 function requireSignedIn(ctx: Context) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
@@ -53,9 +69,11 @@ const slug = (name: string) =>
     .replace(/[^a-z0-9_]+/g, '-')
     .replace(/^-+|-+$/g, '') || 'endpoint';
 
-export async function listIntegrations(ctx: Context, project: ProjectWithNamespace, type?: AlertIntegrationType): Promise<Listing<IntegrationWithKey>> {
+export type IntegrationFilter = { types?: readonly AlertIntegrationType[] | null; id?: number | null };
+
+export async function listIntegrations(ctx: Context, project: ProjectWithNamespace, filter: IntegrationFilter = {}): Promise<Listing<IntegrationWithKey>> {
   await requireMaintainer(ctx, project);
-  const where = { projectId: project.id, ...(type && { type }) };
+  const where = { projectId: project.id, ...(filter.types && { type: { in: [...filter.types] } }), ...(filter.id != null && { id: filter.id }) };
   return {
     fetch: async ({ offset, limit }) =>
       (await ctx.db.alertIntegration.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit })).map((i) => ({ ...i, project })),
@@ -204,4 +222,22 @@ export async function destroyIntegration(ctx: Context, id: number, type: AlertIn
   const current = await requireIntegration(ctx, id, type);
   await ctx.db.alertIntegration.delete({ where: { id } });
   return current;
+}
+
+/**
+ * The fields of a sample payload for the custom-mapping editor (Maintainers and above, who manage
+ * the endpoints): a JSON object of at most 1 MB, nested at most 100 deep, as intake takes.
+ */
+export async function samplePayloadFields(ctx: Context, project: ProjectWithNamespace, payloadExample: string): Promise<PayloadField[]> {
+  await requireMaintainer(ctx, project);
+  if (Buffer.byteLength(payloadExample) > MAX_PAYLOAD_BYTES || jsonNestedDeeperThan(Buffer.from(payloadExample), MAX_PAYLOAD_DEPTH))
+    throw new ParamError('Payload size exceeded');
+  let sample: Json;
+  try {
+    sample = JSON.parse(payloadExample) as Json;
+  } catch {
+    throw new ParamError('Failed to parse payload');
+  }
+  if (typeof sample !== 'object' || sample === null || Array.isArray(sample)) throw new ParamError('Failed to parse payload');
+  return payloadFields(sample);
 }

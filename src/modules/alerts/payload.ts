@@ -142,6 +142,35 @@ export function valueAt(value: Json | undefined, path: readonly string[]): Json 
   return current;
 }
 
+/** A field of a sample payload the custom-mapping editor offers: where it is, its label, its kind. */
+export type PayloadField = { path: string[]; label: string; type: 'array' | 'datetime' | 'string' };
+
+/** GitLab's label of a key: `started_at` reads "Started at" (Rails' humanize). */
+const humanized = (key: string) => {
+  const words = key.replace(/_id$/, '').replace(/_/g, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** Text that starts like a year and parses as a time is a datetime; other text a string; other scalars are not offered. */
+function fieldType(value: Json): PayloadField['type'] | null {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value !== 'string') return null;
+  return /^\d{4}/.test(value) && !Number.isNaN(Date.parse(value)) ? 'datetime' : 'string';
+}
+
+/**
+ * The fields of a sample payload, in its order: every leaf under nested objects, each with its
+ * path of keys (GitLab's payload field extractor: arrays are leaves, numbers and booleans are left out).
+ */
+export function payloadFields(sample: JsonObject, parent: string[] = []): PayloadField[] {
+  return Object.entries(sample).flatMap(([key, value]): PayloadField[] => {
+    const path = [...parent, key];
+    if (isObject(value)) return payloadFields(value, path);
+    const type = fieldType(value);
+    return type ? [{ path, label: humanized(key), type }] : [];
+  });
+}
+
 /** The payload's standard keys, overridden by the endpoint's mapped paths where they hold a value. */
 function applyMappings(payload: JsonObject, mappings: readonly AttributeMapping[]): JsonObject {
   const mapped: JsonObject = { ...payload };

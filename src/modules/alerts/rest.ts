@@ -9,12 +9,17 @@ import { ALERT_SEVERITIES, ALERT_SORTS, ALERT_STATUSES } from './service.ts';
 const lower = <V extends string>(value: V | null) => (value === null ? null : (value.toLowerCase() as Lowercase<V>));
 const numericId = (type: string, id: string | null) => (id === null ? null : databaseIdOf(type, id));
 
-/** An endpoint as scripts see it: numeric id, lower-case enums; `token` only when just made. */
+/** An endpoint as scripts see it: numeric id, lower-case enums, no mapping for Prometheus; `token` only when just made. */
 const integrationEntity = (i: AlertIntegrationEntityFragment) => ({
   ...i,
-  id: numericId('AlertManagement::HttpIntegration', i.id),
+  id: numericId(i.type === 'PROMETHEUS' ? 'Integrations::Prometheus' : 'AlertManagement::HttpIntegration', i.id),
   type: lower(i.type),
-  payload_attribute_mappings: (i.payload_attribute_mappings ?? []).map((m) => ({ ...m, field_name: lower(m.field_name), type: lower(m.type) })),
+  payload_example: 'payload_example' in i ? i.payload_example : null,
+  payload_attribute_mappings: ('payload_attribute_mappings' in i ? (i.payload_attribute_mappings ?? []) : []).map((m) => ({
+    ...m,
+    field_name: lower(m.field_name),
+    type: lower(m.type),
+  })),
 });
 
 const alertEntity = (a: AlertEntityFragment) => ({
@@ -22,7 +27,8 @@ const alertEntity = (a: AlertEntityFragment) => ({
   iid: Number(a.iid),
   severity: lower(a.severity),
   status: lower(a.status),
-  assignees: (a.assignees ?? []).map((u) => ({ ...u, id: numericId('User', u.id) })),
+  assignees: nodesOf(a.assignees).map((u) => ({ ...u, id: numericId('User', u.id) })),
+  environment: a.environment?.name ?? null,
   issue_iid: a.issue ? Number(a.issue.iid) : null,
   issue: undefined,
 });

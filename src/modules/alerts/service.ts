@@ -1,11 +1,12 @@
 // Alerts of a project: intake (grouping and resolving by fingerprint, enforced by a partial unique
 // index on open alerts), reading and triage, the project's alert settings, and incidents.
 import { containsIgnoringCase, findUnstorableText, jsonNestedDeeperThan } from '../../core/input.ts';
-import type { Alert, AlertIntegration, AlertSettings, AlertSeverity, AlertStatus, Issue, Prisma } from '../../generated/prisma/client.ts';
+import type { Alert, AlertIntegration, AlertNote, AlertSettings, AlertSeverity, AlertStatus, Issue, Prisma, Todo } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
-import { NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { FullMessagesError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { lockKey } from '../../db/locks.ts';
 import { nextIid } from '../../core/store.ts';
 import { notify } from '../../db/notifications.ts';
 import type { Listing } from '../../core/listing.ts';
@@ -17,6 +18,7 @@ import { listMembers } from '../members/service.ts';
 import { createContext } from '../../core/context.ts';
 import { Viewer } from '../../auth/viewer.ts';
 import { keyMatches, requireMaintainer } from './integrations.ts';
+import { addSystemNote, assigneesNote, incidentNote, MAX_NOTE_LENGTH, newAlertNote, discussionIdOf, statusNote } from './notes.ts';
 import {
   isMetricsPayload,
   MAX_METRICS_ALERTS,
@@ -199,7 +201,10 @@ export async function processAlert(
   const payload = { ...alert.payload, ...(alert.incidentMarkdown && { gitlab_incident_markdown: alert.incidentMarkdown }) };
   const row = await insertOrGroupAlert(deps.db, { projectId: project.id, iid, integrationId: integration?.id ?? null, alert, payload });
   const touched = await announce(deps, project.id, row);
-  if (row.created) await afterCreate(deps, project.id, row.id);
+  if (row.created) {
+    await addSystemNote(deps.db, row.id, null, 'new_alert_added', newAlertNote(alert.monitoringTool ?? integration?.name ?? null));
+    await afterCreate(deps, project.id, row.id);
+  }
   return touched;
 }
 
@@ -214,6 +219,7 @@ async function resolveByFingerprint(deps: AppDeps, project: ProjectWithNamespace
   if (!alert.fingerprint) return null;
   const row = await resolveOpenAlert(deps.db, project.id, alert.fingerprint, alert.endedAt ?? new Date());
   if (!row) return null;
+  await addSystemNote(deps.db, row.id, null, 'status', statusNote('resolved'));
   await afterStatusChange(deps, project.id, row, 'resolved');
   return row;
 }
@@ -306,7 +312,12 @@ export type AlertFilter = {
   search?: string | null;
   sort?: AlertSort | null;
   assigneeUsername?: string | null;
+  domain?: AlertDomain | null;
 };
+
+/** GitLab's alert domains; threat monitoring alerts came from a feature forgegate does not have. */
+export const ALERT_DOMAINS = ['operations', 'threat_monitoring'] as const;
+export type AlertDomain = (typeof ALERT_DOMAINS)[number];
 
 /** GitLab's `read_alert_management_alert` and triage: Developers and above. */
 const READ_ALERTS = AccessLevel.DEVELOPER;
@@ -320,6 +331,8 @@ function alertWhere(projectId: number, filter: AlertFilter): Prisma.AlertWhereIn
   const search = filter.search?.trim();
   return {
     projectId,
+    // Every alert forgegate receives is an operations alert.
+    ...(filter.domain === 'threat_monitoring' && { id: { in: [] } }),
     ...(filter.iid != null && { iid: filter.iid }),
     ...(filter.statuses?.length && { status: { in: filter.statuses } }),
     ...(filter.severities?.length && { severity: { in: filter.severities } }),
@@ -365,15 +378,10 @@ export async function listAlerts(ctx: Context, project: ProjectWithNamespace, fi
   };
 }
 
-export async function findAlert(ctx: Context, project: ProjectWithNamespace, iid: number): Promise<Alert | null> {
+/** Counts by status for the alert list's tabs (`open` = triggered + acknowledged), with the list's search and assignee. */
+export async function alertStatusCounts(ctx: Context, project: ProjectWithNamespace, filter: Pick<AlertFilter, 'search' | 'assigneeUsername'>) {
   await requireAlertAccess(ctx, project, READ_ALERTS);
-  return ctx.db.alert.findUnique({ where: { projectId_iid: { projectId: project.id, iid } } });
-}
-
-/** Counts by status for the alert list's tabs (`open` = triggered + acknowledged). */
-export async function alertStatusCounts(ctx: Context, project: ProjectWithNamespace, search?: string | null) {
-  await requireAlertAccess(ctx, project, READ_ALERTS);
-  const groups = await ctx.db.alert.groupBy({ by: ['status'], where: alertWhere(project.id, { search }), _count: { _all: true } });
+  const groups = await ctx.db.alert.groupBy({ by: ['status'], where: alertWhere(project.id, filter), _count: { _all: true } });
   const count = (s: AlertStatus) => groups.find((g) => g.status === s)?._count._all ?? 0;
   return {
     triggered: count('triggered'),
@@ -385,7 +393,7 @@ export async function alertStatusCounts(ctx: Context, project: ProjectWithNamesp
   };
 }
 
-async function requireTriage(ctx: Context, projectRef: ParentInput, iid: number): Promise<{ project: ProjectWithNamespace; alert: Alert }> {
+export async function requireTriage(ctx: Context, projectRef: ParentInput, iid: number): Promise<{ project: ProjectWithNamespace; alert: Alert }> {
   requireSignedIn(ctx);
   const project = await resolveProject(ctx, projectRef);
   await requireAlertAccess(ctx, project, READ_ALERTS);
@@ -415,6 +423,7 @@ export async function setAlertStatus(ctx: Context, projectRef: ParentInput, iid:
       throw new ValidationError({ status: ['cannot be changed: an open alert with the same fingerprint exists'] });
     throw error;
   }
+  await addSystemNote(ctx.db, alert.id, ctx.viewer.userId, 'status', statusNote(status));
   await afterStatusChange(ctx.deps, project.id, updated, status);
   return updated;
 }
@@ -427,8 +436,9 @@ export async function setAlertAssignees(
   mode: 'replace' | 'append' | 'remove',
 ): Promise<Alert> {
   const { project, alert } = await requireTriage(ctx, projectRef, iid);
-  const users = await ctx.db.user.findMany({ where: { username: { in: usernames } }, select: { id: true } });
+  const users = await ctx.db.user.findMany({ where: { username: { in: usernames } }, select: { id: true, username: true } });
   const ids = users.map((u) => u.id);
+  const before = await assigneeNames(ctx, alert.id);
   await ctx.db.$transaction([
     ...(mode === 'replace' ? [ctx.db.alertAssignee.deleteMany({ where: { alertId: alert.id } })] : []),
     mode === 'remove'
@@ -436,9 +446,67 @@ export async function setAlertAssignees(
       : ctx.db.alertAssignee.createMany({ data: ids.map((userId) => ({ alertId: alert.id, userId })), skipDuplicates: true }),
   ]);
   const updated = await ctx.db.alert.update({ where: { id: alert.id }, data: { updatedAt: new Date() } });
+  const after = await assigneeNames(ctx, alert.id);
+  const note = assigneesNote(
+    after.filter((n) => !before.includes(n)),
+    before.filter((n) => !after.includes(n)),
+  );
+  if (note) await addSystemNote(ctx.db, alert.id, ctx.viewer.userId, 'assignee', note);
   await broadcast(ctx.deps, { projectId: project.id, alertId: alert.id, iid: alert.iid, action: 'updated' });
   return updated;
 }
+
+// ---------------------------------------------------------------- notes and to-dos
+
+export type NoteInput = { alertId: number; body: string; discussionId?: number | null };
+
+/**
+ * `createNote` on an alert, by whoever may triage it (Developers and above): a comment that starts
+ * a discussion, or replies in one of the alert's.
+ */
+export async function createAlertNote(ctx: Context, input: NoteInput): Promise<AlertNote> {
+  const alert = await triageById(ctx, input.alertId);
+  if (!input.body.trim()) throw new ValidationError({ note: ["can't be blank"] });
+  if (input.body.length > MAX_NOTE_LENGTH) throw new ValidationError({ note: [`is too long (maximum is ${MAX_NOTE_LENGTH} characters)`] });
+  const discussionId = input.discussionId == null ? null : await discussionOf(ctx, alert.id, input.discussionId);
+  return ctx.db.alertNote.create({ data: { alertId: alert.id, authorId: ctx.viewer.userId!, body: input.body, discussionId } });
+}
+
+/** A reply's discussion must be one of the alert's: its first note's id. */
+async function discussionOf(ctx: Context, alertId: number, discussionId: number): Promise<number> {
+  const first = await ctx.db.alertNote.findFirst({ where: { id: discussionId, alertId }, select: { id: true, discussionId: true } });
+  if (!first) throw new FullMessagesError(['The discussion does not exist on this alert']);
+  return discussionIdOf(first);
+}
+
+/** The alert a global id names, when the viewer may triage it; not found otherwise (GitLab says the same for both). */
+async function triageById(ctx: Context, alertId: number): Promise<Alert> {
+  requireSignedIn(ctx);
+  const row = await ctx.db.alert.findUnique({ where: { id: alertId }, select: { projectId: true, iid: true } });
+  if (!row) throw new NotFoundError('Alert');
+  return (await requireTriage(ctx, { projectId: row.projectId }, row.iid)).alert;
+}
+
+/**
+ * `alertTodoCreate`: the alert as a to-do of the viewer. One pending to-do per user and alert (a
+ * lock per user and alert makes concurrent requests one); asking again is GitLab's error.
+ */
+export async function createAlertTodo(ctx: Context, projectRef: ParentInput, iid: number): Promise<{ alert: Alert; todo: Todo }> {
+  const { alert } = await requireTriage(ctx, projectRef, iid);
+  const userId = ctx.viewer.userId!;
+  const todo = await ctx.db.$transaction(async (tx) => {
+    await lockKey(tx, `todo:${userId}:alert:${alert.id}`);
+    if (await tx.todo.findFirst({ where: { userId, alertId: alert.id, state: 'pending' } })) return null;
+    return tx.todo.create({ data: { userId, authorId: userId, projectId: alert.projectId, alertId: alert.id, action: 'marked' } });
+  });
+  if (!todo) throw new FullMessagesError(['You already have pending todo for this alert']);
+  return { alert, todo };
+}
+
+const assigneeNames = async (ctx: Context, alertId: number) =>
+  (await ctx.db.alertAssignee.findMany({ where: { alertId }, select: { user: { select: { username: true } } }, orderBy: { userId: 'asc' } })).map(
+    (a) => a.user.username,
+  );
 
 /**
  * The live view of a project's alerts (Developers and above): registered before it is returned,
@@ -475,8 +543,11 @@ function incidentDescription(alert: Alert): string {
   return `${lines.join('  \n')}${markdown}`;
 }
 
-/** Opens the alert's incident unless it has one; concurrent calls make one (row lock on the alert). */
-export async function openIncident(deps: Pick<AppDeps, 'db'>, alertId: number): Promise<Issue | null> {
+/**
+ * Opens the alert's incident unless it has one; concurrent calls make one (row lock on the alert).
+ * `authorId` is whoever asked for it, null when the project's settings did.
+ */
+export async function openIncident(deps: Pick<AppDeps, 'db'>, alertId: number, authorId: number | null = null): Promise<Issue | null> {
   return deps.db.$transaction(async (tx) => {
     if (!(await lockAlert(tx, alertId))) return null;
     const alert = await tx.alert.findUniqueOrThrow({ where: { id: alertId }, include: { issue: true } });
@@ -486,6 +557,7 @@ export async function openIncident(deps: Pick<AppDeps, 'db'>, alertId: number): 
       data: { projectId: alert.projectId, iid, issueType: 'incident', title: alert.title, description: incidentDescription(alert) },
     });
     await tx.alert.update({ where: { id: alert.id }, data: { issueId: issue.id } });
+    await addSystemNote(tx, alert.id, authorId, 'alert_issue_added', incidentNote(issue.iid));
     return issue;
   });
 }
@@ -504,8 +576,8 @@ export async function runIncidentJob(data: IncidentJob, deps: AppDeps): Promise<
 /** `createAlertIssue`: the incident of an alert, made now (Developers and above). */
 export async function createAlertIncident(ctx: Context, projectRef: ParentInput, iid: number): Promise<{ alert: Alert; issue: Issue }> {
   const { alert } = await requireTriage(ctx, projectRef, iid);
-  if (alert.issueId) throw new ValidationError({ issue: ['has already been created for this alert'] });
-  const issue = await openIncident(ctx.deps, alert.id);
+  if (alert.issueId) throw new FullMessagesError(['An issue already exists']);
+  const issue = await openIncident(ctx.deps, alert.id, ctx.viewer.userId);
   await broadcast(ctx.deps, { projectId: alert.projectId, alertId: alert.id, iid: alert.iid, action: 'updated' });
   return { alert: await ctx.db.alert.findUniqueOrThrow({ where: { id: alert.id } }), issue: issue! };
 }

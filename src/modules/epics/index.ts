@@ -3,6 +3,8 @@ import { createEpicLoaders } from './loaders.ts';
 import { routes } from './rest.ts';
 import './schema.ts';
 
+export { TodoConnectionRef, TodoRef } from './schema.ts';
+
 export const epics = defineModule({
   name: 'epics',
   routes,

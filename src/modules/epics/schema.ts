@@ -31,6 +31,7 @@ import {
   isSubscribed,
   listEpics,
   markTodo,
+  markTodoDone,
   moveEpic,
   parentOf,
   requireEpicsFeature,
@@ -672,42 +673,53 @@ const AwardEmojiRemoveInput = mutationInput('AwardEmojiRemoveInput', (t) => ({
 
 const TodoActionEnum = builder.enumType('TodoActionEnum', { values: { marked: { value: 'marked' } } as const });
 const TodoStateEnum = builder.enumType('TodoStateEnum', { values: { pending: { value: 'pending' }, done: { value: 'done' } } as const });
-const TodoTargetEnum = builder.enumType('TodoTargetEnum', { values: { EPIC: { value: 'EPIC' } } as const });
+const TodoTargetEnum = builder.enumType('TodoTargetEnum', { values: { EPIC: { value: 'EPIC' }, ALERT: { value: 'ALERT' } } as const });
 
+/** A to-do's epic, when it is an epic's and the viewer may still read it. */
+const todoEpic = async (ctx: Context, todo: Todo) => (todo.epicId == null ? null : findEpicById(ctx, todo.epicId));
+
+/**
+ * GitLab's Todo, for every target a to-do can have (epics here, alerts in the alerts area, which
+ * adds the fields that read its targets' projects).
+ */
 export const TodoRef = builder.objectRef<Todo>('Todo').implement({
   description: 'A to-do of the current user.',
   fields: (t) => ({
-    id: t.id({ resolve: (todo) => gid('Todo', todo.id) }),
+    id: t.id({ nullable: false, resolve: (todo) => gid('Todo', todo.id) }),
     databaseId: t.exposeInt('id'),
-    action: t.field({ type: TodoActionEnum, resolve: () => 'marked' as const }),
-    state: t.field({ type: TodoStateEnum, resolve: (todo) => todo.state }),
-    targetType: t.field({ type: TodoTargetEnum, resolve: () => 'EPIC' as const }),
+    action: t.field({ type: TodoActionEnum, nullable: false, resolve: () => 'marked' as const }),
+    state: t.field({ type: TodoStateEnum, nullable: false, resolve: (todo) => todo.state }),
+    targetType: t.field({ type: TodoTargetEnum, nullable: false, resolve: (todo) => (todo.alertId == null ? 'EPIC' : 'ALERT') }),
     target: t.field({
       type: EpicRef,
       nullable: true,
-      description: 'Null once the viewer may no longer read the epic.',
+      description: "The epic of an epic's to-do; null once the viewer may no longer read it, and for other targets.",
       resolve: async (todo, _a, ctx) => {
-        const epic = await findEpicById(ctx, todo.epicId);
+        const epic = await todoEpic(ctx, todo);
         return epic && within(null)(epic);
       },
     }),
     targetUrl: t.string({
       nullable: true,
       resolve: async (todo, _a, ctx) => {
-        const epic = await findEpicById(ctx, todo.epicId);
+        const epic = await todoEpic(ctx, todo);
         return epic && `${ctx.deps.config.externalUrl}${await epicWebPath(ctx, epic)}`;
       },
     }),
-    body: t.string({ nullable: true, resolve: async (todo, _a, ctx) => (await findEpicById(ctx, todo.epicId))?.title ?? null }),
+    body: t.string({ nullable: true, resolve: async (todo, _a, ctx) => (await todoEpic(ctx, todo))?.title ?? null }),
     author: t.field({ type: UserRef, nullable: true, resolve: (todo, _a, ctx) => (todo.authorId == null ? null : ctx.loaders.user.load(todo.authorId)) }),
-    group: t.field({ type: GroupRef, resolve: async (todo, _a, ctx) => (await ctx.loaders.namespace.load(todo.groupId))! }),
-    createdAt: t.expose('createdAt', { type: 'Time' }),
+    group: t.field({ type: GroupRef, nullable: true, resolve: (todo, _a, ctx) => (todo.groupId == null ? null : ctx.loaders.namespace.load(todo.groupId)) }),
+    createdAt: t.expose('createdAt', { type: 'Time', nullable: false }),
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
   }),
 });
 
 /** GitLab's TodoConnection: the one connection type of to-dos, for every field that lists them. */
 export const TodoConnectionRef = builder.connectionObject({ type: TodoRef, name: 'TodoConnection' }, { name: 'TodoEdge' });
+
+const TodoMarkDoneInput = mutationInput('TodoMarkDoneInput', (t) => ({
+  id: t.field({ type: 'TodoID', required: true, description: 'Global ID of the to-do item to mark as done.' }),
+}));
 
 const EpicPayload = (name: string) => payloadType(name, 'epic', EpicRef);
 
@@ -808,6 +820,12 @@ builder.mutationFields((t) => ({
       const epic = await epicFromTarget(ctx, input, 'targetId');
       return asPayload('todo', () => markTodo(ctx, epic), input);
     },
+  }),
+  todoMarkDone: t.field({
+    type: payloadType('TodoMarkDonePayload', 'todo', TodoRef),
+    description: "Marks a to-do of the current user as done (any target: the alert sidebar's to-do button).",
+    args: { input: t.arg({ type: TodoMarkDoneInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('todo', () => markTodoDone(ctx, input.id), input),
   }),
   awardEmojiAdd: t.field({
     type: payloadType('AwardEmojiAddPayload', 'awardEmoji', AwardEmojiRef),

@@ -3,7 +3,7 @@ import type { Epic, Namespace, Prisma, Todo } from '../../generated/prisma/clien
 import type { Context } from '../../core/context.ts';
 import { nextIid } from '../../core/store.ts';
 import type { Listing } from '../../core/listing.ts';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { lockKey } from '../../db/locks.ts';
 import { requireGroup, type GroupRef } from '../groups/service.ts';
@@ -649,6 +649,15 @@ export async function currentUserTodos(ctx: Context, epic: Epic, state: Todo['st
   if (ctx.viewer.userId == null) return [];
   const todos = await ctx.loaders.epics.viewerTodos.load(epic.id);
   return state ? todos.filter((todo) => todo.state === state) : todos;
+}
+
+/** `todoMarkDone`: the viewer's own to-do, whatever its target, marked done; anyone else's is not found. */
+export async function markTodoDone(ctx: Context, todoId: number): Promise<Todo> {
+  requireSignedIn(ctx);
+  const todo = await ctx.db.todo.findFirst({ where: { id: todoId, userId: ctx.viewer.userId! } });
+  if (!todo) throw new NotFoundError('Todo');
+  if (todo.state === 'done') return todo;
+  return ctx.db.todo.update({ where: { id: todo.id }, data: { state: 'done' } });
 }
 
 /** Whether epics show and take a `color`: the feature flag `epic_highlight_color` (off by default). */

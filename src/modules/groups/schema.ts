@@ -1,7 +1,7 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { VisibilityEnum } from '../namespaces/index.ts';
+import { NamespaceRef, VisibilityEnum } from '../namespaces/index.ts';
 import { createGroup, deleteGroup, findGroup, fullName, listGroups, updateGroup } from './service.ts';
 
 export const GroupRef = builder.prismaObject('Namespace', {
@@ -22,6 +22,9 @@ export const GroupRef = builder.prismaObject('Namespace', {
     webUrl: t.string({ nullable: false, resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
   }),
 });
+
+// GitLab's Namespace.fullName, of user namespaces and groups alike: the groups area knows the ancestors.
+builder.objectField(NamespaceRef, 'fullName', (t) => t.string({ nullable: false, resolve: (n, _a, ctx) => fullName(ctx, n) }));
 
 // Fields that return groups are added once GroupRef exists, so its type can be inferred.
 builder.objectFields(GroupRef, (t) => ({

@@ -210,6 +210,35 @@ describe('personal access tokens page (user settings › access tokens)', () => 
     });
   });
 
+  it('twins: the page lists what REST’s GET /personal_access_tokens lists for the same viewer', async () => {
+    for (const [viewer, query] of [
+      [alice.token, ''],
+      [t.root.token, `?user_id=${alice.id}`],
+    ] as const) {
+      const rest = (await t.api('get', `/personal_access_tokens${query}`, viewer).expect(200)).body;
+      const data = await run(LIST, { id: `gid://gitlab/User/${alice.id}`, first: 100 }, viewer);
+      const shaped = data.user.personalAccessTokens.nodes.map((n: Record<string, unknown>) => ({
+        id: Number(String(n.id).split('/').pop()),
+        name: n.name,
+        revoked: n.revoked,
+        active: n.active,
+        expires_at: n.expiresAt,
+        created_at: n.createdAt,
+      }));
+      expect(shaped).toEqual(
+        rest.map((r: Record<string, unknown>) => ({
+          id: r.id,
+          name: r.name,
+          revoked: r.revoked,
+          active: r.active,
+          expires_at: r.expires_at,
+          created_at: r.created_at,
+        })),
+      );
+      expect(shaped.length).toBeGreaterThan(2);
+    }
+  });
+
   it('shows a user’s tokens to the user and administrators only', async () => {
     const bob = await t.user('bob-pat');
     const data = await run(LIST, { id: `gid://gitlab/User/${alice.id}`, first: 20 }, bob.token);

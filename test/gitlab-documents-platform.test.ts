@@ -279,6 +279,47 @@ describe('personal access tokens page (user settings › access tokens)', () => 
   });
 });
 
+describe('project header (breadcrumbs of the release and settings pages)', () => {
+  const HEADER = `
+    query projectHeader($fullPath: ID!) {
+      project(fullPath: $fullPath) {
+        id name nameWithNamespace fullPath webUrl
+        namespace { id name fullName fullPath description webUrl }
+        group { id name fullName fullPath webUrl }
+      }
+    }`;
+
+  it('names the project, its namespace and group with their full names and paths', async () => {
+    const sub = (await t.api('post', '/groups').send({ name: 'Tools', path: 'tools', parent_id: group.id }).expect(201)).body;
+    const nested = (await t.api('post', '/projects').send({ name: 'Cli', namespace_id: sub.id }).expect(201)).body;
+    const data = await run(HEADER, { fullPath: nested.path_with_namespace });
+    expect(data.project).toEqual({
+      id: `gid://gitlab/Project/${nested.id}`,
+      name: 'Cli',
+      nameWithNamespace: 'Acme / Tools / Cli',
+      fullPath: 'acme/tools/cli',
+      webUrl: expect.stringMatching(/\/acme\/tools\/cli$/),
+      namespace: {
+        id: `gid://gitlab/Group/${sub.id}`,
+        name: 'Tools',
+        fullName: 'Acme / Tools',
+        fullPath: 'acme/tools',
+        description: '',
+        webUrl: expect.stringMatching(/\/groups\/acme\/tools$/),
+      },
+      group: {
+        id: `gid://gitlab/Group/${sub.id}`,
+        name: 'Tools',
+        fullName: 'Acme / Tools',
+        fullPath: 'acme/tools',
+        webUrl: expect.stringMatching(/\/groups\/acme\/tools$/),
+      },
+    });
+    const stranger = await run(HEADER, { fullPath: nested.path_with_namespace }, alice.token);
+    expect(stranger.project).toBeNull();
+  });
+});
+
 describe('release editor (project › releases › edit)', () => {
   beforeAll(async () => {
     await t

@@ -210,6 +210,35 @@ describe('personal access tokens page (user settings › access tokens)', () => 
     });
   });
 
+  it('twins: the page lists what REST’s GET /personal_access_tokens lists for the same viewer', async () => {
+    for (const [viewer, query] of [
+      [alice.token, ''],
+      [t.root.token, `?user_id=${alice.id}`],
+    ] as const) {
+      const rest = (await t.api('get', `/personal_access_tokens${query}`, viewer).expect(200)).body;
+      const data = await run(LIST, { id: `gid://gitlab/User/${alice.id}`, first: 100 }, viewer);
+      const shaped = data.user.personalAccessTokens.nodes.map((n: Record<string, unknown>) => ({
+        id: Number(String(n.id).split('/').pop()),
+        name: n.name,
+        revoked: n.revoked,
+        active: n.active,
+        expires_at: n.expiresAt,
+        created_at: n.createdAt,
+      }));
+      expect(shaped).toEqual(
+        rest.map((r: Record<string, unknown>) => ({
+          id: r.id,
+          name: r.name,
+          revoked: r.revoked,
+          active: r.active,
+          expires_at: r.expires_at,
+          created_at: r.created_at,
+        })),
+      );
+      expect(shaped.length).toBeGreaterThan(2);
+    }
+  });
+
   it('shows a user’s tokens to the user and administrators only', async () => {
     const bob = await t.user('bob-pat');
     const data = await run(LIST, { id: `gid://gitlab/User/${alice.id}`, first: 20 }, bob.token);
@@ -247,6 +276,47 @@ describe('personal access tokens page (user settings › access tokens)', () => 
       operationComplexity(schema, parse(`{ users(first: 100) { nodes { id personalAccessTokens(first: ${first}) { nodes { id } } } } }`));
     // (nodes + id + the connection's floor(3 × (1 + first/100))) + 1, doubled by the 100 users.
     expect([costOf(1), costOf(100)]).toEqual([12, 18]);
+  });
+});
+
+describe('project header (breadcrumbs of the release and settings pages)', () => {
+  const HEADER = `
+    query projectHeader($fullPath: ID!) {
+      project(fullPath: $fullPath) {
+        id name nameWithNamespace fullPath webUrl
+        namespace { id name fullName fullPath description webUrl }
+        group { id name fullName fullPath webUrl }
+      }
+    }`;
+
+  it('names the project, its namespace and group with their full names and paths', async () => {
+    const sub = (await t.api('post', '/groups').send({ name: 'Tools', path: 'tools', parent_id: group.id }).expect(201)).body;
+    const nested = (await t.api('post', '/projects').send({ name: 'Cli', namespace_id: sub.id }).expect(201)).body;
+    const data = await run(HEADER, { fullPath: nested.path_with_namespace });
+    expect(data.project).toEqual({
+      id: `gid://gitlab/Project/${nested.id}`,
+      name: 'Cli',
+      nameWithNamespace: 'Acme / Tools / Cli',
+      fullPath: 'acme/tools/cli',
+      webUrl: expect.stringMatching(/\/acme\/tools\/cli$/),
+      namespace: {
+        id: `gid://gitlab/Group/${sub.id}`,
+        name: 'Tools',
+        fullName: 'Acme / Tools',
+        fullPath: 'acme/tools',
+        description: '',
+        webUrl: expect.stringMatching(/\/groups\/acme\/tools$/),
+      },
+      group: {
+        id: `gid://gitlab/Group/${sub.id}`,
+        name: 'Tools',
+        fullName: 'Acme / Tools',
+        fullPath: 'acme/tools',
+        webUrl: expect.stringMatching(/\/groups\/acme\/tools$/),
+      },
+    });
+    const stranger = await run(HEADER, { fullPath: nested.path_with_namespace }, alice.token);
+    expect(stranger.project).toBeNull();
   });
 });
 

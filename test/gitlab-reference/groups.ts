@@ -41,6 +41,8 @@ export const types: ReferenceType[] = [
   {
     name: 'Namespace',
     fields: {
+      description: 'String',
+      fullName: 'String!',
       fullPath: 'ID!',
       id: 'ID!',
       name: 'String!',

@@ -27,7 +27,14 @@ export const types: ReferenceType[] = [
   },
   { name: 'PackagesProtectionRuleAccessLevel', values: ['ADMIN', 'MAINTAINER', 'OWNER'] },
   { name: 'PackagesProtectionRuleAccessLevelForDelete', values: ['ADMIN', 'OWNER'] },
-  { name: 'PackagesProtectionRulePackageType', values: ['CARGO', 'CONAN', 'GENERIC', 'HELM', 'MAVEN', 'NPM', 'NUGET', 'PYPI', 'TERRAFORM_MODULE'] },
+  {
+    name: 'PackagesProtectionRulePackageType',
+    values: ['CONAN', 'GENERIC', 'HELM', 'MAVEN', 'NPM', 'NUGET', 'PYPI'],
+    kept: {
+      CARGO: "ours: forgegate's REST protection rules take the Cargo format too (registries in front of forgegate ask about it); GitLab's enum lacks it",
+      TERRAFORM_MODULE: "ours: forgegate's REST protection rules take Terraform modules too; GitLab's enum lacks it",
+    },
+  },
   { name: 'PackagesProtectionRuleID' },
   {
     name: 'PackagesProtectionRuleAction',

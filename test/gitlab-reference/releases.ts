@@ -73,13 +73,15 @@ export const types: ReferenceType[] = [
     fields: {
       directAssetPath: 'String',
       directAssetUrl: 'String',
-      external: 'Boolean',
       id: 'ID!',
       linkType: 'ReleaseAssetLinkType',
       name: 'String',
       url: 'String',
     },
-    kept: { databaseId: DATABASE_ID },
+    kept: {
+      databaseId: DATABASE_ID,
+      external: 'ours: GitLab removed it from GraphQL (its REST link entity still has `external`, which our REST route reads here)',
+    },
   },
   {
     name: 'ReleaseEvidence',

@@ -1,7 +1,7 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { VisibilityEnum } from '../namespaces/index.ts';
+import { NamespaceRef, VisibilityEnum } from '../namespaces/index.ts';
 import {
   createGroup,
   deleteGroup,
@@ -46,6 +46,9 @@ const SharedGroupLinkRef = builder.objectRef<Link>('GroupSharedWithGroupLink').i
     expiresAt: t.field({ type: 'Date', nullable: true, resolve: (l) => l.expiresAt }),
   }),
 });
+
+// GitLab's Namespace.fullName, of user namespaces and groups alike: the groups area knows the ancestors.
+builder.objectField(NamespaceRef, 'fullName', (t) => t.string({ nullable: false, resolve: (n, _a, ctx) => fullName(ctx, n) }));
 
 // Fields that return groups are added once GroupRef exists, so its type can be inferred.
 builder.objectFields(GroupRef, (t) => ({

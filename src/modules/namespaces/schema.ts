@@ -21,6 +21,7 @@ export const NamespaceRef = builder.prismaObject('Namespace', {
     name: t.exposeString('name', { nullable: false }),
     path: t.exposeString('path', { nullable: false }),
     fullPath: t.exposeID('fullPath', { nullable: false }),
+    description: t.exposeString('description', { nullable: true }),
     kind: t.expose('kind', { type: NamespaceKindEnum }),
     parentId: t.exposeInt('parentId', { nullable: true }),
     visibility: t.expose('visibility', { type: VisibilityEnum }),

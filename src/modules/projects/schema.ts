@@ -138,6 +138,7 @@ builder.objectField(ProjectRef, 'userPermissions', (t) =>
 builder.objectField(GroupRef, 'projects', (t) =>
   t.connection({
     type: ProjectRef,
+    nullable: false,
     args: { includeSubgroups: t.arg.boolean(), search: t.arg.string() },
     resolve: (g, args, ctx) => pagedConnection(args, listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search })),
   }),
@@ -254,6 +255,7 @@ builder.objectField(UserRef, 'namespace', (t) =>
 builder.objectField(NamespaceRef, 'projects', (t) =>
   t.connection({
     type: ProjectRef,
+    nullable: false,
     description: 'Projects of the namespace the viewer can see (and of its subgroups with includeSubgroups).',
     args: {
       includeSubgroups: t.arg.boolean({ defaultValue: false }),

@@ -141,3 +141,90 @@ describe('@gitbeaker/rest: user administration', () => {
     await t.api('get', `/users/${u.id}`).expect(404);
   });
 });
+
+describe('namespaces (GET /namespaces, /namespaces/:id, /namespaces/:namespace/exists)', () => {
+  it('lists the viewer personal namespace and groups; owned_only, search, top_level_only', async () => {
+    const u = await t.user('nsuser');
+    const owned = (await t.api('post', '/groups', u.token).send({ name: 'NS Owned', path: 'ns-owned' }).expect(201)).body;
+    const sub = (await t.api('post', '/groups', u.token).send({ name: 'NS Sub', path: 'ns-sub', parent_id: owned.id }).expect(201)).body;
+    const joined = (await t.api('post', '/groups').send({ name: 'NS Joined', path: 'ns-joined' }).expect(201)).body;
+    await t.api('post', `/groups/${joined.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+    await t.api('post', '/groups').send({ name: 'NS Other', path: 'ns-other', visibility: 'public' }).expect(201);
+
+    const list = (await t.api('get', '/namespaces', u.token).expect(200)).body;
+    expect(list.map((n: { full_path: string }) => n.full_path)).toEqual(['nsuser', 'ns-owned', 'ns-owned/ns-sub', 'ns-joined']);
+    expect(list[0]).toEqual({
+      id: expect.any(Number),
+      name: 'NSUSER',
+      path: 'nsuser',
+      kind: 'user',
+      full_path: 'nsuser',
+      parent_id: null,
+      avatar_url: null,
+      web_url: `${EXTERNAL_URL}/nsuser`,
+    });
+    expect(list[2]).toMatchObject({ kind: 'group', parent_id: owned.id, web_url: `${EXTERNAL_URL}/groups/ns-owned/ns-sub` });
+    const ownedOnly = (await t.api('get', '/namespaces?owned_only=true', u.token).expect(200)).body;
+    expect(ownedOnly.map((n: { id: number }) => n.id)).toEqual([list[0].id, owned.id, sub.id]);
+    expect((await t.api('get', '/namespaces?search=joined', u.token).expect(200)).body.map((n: { id: number }) => n.id)).toEqual([joined.id]);
+    expect((await t.api('get', '/namespaces?top_level_only=true', u.token).expect(200)).body).toHaveLength(3);
+    // An administrator sees every namespace.
+    const all = await t.api('get', '/namespaces?search=ns-&per_page=100').expect(200);
+    expect(all.body.map((n: { path: string }) => n.path)).toContain('ns-other');
+    expect(all.headers['x-total']).toBe('4');
+    await t.api('get', '/namespaces', null).expect(401);
+  });
+
+  it('reads one by id or path for those who administer it, 404 otherwise', async () => {
+    const u = await t.user('nsreader');
+    const other = await t.user('nsother');
+    const mine = (await t.api('get', '/namespaces/nsreader', u.token).expect(200)).body;
+    expect(mine).toMatchObject({ kind: 'user', full_path: 'nsreader' });
+    expect((await t.api('get', `/namespaces/${mine.id}`, u.token).expect(200)).body.id).toBe(mine.id);
+    await t.api('get', '/namespaces/nsreader', other.token).expect(404, { message: '404 Namespace Not Found' });
+    const g = (await t.api('post', '/groups').send({ name: 'NS Read', path: 'ns-read', visibility: 'public' }).expect(201)).body;
+    await t.api('post', `/groups/${g.id}/members`).send({ user_id: other.id, access_level: 40 }).expect(201);
+    await t.api('get', `/namespaces/${g.id}`, other.token).expect(404);
+    expect((await t.api('get', '/namespaces/ns-read').expect(200)).body).toMatchObject({ id: g.id, kind: 'group' });
+    await t.api('get', '/namespaces/999999').expect(404, { message: '404 Namespace Not Found' });
+  });
+
+  it('says whether a path is taken, with a free one to use instead', async () => {
+    const u = await t.user('nsexists');
+    expect((await t.api('get', '/namespaces/nsexists/exists', u.token).expect(200)).body).toEqual({ exists: true, suggests: ['nsexists1'] });
+    expect((await t.api('get', '/namespaces/NSEXISTS/exists', u.token).expect(200)).body).toEqual({ exists: true, suggests: ['nsexists1'] });
+    await t.user('nsexists1');
+    expect((await t.api('get', '/namespaces/nsexists/exists', u.token).expect(200)).body).toEqual({ exists: true, suggests: ['nsexists2'] });
+    expect((await t.api('get', '/namespaces/free-path/exists', u.token).expect(200)).body).toEqual({ exists: false, suggests: [] });
+    const g = (await t.api('post', '/groups').send({ name: 'NS Parent', path: 'ns-parent' }).expect(201)).body;
+    await t.api('post', '/groups').send({ name: 'child', path: 'child', parent_id: g.id }).expect(201);
+    expect((await t.api('get', `/namespaces/child/exists?parent_id=${g.id}`, u.token).expect(200)).body).toEqual({ exists: true, suggests: ['child1'] });
+    expect((await t.api('get', '/namespaces/child/exists', u.token).expect(200)).body.exists).toBe(false);
+    await t.api('get', '/namespaces/x/exists?parent_id=abc', u.token).expect(400, { error: 'parent_id is invalid' });
+    await t.api('get', '/namespaces/x/exists', null).expect(401);
+  });
+
+  it('has GraphQL twins', async () => {
+    const u = await t.user('nstwin');
+    const rest = (await t.api('get', '/namespaces/nstwin', u.token).expect(200)).body;
+    const gql = await t.graphql(
+      '{ namespace(fullPath: "nstwin") { databaseId fullPath kind webUrl } namespaceExists(path: "nstwin") { exists suggests } }',
+      {},
+      u.token,
+    );
+    expect(gql.body.data).toEqual({
+      namespace: { databaseId: rest.id, fullPath: rest.full_path, kind: rest.kind, webUrl: rest.web_url },
+      namespaceExists: { exists: true, suggests: ['nstwin1'] },
+    });
+    const list = await t.graphql('{ namespaces { nodes { fullPath } } }', {}, u.token);
+    expect(list.body.data.namespaces.nodes).toEqual([{ fullPath: 'nstwin' }]);
+  });
+
+  it('@gitbeaker/rest: Namespaces.all, show, exists', async () => {
+    const u = await t.user('nsbeaker');
+    const api = gitbeaker(t.base, u.token);
+    expect((await api.Namespaces.all()).map((n) => n.full_path)).toEqual(['nsbeaker']);
+    expect((await api.Namespaces.show('nsbeaker')).kind).toBe('user');
+    expect(await api.Namespaces.exists('nsbeaker')).toEqual({ exists: true, suggests: ['nsbeaker1'] });
+  });
+});

@@ -1,4 +1,6 @@
 import { builder, gid } from '../../graphql/builder.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
+import { findNamespace, listNamespaces, namespaceExists, type NamespaceExists } from './service.ts';
 
 export const VisibilityEnum = builder.enumType('VisibilityLevelsEnum', {
   values: { private: { value: 'private' }, internal: { value: 'internal' }, public: { value: 'public' } } as const,
@@ -26,3 +28,37 @@ export const NamespaceRef = builder.prismaObject('Namespace', {
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
   }),
 });
+
+const NamespaceExistsRef = builder.objectRef<NamespaceExists>('NamespaceExists').implement({
+  description: "forgegate's: whether a namespace path is taken, and a free one to use instead.",
+  fields: (t) => ({
+    exists: t.exposeBoolean('exists'),
+    suggests: t.exposeStringList('suggests'),
+  }),
+});
+
+builder.queryFields((t) => ({
+  namespace: t.field({
+    type: NamespaceRef,
+    nullable: true,
+    description: "A namespace by full path (or, forgegate's, by id), for those who administer it; null otherwise.",
+    args: { fullPath: t.arg.id({ description: 'Full path of the namespace.' }), id: t.arg.int({ description: "forgegate's: id of the namespace." }) },
+    resolve: (_r, args, ctx) => findNamespace(ctx, { id: args.id, fullPath: args.fullPath == null ? null : String(args.fullPath) }),
+  }),
+  namespaces: t.connection({
+    type: NamespaceRef,
+    description: "forgegate's: the viewer's personal namespace and groups (every namespace for administrators), as REST's `GET /namespaces`.",
+    args: {
+      search: t.arg.string({ description: 'Name or path contains.' }),
+      ownedOnly: t.arg.boolean({ description: 'Only the namespaces the viewer owns.' }),
+      topLevelOnly: t.arg.boolean({ description: 'Only top-level namespaces.' }),
+    },
+    resolve: (_r, args, ctx) => pagedConnection(args, listNamespaces(ctx, args)),
+  }),
+  namespaceExists: t.field({
+    type: NamespaceExistsRef,
+    description: "forgegate's: whether a namespace path is taken at the top level or under a parent, as REST's `GET /namespaces/:namespace/exists`.",
+    args: { path: t.arg.string({ required: true }), parentId: t.arg.int({ description: 'Id of the parent group; the top level when omitted.' }) },
+    resolve: (_r, args, ctx) => namespaceExists(ctx, args.path, args.parentId ?? null),
+  }),
+}));

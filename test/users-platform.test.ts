@@ -228,3 +228,106 @@ describe('namespaces (GET /namespaces, /namespaces/:id, /namespaces/:namespace/e
     expect(await api.Namespaces.exists('nsbeaker')).toEqual({ exists: true, suggests: ['nsbeaker1'] });
   });
 });
+
+describe('GET /users/:id/memberships and member lists (user_ids[], email for administrators)', () => {
+  it('lists a user direct memberships with their type, for administrators', async () => {
+    const u = await t.user('memberships');
+    const g = (await t.api('post', '/groups').send({ name: 'MG', path: 'memberships-group' }).expect(201)).body;
+    const p = (await t.api('post', '/projects').send({ name: 'Member Project' }).expect(201)).body;
+    await t.api('post', `/groups/${g.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+    await t.api('post', `/projects/${p.id}/members`).send({ user_id: u.id, access_level: 40 }).expect(201);
+    const all = (await t.api('get', `/users/${u.id}/memberships`).expect(200)).body;
+    expect(all).toEqual([
+      { source_id: g.id, source_name: 'MG', source_type: 'Namespace', access_level: 30 },
+      { source_id: p.id, source_name: 'Member Project', source_type: 'Project', access_level: 40 },
+    ]);
+    expect((await t.api('get', `/users/${u.id}/memberships?type=Project`).expect(200)).body).toEqual([all[1]]);
+    expect((await t.api('get', `/users/${u.id}/memberships?type=Namespace`).expect(200)).body).toEqual([all[0]]);
+    await t.api('get', `/users/${u.id}/memberships?type=Group`).expect(400, { error: 'type does not have a valid value' });
+    await t.api('get', `/users/${u.id}/memberships`, u.token).expect(403);
+    await t.api('get', `/users/${u.id}/memberships`, null).expect(401);
+    await t.api('get', '/users/999999/memberships').expect(404, { message: '404 User Not Found' });
+    const gql = await t.graphql(
+      `query($u: UserID!) { userMemberships(userId: $u, type: Project) { nodes { sourceId sourceType accessLevel { integerValue } } } }`,
+      {
+        u: `gid://gitlab/User/${u.id}`,
+      },
+    );
+    expect(gql.body.data.userMemberships.nodes).toEqual([{ sourceId: p.id, sourceType: 'Project', accessLevel: { integerValue: 40 } }]);
+  });
+
+  it('filters member lists by user_ids[] and shows email to administrators only', async () => {
+    const a = await t.user('uid-a');
+    const b = await t.user('uid-b');
+    const g = (await t.api('post', '/groups').send({ name: 'UIDs', path: 'uids', visibility: 'public' }).expect(201)).body;
+    for (const u of [a, b]) await t.api('post', `/groups/${g.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+    const one = (await t.api('get', `/groups/${g.id}/members?user_ids[]=${b.id}`).expect(200)).body;
+    expect(one).toEqual([expect.objectContaining({ id: b.id, email: 'uid-b@example.com', access_level: 30 })]);
+    expect((await t.api('get', `/groups/${g.id}/members/all?user_ids=${a.id},${b.id}`).expect(200)).body.map((m: { id: number }) => m.id)).toEqual([
+      a.id,
+      b.id,
+    ]);
+    const asOther = (await t.api('get', `/groups/${g.id}/members?user_ids[]=${b.id}`, a.token).expect(200)).body;
+    expect(asOther[0]).not.toHaveProperty('email');
+    expect(asOther[0]).toMatchObject({ id: b.id, username: 'uid-b' });
+  });
+});
+
+describe('user status (GET /users/:id/status, GET/PUT /user/status)', () => {
+  it('sets, reads (by id and username) and clears a status', async () => {
+    const u = await t.user('statusful');
+    const none = { emoji: null, availability: null, message: null, message_html: null, clear_status_at: null };
+    expect((await t.api('get', `/users/${u.id}/status`, null).expect(200)).body).toEqual(none);
+    const set = (await t.api('put', '/user/status', u.token).send({ message: 'Out **sick**', availability: 'busy' }).expect(200)).body;
+    expect(set).toEqual({
+      emoji: 'speech_balloon',
+      availability: 'busy',
+      message: 'Out **sick**',
+      message_html: '<p>Out <strong>sick</strong></p>',
+      clear_status_at: null,
+    });
+    expect((await t.api('get', `/users/${u.id}/status`).expect(200)).body).toEqual(set);
+    expect((await t.api('get', '/users/statusful/status').expect(200)).body).toEqual(set);
+    expect((await t.api('get', '/user/status', u.token).expect(200)).body).toEqual(set);
+    const lapsing = (await t.api('put', '/user/status', u.token).send({ emoji: 'coffee', clear_status_after: '30_minutes' }).expect(200)).body;
+    expect(lapsing).toMatchObject({ emoji: 'coffee', message: null, availability: 'not_set' });
+    expect(new Date(lapsing.clear_status_at).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    await t.db.userStatus.update({ where: { userId: u.id }, data: { clearStatusAt: new Date(Date.now() - 1000) } });
+    expect((await t.api('get', `/users/${u.id}/status`).expect(200)).body).toEqual(none);
+    await t.api('put', '/user/status', u.token).send({ emoji: 'coffee' }).expect(200);
+    expect((await t.api('put', '/user/status', u.token).send({}).expect(200)).body).toEqual(none);
+    expect(await t.db.userStatus.count({ where: { userId: u.id } })).toBe(0);
+  });
+
+  it('refuses bad input and anonymous writes', async () => {
+    const u = await t.user('statusbad');
+    await t.api('put', '/user/status', null).send({ emoji: 'coffee' }).expect(401);
+    await t.api('put', '/user/status', u.token).send({ availability: 'away' }).expect(400, { error: 'availability does not have a valid value' });
+    await t
+      .api('put', '/user/status', u.token)
+      .send({ clear_status_after: '2_hours' })
+      .expect(400, { error: 'clear_status_after does not have a valid value' });
+    await t
+      .api('put', '/user/status', u.token)
+      .send({ message: 'x'.repeat(101) })
+      .expect(400, { message: { message: ['is too long (maximum is 100 characters)'] } });
+    await t
+      .api('put', '/user/status', u.token)
+      .send({ emoji: 'Not An Emoji!' })
+      .expect(400, { message: { emoji: ['is not a valid emoji name'] } });
+    await t.api('get', '/users/no-such-user/status').expect(404, { message: '404 User Not Found' });
+  });
+
+  it('has GraphQL twins and drives @gitbeaker/rest', async () => {
+    const u = await t.user('statustwin');
+    const api = gitbeaker(t.base, u.token);
+    const edited = await api.Users.editStatus({ message: 'hi', emoji: 'wave' });
+    expect(edited).toMatchObject({ message: 'hi', emoji: 'wave', availability: 'not_set' });
+    expect(await api.Users.showStatus({ iDOrUsername: u.id })).toMatchObject({ message: 'hi', emoji: 'wave' });
+    expect(await api.Users.showStatus()).toMatchObject({ message: 'hi' });
+    const gql = await t.graphql(`query($u: UserID) { userStatus(id: $u) { emoji message messageHtml availability } }`, { u: `gid://gitlab/User/${u.id}` });
+    expect(gql.body.data.userStatus).toEqual({ emoji: 'wave', message: 'hi', messageHtml: '<p>hi</p>', availability: 'NOT_SET' });
+    const set = await t.graphql(`mutation { userStatusSet(input: { availability: BUSY }) { status { availability emoji } errors } }`, {}, u.token);
+    expect(set.body.data.userStatusSet).toEqual({ status: { availability: 'BUSY', emoji: 'speech_balloon' }, errors: [] });
+  });
+});

@@ -32,11 +32,13 @@ import { releases } from './releases/index.ts';
 import { repositoryFiles } from './repository-files/index.ts';
 import { tags } from './tags/index.ts';
 import { users } from './users/index.ts';
+import { userStatuses } from './user-statuses/index.ts';
 
 export const modules: readonly ModuleDef[] = [
   meta,
   namespaces,
   users,
+  userStatuses,
   groups,
   projects,
   members,

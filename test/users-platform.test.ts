@@ -141,3 +141,193 @@ describe('@gitbeaker/rest: user administration', () => {
     await t.api('get', `/users/${u.id}`).expect(404);
   });
 });
+
+describe('namespaces (GET /namespaces, /namespaces/:id, /namespaces/:namespace/exists)', () => {
+  it('lists the viewer personal namespace and groups; owned_only, search, top_level_only', async () => {
+    const u = await t.user('nsuser');
+    const owned = (await t.api('post', '/groups', u.token).send({ name: 'NS Owned', path: 'ns-owned' }).expect(201)).body;
+    const sub = (await t.api('post', '/groups', u.token).send({ name: 'NS Sub', path: 'ns-sub', parent_id: owned.id }).expect(201)).body;
+    const joined = (await t.api('post', '/groups').send({ name: 'NS Joined', path: 'ns-joined' }).expect(201)).body;
+    await t.api('post', `/groups/${joined.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+    await t.api('post', '/groups').send({ name: 'NS Other', path: 'ns-other', visibility: 'public' }).expect(201);
+
+    const list = (await t.api('get', '/namespaces', u.token).expect(200)).body;
+    expect(list.map((n: { full_path: string }) => n.full_path)).toEqual(['nsuser', 'ns-owned', 'ns-owned/ns-sub', 'ns-joined']);
+    expect(list[0]).toEqual({
+      id: expect.any(Number),
+      name: 'NSUSER',
+      path: 'nsuser',
+      kind: 'user',
+      full_path: 'nsuser',
+      parent_id: null,
+      avatar_url: null,
+      web_url: `${EXTERNAL_URL}/nsuser`,
+    });
+    expect(list[2]).toMatchObject({ kind: 'group', parent_id: owned.id, web_url: `${EXTERNAL_URL}/groups/ns-owned/ns-sub` });
+    const ownedOnly = (await t.api('get', '/namespaces?owned_only=true', u.token).expect(200)).body;
+    expect(ownedOnly.map((n: { id: number }) => n.id)).toEqual([list[0].id, owned.id, sub.id]);
+    expect((await t.api('get', '/namespaces?search=joined', u.token).expect(200)).body.map((n: { id: number }) => n.id)).toEqual([joined.id]);
+    expect((await t.api('get', '/namespaces?top_level_only=true', u.token).expect(200)).body).toHaveLength(3);
+    // An administrator sees every namespace.
+    const all = await t.api('get', '/namespaces?search=ns-&per_page=100').expect(200);
+    expect(all.body.map((n: { path: string }) => n.path)).toContain('ns-other');
+    expect(all.headers['x-total']).toBe('4');
+    await t.api('get', '/namespaces', null).expect(401);
+  });
+
+  it('reads one by id or path for those who administer it, 404 otherwise', async () => {
+    const u = await t.user('nsreader');
+    const other = await t.user('nsother');
+    const mine = (await t.api('get', '/namespaces/nsreader', u.token).expect(200)).body;
+    expect(mine).toMatchObject({ kind: 'user', full_path: 'nsreader' });
+    expect((await t.api('get', `/namespaces/${mine.id}`, u.token).expect(200)).body.id).toBe(mine.id);
+    await t.api('get', '/namespaces/nsreader', other.token).expect(404, { message: '404 Namespace Not Found' });
+    const g = (await t.api('post', '/groups').send({ name: 'NS Read', path: 'ns-read', visibility: 'public' }).expect(201)).body;
+    await t.api('post', `/groups/${g.id}/members`).send({ user_id: other.id, access_level: 40 }).expect(201);
+    await t.api('get', `/namespaces/${g.id}`, other.token).expect(404);
+    expect((await t.api('get', '/namespaces/ns-read').expect(200)).body).toMatchObject({ id: g.id, kind: 'group' });
+    await t.api('get', '/namespaces/999999').expect(404, { message: '404 Namespace Not Found' });
+  });
+
+  it('says whether a path is taken, with a free one to use instead', async () => {
+    const u = await t.user('nsexists');
+    expect((await t.api('get', '/namespaces/nsexists/exists', u.token).expect(200)).body).toEqual({ exists: true, suggests: ['nsexists1'] });
+    expect((await t.api('get', '/namespaces/NSEXISTS/exists', u.token).expect(200)).body).toEqual({ exists: true, suggests: ['nsexists1'] });
+    await t.user('nsexists1');
+    expect((await t.api('get', '/namespaces/nsexists/exists', u.token).expect(200)).body).toEqual({ exists: true, suggests: ['nsexists2'] });
+    expect((await t.api('get', '/namespaces/free-path/exists', u.token).expect(200)).body).toEqual({ exists: false, suggests: [] });
+    const g = (await t.api('post', '/groups').send({ name: 'NS Parent', path: 'ns-parent' }).expect(201)).body;
+    await t.api('post', '/groups').send({ name: 'child', path: 'child', parent_id: g.id }).expect(201);
+    expect((await t.api('get', `/namespaces/child/exists?parent_id=${g.id}`, u.token).expect(200)).body).toEqual({ exists: true, suggests: ['child1'] });
+    expect((await t.api('get', '/namespaces/child/exists', u.token).expect(200)).body.exists).toBe(false);
+    await t.api('get', '/namespaces/x/exists?parent_id=abc', u.token).expect(400, { error: 'parent_id is invalid' });
+    await t.api('get', '/namespaces/x/exists', null).expect(401);
+  });
+
+  it('has GraphQL twins', async () => {
+    const u = await t.user('nstwin');
+    const rest = (await t.api('get', '/namespaces/nstwin', u.token).expect(200)).body;
+    const gql = await t.graphql(
+      '{ namespace(fullPath: "nstwin") { databaseId fullPath kind webUrl } namespaceExists(path: "nstwin") { exists suggests } }',
+      {},
+      u.token,
+    );
+    expect(gql.body.data).toEqual({
+      namespace: { databaseId: rest.id, fullPath: rest.full_path, kind: rest.kind, webUrl: rest.web_url },
+      namespaceExists: { exists: true, suggests: ['nstwin1'] },
+    });
+    const list = await t.graphql('{ namespaces { nodes { fullPath } } }', {}, u.token);
+    expect(list.body.data.namespaces.nodes).toEqual([{ fullPath: 'nstwin' }]);
+  });
+
+  it('@gitbeaker/rest: Namespaces.all, show, exists', async () => {
+    const u = await t.user('nsbeaker');
+    const api = gitbeaker(t.base, u.token);
+    expect((await api.Namespaces.all()).map((n) => n.full_path)).toEqual(['nsbeaker']);
+    expect((await api.Namespaces.show('nsbeaker')).kind).toBe('user');
+    expect(await api.Namespaces.exists('nsbeaker')).toEqual({ exists: true, suggests: ['nsbeaker1'] });
+  });
+});
+
+describe('GET /users/:id/memberships and member lists (user_ids[], email for administrators)', () => {
+  it('lists a user direct memberships with their type, for administrators', async () => {
+    const u = await t.user('memberships');
+    const g = (await t.api('post', '/groups').send({ name: 'MG', path: 'memberships-group' }).expect(201)).body;
+    const p = (await t.api('post', '/projects').send({ name: 'Member Project' }).expect(201)).body;
+    await t.api('post', `/groups/${g.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+    await t.api('post', `/projects/${p.id}/members`).send({ user_id: u.id, access_level: 40 }).expect(201);
+    const all = (await t.api('get', `/users/${u.id}/memberships`).expect(200)).body;
+    expect(all).toEqual([
+      { source_id: g.id, source_name: 'MG', source_type: 'Namespace', access_level: 30 },
+      { source_id: p.id, source_name: 'Member Project', source_type: 'Project', access_level: 40 },
+    ]);
+    expect((await t.api('get', `/users/${u.id}/memberships?type=Project`).expect(200)).body).toEqual([all[1]]);
+    expect((await t.api('get', `/users/${u.id}/memberships?type=Namespace`).expect(200)).body).toEqual([all[0]]);
+    await t.api('get', `/users/${u.id}/memberships?type=Group`).expect(400, { error: 'type does not have a valid value' });
+    await t.api('get', `/users/${u.id}/memberships`, u.token).expect(403);
+    await t.api('get', `/users/${u.id}/memberships`, null).expect(401);
+    await t.api('get', '/users/999999/memberships').expect(404, { message: '404 User Not Found' });
+    const gql = await t.graphql(
+      `query($u: UserID!) { userMemberships(userId: $u, type: Project) { nodes { sourceId sourceType accessLevel { integerValue } } } }`,
+      {
+        u: `gid://gitlab/User/${u.id}`,
+      },
+    );
+    expect(gql.body.data.userMemberships.nodes).toEqual([{ sourceId: p.id, sourceType: 'Project', accessLevel: { integerValue: 40 } }]);
+  });
+
+  it('filters member lists by user_ids[] and shows email to administrators only', async () => {
+    const a = await t.user('uid-a');
+    const b = await t.user('uid-b');
+    const g = (await t.api('post', '/groups').send({ name: 'UIDs', path: 'uids', visibility: 'public' }).expect(201)).body;
+    for (const u of [a, b]) await t.api('post', `/groups/${g.id}/members`).send({ user_id: u.id, access_level: 30 }).expect(201);
+    const one = (await t.api('get', `/groups/${g.id}/members?user_ids[]=${b.id}`).expect(200)).body;
+    expect(one).toEqual([expect.objectContaining({ id: b.id, email: 'uid-b@example.com', access_level: 30 })]);
+    expect((await t.api('get', `/groups/${g.id}/members/all?user_ids=${a.id},${b.id}`).expect(200)).body.map((m: { id: number }) => m.id)).toEqual([
+      a.id,
+      b.id,
+    ]);
+    const asOther = (await t.api('get', `/groups/${g.id}/members?user_ids[]=${b.id}`, a.token).expect(200)).body;
+    expect(asOther[0]).not.toHaveProperty('email');
+    expect(asOther[0]).toMatchObject({ id: b.id, username: 'uid-b' });
+  });
+});
+
+describe('user status (GET /users/:id/status, GET/PUT /user/status)', () => {
+  it('sets, reads (by id and username) and clears a status', async () => {
+    const u = await t.user('statusful');
+    const none = { emoji: null, availability: null, message: null, message_html: null, clear_status_at: null };
+    expect((await t.api('get', `/users/${u.id}/status`, null).expect(200)).body).toEqual(none);
+    const set = (await t.api('put', '/user/status', u.token).send({ message: 'Out **sick**', availability: 'busy' }).expect(200)).body;
+    expect(set).toEqual({
+      emoji: 'speech_balloon',
+      availability: 'busy',
+      message: 'Out **sick**',
+      message_html: '<p>Out <strong>sick</strong></p>',
+      clear_status_at: null,
+    });
+    expect((await t.api('get', `/users/${u.id}/status`).expect(200)).body).toEqual(set);
+    expect((await t.api('get', '/users/statusful/status').expect(200)).body).toEqual(set);
+    expect((await t.api('get', '/user/status', u.token).expect(200)).body).toEqual(set);
+    const lapsing = (await t.api('put', '/user/status', u.token).send({ emoji: 'coffee', clear_status_after: '30_minutes' }).expect(200)).body;
+    expect(lapsing).toMatchObject({ emoji: 'coffee', message: null, availability: 'not_set' });
+    expect(new Date(lapsing.clear_status_at).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    await t.db.userStatus.update({ where: { userId: u.id }, data: { clearStatusAt: new Date(Date.now() - 1000) } });
+    expect((await t.api('get', `/users/${u.id}/status`).expect(200)).body).toEqual(none);
+    await t.api('put', '/user/status', u.token).send({ emoji: 'coffee' }).expect(200);
+    expect((await t.api('put', '/user/status', u.token).send({}).expect(200)).body).toEqual(none);
+    expect(await t.db.userStatus.count({ where: { userId: u.id } })).toBe(0);
+  });
+
+  it('refuses bad input and anonymous writes', async () => {
+    const u = await t.user('statusbad');
+    await t.api('put', '/user/status', null).send({ emoji: 'coffee' }).expect(401);
+    await t.api('put', '/user/status', u.token).send({ availability: 'away' }).expect(400, { error: 'availability does not have a valid value' });
+    await t
+      .api('put', '/user/status', u.token)
+      .send({ clear_status_after: '2_hours' })
+      .expect(400, { error: 'clear_status_after does not have a valid value' });
+    await t
+      .api('put', '/user/status', u.token)
+      .send({ message: 'x'.repeat(101) })
+      .expect(400, { message: { message: ['is too long (maximum is 100 characters)'] } });
+    await t
+      .api('put', '/user/status', u.token)
+      .send({ emoji: 'Not An Emoji!' })
+      .expect(400, { message: { emoji: ['is not a valid emoji name'] } });
+    await t.api('get', '/users/no-such-user/status').expect(404, { message: '404 User Not Found' });
+  });
+
+  it('has GraphQL twins and drives @gitbeaker/rest', async () => {
+    const u = await t.user('statustwin');
+    const api = gitbeaker(t.base, u.token);
+    const edited = await api.Users.editStatus({ message: 'hi', emoji: 'wave' });
+    expect(edited).toMatchObject({ message: 'hi', emoji: 'wave', availability: 'not_set' });
+    expect(await api.Users.showStatus({ iDOrUsername: u.id })).toMatchObject({ message: 'hi', emoji: 'wave' });
+    expect(await api.Users.showStatus()).toMatchObject({ message: 'hi' });
+    const gql = await t.graphql(`query($u: UserID) { userStatus(id: $u) { emoji message messageHtml availability } }`, { u: `gid://gitlab/User/${u.id}` });
+    expect(gql.body.data.userStatus).toEqual({ emoji: 'wave', message: 'hi', messageHtml: '<p>hi</p>', availability: 'NOT_SET' });
+    const set = await t.graphql(`mutation { userStatusSet(input: { availability: BUSY }) { status { availability emoji } errors } }`, {}, u.token);
+    expect(set.body.data.userStatusSet).toEqual({ status: { availability: 'BUSY', emoji: 'speech_balloon' }, errors: [] });
+  });
+});

@@ -34,11 +34,13 @@ import { repository } from './repository/index.ts';
 import { repositoryFiles } from './repository-files/index.ts';
 import { tags } from './tags/index.ts';
 import { users } from './users/index.ts';
+import { userStatuses } from './user-statuses/index.ts';
 
 export const modules: readonly ModuleDef[] = [
   meta,
   namespaces,
   users,
+  userStatuses,
   groups,
   projects,
   members,

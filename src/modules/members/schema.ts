@@ -5,7 +5,7 @@ import { asPayload, mutationInput, payloadType, type InputFields } from '../../g
 import { parentOf, resolveParent } from '../parents/parent.ts';
 import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
 import { UserRef } from '../users/index.ts';
-import { addMember, findMember, listMembers, removeMember, updateMember, type MemberRelation } from './service.ts';
+import { addMember, findMember, listMembers, listUserMemberships, removeMember, updateMember, type MemberRelation, type UserMembership } from './service.ts';
 
 const AccessLevelEnum = builder.enumType('AccessLevelEnum', {
   values: ['NO_ACCESS', 'MINIMAL_ACCESS', 'GUEST', 'REPORTER', 'DEVELOPER', 'MAINTAINER', 'OWNER'] as const,
@@ -71,8 +71,13 @@ parentFields((t, kind) => ({
         description: 'Filter members by the given member relations.',
       }),
       search: t.arg.string({ description: 'Search query.' }),
+      userIds: t.arg.intList({ description: "forgegate's: only these users' memberships (REST's `user_ids[]`)." }),
     },
-    resolve: (row, args, ctx) => pagedConnection(args, listMembers(ctx, parentOf(row), { ...args, relations: relationsOnly(args.relations) })),
+    resolve: (row, args, ctx) =>
+      pagedConnection(
+        args,
+        listMembers(ctx, parentOf(row), { search: args.search, userIds: args.userIds ?? undefined, relations: relationsOnly(args.relations) }),
+      ),
   }),
   member: t.field({
     type: MemberRef,
@@ -82,6 +87,30 @@ parentFields((t, kind) => ({
     resolve: (row, args, ctx) => findMember(ctx, parentOf(row), args.userId, args.inherited ?? false),
   }),
 }));
+
+const MembershipSourceTypeEnum = builder.enumType('MembershipSourceType', {
+  description: "forgegate's: what a membership is of, as GitLab's REST names it.",
+  values: { Project: { value: 'Project' }, Namespace: { value: 'Namespace', description: 'A group.' } } as const,
+});
+
+const UserMembershipRef = builder.objectRef<UserMembership>('UserMembership').implement({
+  description: "forgegate's: one direct membership of a user, as GitLab's REST `GET /users/:id/memberships` answers it.",
+  fields: (t) => ({
+    sourceId: t.int({ resolve: (m) => (m.projectId ?? m.namespaceId)! }),
+    sourceName: t.string({ resolve: (m) => (m.project ?? m.namespace)?.name ?? '' }),
+    sourceType: t.field({ type: MembershipSourceTypeEnum, resolve: (m) => (m.projectId != null ? 'Project' : 'Namespace') }),
+    accessLevel: t.field({ type: AccessLevelRef, resolve: (m) => m.accessLevel }),
+  }),
+});
+
+builder.queryField('userMemberships', (t) =>
+  t.connection({
+    type: UserMembershipRef,
+    description: "forgegate's: a user's direct memberships of projects and groups (administrators only).",
+    args: { userId: t.arg({ type: 'UserID', required: true }), type: t.arg({ type: MembershipSourceTypeEnum }) },
+    resolve: async (_r, args, ctx) => pagedConnection(args, await listUserMemberships(ctx, args.userId, args.type ?? null)),
+  }),
+);
 
 const MemberPayload = (name: string) => payloadType(name, 'member', MemberRef);
 

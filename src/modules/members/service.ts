@@ -177,3 +177,26 @@ export async function removeMember(ctx: Context, parent: Parent, userId: number)
   await announceMember(ctx, parent, member, 'removed');
   return member;
 }
+
+export type MembershipSourceType = 'Project' | 'Namespace';
+export type UserMembership = Member & { project: { name: string } | null; namespace: { name: string } | null };
+
+/**
+ * A user's direct memberships, of projects and groups (`Namespace`, as GitLab names the source
+ * type), for administrators: GitLab's `GET /users/:id/memberships`.
+ */
+export async function listUserMemberships(ctx: Context, userId: number, type: MembershipSourceType | null): Promise<Listing<UserMembership>> {
+  ctx.policy.requireAdmin();
+  if (!(await ctx.loaders.user.load(userId))) throw new NotFoundError('User');
+  const where = {
+    userId,
+    ...(type === 'Project' && { projectId: { not: null } }),
+    ...(type === 'Namespace' && { namespaceId: { not: null } }),
+  };
+  const source = { select: { name: true } };
+  return {
+    fetch: ({ offset, limit }) =>
+      ctx.db.member.findMany({ where, include: { project: source, namespace: source }, orderBy: { id: 'asc' }, skip: offset, take: limit }),
+    count: () => ctx.db.member.count({ where }),
+  };
+}

@@ -1,5 +1,6 @@
 import { builder, gid } from '../../graphql/builder.ts';
-import { findNamespace } from './service.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
+import { findAdministeredNamespace, findNamespace, listNamespaces, namespaceExists, type NamespaceExists } from './service.ts';
 
 export const VisibilityEnum = builder.enumType('VisibilityLevelsEnum', {
   values: { private: { value: 'private' }, internal: { value: 'internal' }, public: { value: 'public' } } as const,
@@ -32,12 +33,43 @@ export const NamespaceRef = builder.prismaObject('Namespace', {
   }),
 });
 
-builder.queryField('namespace', (t) =>
-  t.field({
+const NamespaceExistsRef = builder.objectRef<NamespaceExists>('NamespaceExists').implement({
+  description: "forgegate's: whether a namespace path is taken, and a free one to use instead.",
+  fields: (t) => ({
+    exists: t.exposeBoolean('exists'),
+    suggests: t.exposeStringList('suggests'),
+  }),
+});
+
+builder.queryFields((t) => ({
+  namespace: t.field({
     type: NamespaceRef,
     nullable: true,
     description: 'Find a namespace.',
     args: { fullPath: t.arg.id({ required: true, description: 'Full path of the project, group, or namespace. For example, `gitlab-org/gitlab-foss`.' }) },
     resolve: (_r, args, ctx) => findNamespace(ctx, String(args.fullPath)),
   }),
-);
+  administeredNamespace: t.field({
+    type: NamespaceRef,
+    nullable: true,
+    description: "forgegate's: a namespace by id or full path, for those who administer it (REST's `GET /namespaces/:id`); null otherwise.",
+    args: { fullPath: t.arg.id({ description: 'Full path of the namespace.' }), id: t.arg.int({ description: 'Id of the namespace.' }) },
+    resolve: (_r, args, ctx) => findAdministeredNamespace(ctx, { id: args.id, fullPath: args.fullPath == null ? null : String(args.fullPath) }),
+  }),
+  namespaces: t.connection({
+    type: NamespaceRef,
+    description: "forgegate's: the viewer's personal namespace and groups (every namespace for administrators), as REST's `GET /namespaces`.",
+    args: {
+      search: t.arg.string({ description: 'Name or path contains.' }),
+      ownedOnly: t.arg.boolean({ description: 'Only the namespaces the viewer owns.' }),
+      topLevelOnly: t.arg.boolean({ description: 'Only top-level namespaces.' }),
+    },
+    resolve: (_r, args, ctx) => pagedConnection(args, listNamespaces(ctx, args)),
+  }),
+  namespaceExists: t.field({
+    type: NamespaceExistsRef,
+    description: "forgegate's: whether a namespace path is taken at the top level or under a parent, as REST's `GET /namespaces/:namespace/exists`.",
+    args: { path: t.arg.string({ required: true }), parentId: t.arg.int({ description: 'Id of the parent group; the top level when omitted.' }) },
+    resolve: (_r, args, ctx) => namespaceExists(ctx, args.path, args.parentId ?? null),
+  }),
+}));

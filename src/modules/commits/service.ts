@@ -332,7 +332,7 @@ function apply(tree: Worktree, repository: Repository, parent: string | null, ac
 
 async function requirePush(ctx: Context, project: ProjectWithNamespace, branch: string) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectWrite(project, AccessLevel.DEVELOPER);
   if (!(await ctx.policy.canPushToBranch(project, branch))) throw new PushForbiddenError();
 }
 

@@ -13,21 +13,39 @@ const PROJECT_UNDER_ITS_KEY = projectWithNamespaceColumns('project.');
 /** A project by id, or by its namespace's full path and its own path (both compared case-insensitively, as GitLab does). */
 export type ProjectKey = { id: number } | { namespacePath: string; path: string };
 
+/** A user's unexpired membership of a project itself (not through a group), null for none. */
+const directLevelOf = (project: string, user: string) =>
+  `(SELECT m.access_level FROM members m WHERE m.project_id = ${project} AND m.user_id = ${user}
+     AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date))`;
+
+type Levels = { project: number | null; group: number | null; direct: number | null };
+
 /**
- * A project with its namespace, read with the viewer's level in it where the policy reads levels
- * from memberships (`viewerLevel`, absent otherwise): the check that follows then sends no
- * statement of its own.
+ * A project with its namespace, read with the viewer's levels where the viewer is signed in
+ * (`levels`, absent otherwise): in the project and in its group, as the policy reads them, and the
+ * viewer's own membership of the project. The checks that follow, and the answer's
+ * `permissions`, then send no statement of their own.
  */
-export async function readProject(ctx: Context, key: ProjectKey): Promise<{ project: ProjectWithNamespace; viewerLevel?: number | null } | null> {
+export async function readProject(ctx: Context, key: ProjectKey): Promise<{ project: ProjectWithNamespace; levels?: Levels } | null> {
   const where = new Conditions();
   const { bind } = where;
   if ('id' in key) where.and(`p.id = ${bind(key.id)}`);
   else where.and(`lower(n.full_path) = lower(${bind(key.namespacePath)}) AND lower(p.path) = lower(${bind(key.path)})`);
-  const level = ctx.policy.projectLevelColumn(where);
-  const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
-  const [row] = await ctx.deps.sql.rows<{ project: ProjectWithNamespace; viewerLevel?: number | null }>(select, where.values);
+  const levels = ctx.policy.levelColumns(where);
+  const direct = levels && directLevelOf('p.id', bind(ctx.viewer.userId));
+  const columns = levels ? `, ${levels.project} AS "levels.project", ${levels.group} AS "levels.group", ${direct} AS "levels.direct"` : '';
+  const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${columns} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const [row] = await ctx.deps.sql.rows<{ project: ProjectWithNamespace; levels?: Levels }>(select, where.values);
   return row ?? null;
 }
+
+/** A user's own memberships of projects (not through a group), unexpired. */
+export const directProjectLevels = (sql: SqlReader, userId: number, projectIds: readonly number[]) =>
+  sql.rows<{ id: number; level: number }>(
+    `SELECT m.project_id AS id, m.access_level AS level FROM members m WHERE m.user_id = $1 AND m.project_id = ANY($2)
+       AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date)`,
+    [userId, projectIds],
+  );
 
 /** The column each order reads; the id breaks ties so that pages never overlap. */
 export const ORDER_COLUMNS = {
@@ -51,6 +69,7 @@ export function projectConditions(ctx: Context, filter: ProjectFilter): Conditio
   if (filter.owned) where.and(`n.owner_id = ${bind(ctx.viewer.userId ?? -1)}`);
   if (filter.visibility) where.and(`p.visibility = ${bind(filter.visibility)}`);
   if (filter.ids) where.and(`p.id = ANY(${bind(filter.ids)})`);
+  if (filter.forkedFromId != null) where.and(`p.forked_from_id = ${bind(filter.forkedFromId)}`);
   if (filter.search) {
     // ILIKE with the wildcards of the search escaped: `%` and `_` match themselves.
     const pattern = bind(`%${escapeLike(filter.search)}%`);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries, createTestApp, EXTERNAL_URL, expectCounterSees, type TestApp } from './helpers/app.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 
 let t: TestApp;
 
@@ -396,5 +397,47 @@ describe('the edge and the job queue', () => {
     const body = (await t.api('get', '/sidekiq/queue_metrics').expect(200)).body;
     expect(body.queues.default).toEqual({ backlog: 0, latency: 0 });
     expect(Object.keys(body.queues)).toEqual([...Object.keys(body.queues)].sort());
+  });
+});
+
+describe('@gitbeaker/rest', () => {
+  it('drives every new project call, asserting the answers', async () => {
+    const p = await projectWithMembers('Beaker');
+    await commitFile(p.id, 'main.go', 'package main\n').expect(201);
+    const owner = gitbeaker(t.base, t.root.token);
+    const reporter = gitbeaker(t.base, users.reporter.token);
+    const driven: string[] = [];
+    const call = async <T>(name: string, request: Promise<T>) => {
+      const value = await request;
+      driven.push(name);
+      return value;
+    };
+
+    const edited = await call('Projects.edit', owner.Projects.edit(p.id, { snippetsEnabled: false, lfsEnabled: false }));
+    expect(edited).toMatchObject({ snippets_enabled: false, snippets_access_level: 'disabled', lfs_enabled: false });
+    expect(await call('Projects.show', owner.Projects.show(p.id))).toMatchObject({ snippets_enabled: false, _links: { self: `${EXTERNAL_URL}/api/v4/projects/${p.id}` } });
+
+    const fork = await call('Projects.fork', reporter.Projects.fork(p.id, { path: 'beaker-fork', name: 'Beaker fork' }));
+    expect(fork).toMatchObject({ path_with_namespace: 'pp-reporter/beaker-fork', forked_from_project: { id: p.id } });
+    expect((await call('Projects.allForks', owner.Projects.allForks(p.id))).map((f) => f.id)).toEqual([fork.id]);
+
+    expect(await call('Projects.star', reporter.Projects.star(p.id))).toMatchObject({ id: p.id, star_count: 1 });
+    expect(await call('Projects.unstar', reporter.Projects.unstar(p.id))).toMatchObject({ id: p.id, star_count: 0 });
+
+    expect(await call('Projects.archive', owner.Projects.archive(p.id))).toMatchObject({ archived: true });
+    expect(await call('Projects.unarchive', owner.Projects.unarchive(p.id))).toMatchObject({ archived: false });
+
+    expect((await call('Projects.allGroups', reporter.Projects.allGroups(p.id))).map((g) => g.full_path)).toEqual(['platform', 'platform/core']);
+    expect((await call('Projects.allUsers', reporter.Projects.allUsers(p.id, { search: 'pp-guest' }))).map((u) => u.username)).toEqual(['pp-guest']);
+    expect(await call('Projects.showLanguages', reporter.Projects.showLanguages(p.id))).toEqual({ Go: 100 });
+    expect(await call('Projects.allStoragePaths', owner.Projects.allStoragePaths(p.id))).toMatchObject({ project_id: p.id, repository_storage: 'default' });
+
+    const moved = await call('Projects.transfer', reporter.Projects.transfer(fork.id, group.full_path).catch((error: { cause?: { response?: { status: number } } }) => error.cause?.response?.status));
+    // The reporter may not create projects in the group: GitLab's 403.
+    expect(moved).toBe(403);
+    const transferred = await call('Projects.transfer', owner.Projects.transfer(fork.id, group.id));
+    expect(transferred).toMatchObject({ path_with_namespace: 'platform/beaker-fork' });
+
+    expect(driven).toHaveLength(14);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A repository's languages as GitLab's `GET /projects/:id/languages` reports them: each
  * language's share of the bytes of the files recognised, in percent with two decimals, largest
- * first. Files are recognised by their extension (or their whole name); others do not count.
+ * first. Files are recognised by their extension (or their whole name); others do not count,
+ * prose (Markdown, text) included, as Linguist's language statistics leave it out.
  */
 const BY_EXTENSION: Record<string, string> = {
   rb: 'Ruby',
@@ -60,9 +61,6 @@ const BY_EXTENSION: Record<string, string> = {
   graphql: 'GraphQL',
   tf: 'HCL',
   nix: 'Nix',
-  md: 'Markdown',
-  rst: 'reStructuredText',
-  tex: 'TeX',
 };
 
 const BY_NAME: Record<string, string> = { Dockerfile: 'Dockerfile', Makefile: 'Makefile', Rakefile: 'Ruby', Gemfile: 'Ruby' };

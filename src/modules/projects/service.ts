@@ -4,7 +4,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { ORDER_COLUMNS, projectConditions, projectPages, readProject, type ProjectKey } from './store.ts';
+import { ORDER_COLUMNS, projectConditions, projectPages, readProject, type ProjectKey, type ProjectWithLevels } from './store.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -28,12 +28,16 @@ export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullP
 async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
   const key = projectKey(ref);
   const row = key && (await readProject(ctx, key));
-  if (!row) return null;
+  return row ? withLevels(ctx, row) : null;
+}
+
+/** Keeps the levels read with a project for the request's checks and `permissions`, and the project in the loaders. */
+function withLevels(ctx: Context, row: ProjectWithLevels): ProjectWithNamespace {
   if (row.levels) {
     ctx.policy.knowLevels(row.project, row.levels);
     ctx.loaders.directProjectLevels.clear(row.project.id).prime(row.project.id, row.levels.direct ?? 0);
   }
-  return remembered(ctx, row.project);
+  return remembered(ctx, row.project)!;
 }
 
 function projectKey(ref: ProjectRef): ProjectKey | null {
@@ -118,19 +122,15 @@ export function projectSort(sort: string | null | undefined): { orderBy: Project
 }
 
 /**
- * The projects the viewer may read, filtered: the page and the count are one plain statement each
- * over the pool, and the page's rows stay in the request's project loader for the fields that read
- * them again. The same statement text for a member of 10 projects or of 1,000
+ * The projects the viewer may read, filtered: the page (with the viewer's levels in each) and the
+ * count are one plain statement each over the pool, and the page's rows stay in the request's
+ * project loader for the fields that read them again. The same statement text for a member of 10 projects or of 1,000
  * (test/visibility-sql.test.ts).
  */
 export function listProjects(ctx: Context, filter: ProjectFilter): Listing<ProjectWithNamespace> {
-  const pages = projectPages(ctx.deps.sql, projectConditions(ctx, filter), filter);
+  const pages = projectPages(ctx, projectConditions(ctx, filter), filter);
   return {
-    fetch: async (page) => {
-      const projects = await pages.fetch(page);
-      for (const project of projects) remembered(ctx, project);
-      return projects;
-    },
+    fetch: async (page) => (await pages.fetch(page)).map((row) => withLevels(ctx, row)),
     count: pages.count,
   };
 }

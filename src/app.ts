@@ -13,7 +13,7 @@ import { batchLimit, GRAPHQL_BODY_LIMIT, graphqlJsonBody, MAX_BATCH_OPERATIONS }
 import { databaseAnswers, describeMissing, pendingMigrations, sampleRepositoryStorage } from './db/readiness.ts';
 import { OPENAPI_PATH, openApiDocument } from './rest/openapi.ts';
 import { OperationRegistry } from './rest/operations.ts';
-import { refuseDeepJson, rejectUnstorableText } from './rest/edge.ts';
+import { mergeSlashes, refuseDeepJson, rejectUnstorableText } from './rest/edge.ts';
 import { apiCors } from './rest/cors.ts';
 import { apiJsonAnswers } from './rest/json.ts';
 import { multipartBody } from './rest/multipart.ts';
@@ -159,6 +159,7 @@ export function buildApp(deps: AppDeps, opts: AppOptions = {}) {
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.set('trust proxy', false);
+  app.use(mergeSlashes);
   app.use(requestLogging(deps));
   const metrics = new AppMetrics(deps);
   app.use(metrics.track());

@@ -192,9 +192,23 @@ describe('features API (admin)', () => {
       group: 'group::tests',
       default_enabled: false,
     };
+    // The product's own experiment is listed beside the fixture, off until rolled out.
+    const fork = {
+      key: 'fork_hardlinked_objects',
+      definition: {
+        name: 'fork_hardlinked_objects_experiment_percentage',
+        introduced_by_url: null,
+        rollout_issue_url: null,
+        milestone: null,
+        type: 'experiment',
+        group: 'group::source code',
+        default_enabled: false,
+      },
+      current_status: { state: 'off', gates: [{ key: 'boolean', value: false }] },
+    };
     await t
       .api('get', '/experiments')
-      .expect(200, [{ key: 'fixture_onboarding', definition, current_status: { state: 'off', gates: [{ key: 'boolean', value: false }] } }]);
+      .expect(200, [{ key: 'fixture_onboarding', definition, current_status: { state: 'off', gates: [{ key: 'boolean', value: false }] } }, fork]);
     await t.api('post', '/features/fixture_onboarding_experiment_percentage').send({ value: 25 }).expect(201);
     const expected = [
       {
@@ -208,6 +222,7 @@ describe('features API (admin)', () => {
           ],
         },
       },
+      fork,
     ];
     await t.api('get', '/experiments').expect(200, expected);
     expect(await gitbeaker.Experiments.all()).toEqual(expected);
@@ -217,6 +232,11 @@ describe('features API (admin)', () => {
         key: 'fixture_onboarding',
         definition: { name: definition.name, milestone: '18.1', defaultEnabled: false },
         currentStatus: { state: 'CONDITIONAL', gates: expected[0]!.current_status.gates },
+      },
+      {
+        key: 'fork_hardlinked_objects',
+        definition: { name: fork.definition.name, milestone: null, defaultEnabled: false },
+        currentStatus: { state: 'OFF', gates: [{ key: 'boolean', value: false }] },
       },
     ]);
   });

@@ -41,8 +41,11 @@ describe('job-queue metrics', () => {
     const declared = t.deps.jobs.queueNames();
     expect(declared).toEqual(expect.arrayContaining(['metrics-broken', 'metrics-work', 'repository-housekeeping']));
     expect((await t.api('get', '/jobqueue/queue_metrics').expect(200)).body).toEqual({
-      queues: Object.fromEntries(declared.map((name) => [name, { backlog: 0, latency: 0 }])),
+      queues: Object.fromEntries([...declared, 'default'].sort().map((name) => [name, { backlog: 0, latency: 0 }])),
     });
+    // GitLab's `default` queue is always listed (python-gitlab's functional test reads it), through both paths.
+    expect(t.deps.jobs.queueNames()).not.toContain('default');
+    expect((await t.api('get', '/sidekiq/queue_metrics').expect(200)).body.queues.default).toEqual({ backlog: 0, latency: 0 });
     await t.api('get', '/jobqueue/process_metrics').expect(200, { processes: [] });
     await t.api('get', '/jobqueue/job_stats').expect(200, { jobs: { processed: 0, failed: 0, enqueued: 0, dead: 0 } });
   });

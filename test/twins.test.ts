@@ -119,7 +119,9 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
     twin: () => ({
       rest: `/projects/${project.id}`,
       graphql: inProject(`databaseId description name nameWithNamespace path fullPath createdAt updatedAt defaultBranch topics sshUrlToRepo httpUrlToRepo
-        webUrl avatarUrl forksCount starCount lastActivityAt visibility archived creatorId namespace { databaseId name path kind fullPath parentId webUrl }`),
+        webUrl avatarUrl forksCount starCount lastActivityAt visibility archived creatorId namespace { databaseId name path kind fullPath parentId webUrl }
+        openIssuesCount emptyRepo readmeUrl forkedFrom { databaseId } apiSettings { lfsEnabled snippetsEnabled snippetsAccessLevel mergeMethod buildTimeout ciConfigPath }
+        viewerAccess { projectAccess { accessLevel } groupAccess { accessLevel } }`),
       variables: { id: project.id },
       at: 'project',
       fields: {
@@ -151,6 +153,20 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
         'namespace.full_path': 'namespace.fullPath',
         'namespace.parent_id': 'namespace.parentId',
         'namespace.web_url': 'namespace.webUrl',
+        open_issues_count: 'openIssuesCount',
+        empty_repo: 'emptyRepo',
+        readme_url: 'readmeUrl',
+        // Not a fork: REST leaves the key out, GraphQL answers null.
+        'forked_from_project.id': (node) => at(node, 'forkedFrom.databaseId') ?? null,
+        lfs_enabled: 'apiSettings.lfsEnabled',
+        snippets_enabled: 'apiSettings.snippetsEnabled',
+        snippets_access_level: 'apiSettings.snippetsAccessLevel',
+        merge_method: 'apiSettings.mergeMethod',
+        build_timeout: 'apiSettings.buildTimeout',
+        ci_config_path: 'apiSettings.ciConfigPath',
+        // Null where the viewer has no such membership, through both.
+        'permissions.project_access.access_level': (node) => at(node, 'viewerAccess.projectAccess.accessLevel') ?? null,
+        'permissions.group_access.access_level': (node) => at(node, 'viewerAccess.groupAccess.accessLevel') ?? null,
       },
     }),
     outcomes: { owner: 'visible', developer: 'visible', guest: 'visible', outsider: 'not-found' },

@@ -4,6 +4,7 @@ import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { AccessLevel } from './access-levels.ts';
 import {
+  groupLevelOf,
   groupLevels,
   groupsWithMembershipBelow,
   NO_PROJECTS,
@@ -62,19 +63,22 @@ export class Policy {
   }
 
   /**
-   * A select expression for the viewer's level in the project `p` (as `projectAccessLevel` reads
-   * it: null for none), for a statement that reads the project anyway; null where the level does
-   * not come from memberships (anonymous viewers, administrators).
+   * Select expressions for the viewer's membership levels in the project `p` and in its group `n`
+   * (as `projectLevels` / `groupLevels` read them: null for none), for a statement that reads the
+   * project anyway; null for anonymous viewers. An administrator's too: checks pass without it,
+   * but a project answer shows their memberships (`permissions`).
    */
-  projectLevelColumn(where: Conditions): string | null {
+  levelColumns(where: Conditions): { project: string; group: string } | null {
     const user = this.viewer.user;
-    if (!user || this.viewer.isAdmin) return null;
-    return projectLevelOf(where.bind(user.id));
+    if (!user) return null;
+    const bound = where.bind(user.id);
+    return { project: projectLevelOf(bound), group: groupLevelOf(bound) };
   }
 
-  /** Keeps a level read by `projectLevelColumn` for this request's checks. */
-  knowProjectLevel(projectId: number, level: number | null) {
-    this.projectLevels.prime(projectId, level ?? 0);
+  /** Keeps the levels read by `levelColumns` for this request's checks. */
+  knowLevels(project: Pick<Project, 'id'> & { namespace: Pick<Namespace, 'id' | 'kind'> }, levels: { project: number | null; group: number | null }) {
+    this.projectLevels.prime(project.id, levels.project ?? 0);
+    if (project.namespace.kind === 'group') this.groupLevels.prime(project.namespace.id, levels.group ?? 0);
   }
 
   async groupAccessLevel(namespace: Pick<Namespace, 'id' | 'ownerId' | 'kind'>): Promise<number> {
@@ -93,6 +97,12 @@ export class Policy {
     if (this.viewer.isAdmin) return AccessLevel.OWNER;
     if (project.namespace.kind === 'user' && project.namespace.ownerId === this.viewer.userId) return AccessLevel.OWNER;
     return this.projectLevels.load(project.id);
+  }
+
+  /** The viewer's level in a group from memberships alone (`permissions.group_access`). 0: none. */
+  async groupMembershipLevel(namespace: Pick<Namespace, 'id' | 'kind'>): Promise<number> {
+    if (!this.viewer.user || namespace.kind !== 'group') return 0;
+    return this.groupLevels.load(namespace.id);
   }
 
   private visibleTo(visibility: Namespace['visibility']) {
@@ -123,6 +133,16 @@ export class Policy {
     if ((await this.projectAccessLevel(project)) < level) throw new ForbiddenError();
   }
 
+  /**
+   * A write to the project's content (repository files, branches, tags, releases and their links):
+   * `requireProjectAccess`, and an archived project is read-only for everyone, administrators
+   * included (GitLab's archived projects prevent those abilities): 403.
+   */
+  async requireProjectWrite(project: ProjectWithNamespace, level: number): Promise<void> {
+    await this.requireProjectAccess(project, level);
+    if (project.archived) throw new ForbiddenError();
+  }
+
   async requireGroupAccess(namespace: NamespaceLike, level: number): Promise<void> {
     if (!(await this.canReadNamespace(namespace))) throw new NotFoundError('Group');
     if ((await this.groupAccessLevel(namespace)) < level) throw new ForbiddenError();
@@ -148,8 +168,9 @@ export class Policy {
     return branch === (project.defaultBranch ?? 'main');
   }
 
-  /** Developers push to branches; a protected branch takes a Maintainer. */
+  /** Developers push to branches; a protected branch takes a Maintainer; nobody pushes to an archived project. */
   async canPushToBranch(project: ProjectWithNamespace, branch: string): Promise<boolean> {
+    if (project.archived) return false;
     const needed = this.isProtectedBranch(project, branch) ? AccessLevel.MAINTAINER : AccessLevel.DEVELOPER;
     return (await this.projectAccessLevel(project)) >= needed;
   }

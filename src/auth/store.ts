@@ -30,6 +30,9 @@ export const groupsWithMembershipBelow = (sql: SqlReader, userId: number, ids: n
 /** The user's level in the project `p`, null for none. */
 export const projectLevelOf = (user: string) => `(SELECT MAX(a.access_level) FROM project_authorizations a WHERE a.project_id = p.id AND a.user_id = ${user})`;
 
+/** The user's level in the project's namespace `n` when it is a group, null for none. */
+export const groupLevelOf = (user: string) => `(SELECT MAX(a.access_level) FROM group_authorizations a WHERE a.namespace_id = n.id AND a.user_id = ${user})`;
+
 export const PUBLIC_PROJECTS = "p.visibility = 'public'";
 
 /** Projects a signed-in user may read: public and internal ones, their own namespace's, their memberships'. */

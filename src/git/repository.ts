@@ -365,6 +365,18 @@ export class Repository {
     return walk(top);
   }
 
+  /** Every file of a commit's tree with its size in bytes, from one `git ls-tree` (a repository's languages). */
+  async fileSizes(commitSha: string): Promise<{ path: string; bytes: number }[]> {
+    const out = await runGit(this.path, ['ls-tree', '-r', '-l', '-z', commitSha]);
+    const files: { path: string; bytes: number }[] = [];
+    for (const record of out.split('\0')) {
+      // `<mode> <type> <oid> <size>\t<path>`; submodules (commit entries) have the size `-`.
+      const match = /^\d+ blob [0-9a-f]+ +(\d+)\t([\s\S]*)$/.exec(record);
+      if (match) files.push({ path: match[2]!, bytes: Number(match[1]) });
+    }
+    return files;
+  }
+
   private listTreeObject(oid: string, path: string): TreeEntryInfo[] {
     return [...this.repo.getTree(oid).iter()].flatMap((e) => {
       const type = TYPES[e.type() ?? ''];

@@ -168,6 +168,26 @@ export class GitStore {
     }
   }
 
+  /**
+   * The repository of a new fork: every branch and tag of the source's, its HEAD's branch as the
+   * default, built beside its place and renamed in as `init` does. `hardLinks` links the source's
+   * object files instead of copying them (git's local clone), which spares the space; off, the
+   * objects are copied through git's transport (`--no-local`), so the fork shares no inode.
+   */
+  async fork(sourceId: number, forkId: number, opts: { hardLinks: boolean }): Promise<void> {
+    const dir = this.pathFor(forkId);
+    const staging = `${dir}.fork-${randomBytes(6).toString('hex')}`;
+    try {
+      await runGit(this.root, ['clone', '--bare', '--quiet', opts.hardLinks ? '--local' : '--no-local', '--', this.pathFor(sourceId), staging]);
+      // The clone's config names its source as `origin`; a fork's repository stands on its own.
+      await fs.writeFile(path.join(staging, 'config'), REPOSITORY_CONFIG, { mode: 0o600 });
+      await fs.rename(staging, dir);
+    } catch (error) {
+      await fs.rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
   /** Removes the fast-import crash reports a crash of the server left inside repositories. */
   async removeLeftoverTemporaryFiles(): Promise<number> {
     const repositories = await fs.readdir(this.root).catch(() => [] as string[]);

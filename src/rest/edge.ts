@@ -18,6 +18,21 @@ export function refuseDeepJson(_req: IncomingMessage, _res: ServerResponse, body
   if (jsonNestedDeeperThan(body, MAX_NESTING)) throw Object.assign(new Error('Parameters nested too deeply'), { status: 400, type: TOO_DEEP_TYPE });
 }
 
+const REPEATED_SLASHES = /\/{2,}/g;
+
+/**
+ * GitLab's front proxy (nginx's merge_slashes) merges repeated slashes in a path before GitLab
+ * routes it, and clients rely on it: python-gitlab sets and deletes every feature flag at
+ * `/api/v4/features//<name>`. Only the path is merged; the query string is left as sent.
+ */
+export function mergeSlashes(req: IncomingMessage, _res: ServerResponse, next: () => void) {
+  const url = req.url ?? '';
+  const queryAt = url.indexOf('?');
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  if (path.includes('//')) req.url = path.replace(REPEATED_SLASHES, '/') + (queryAt < 0 ? '' : url.slice(queryAt));
+  next();
+}
+
 /**
  * The request edge, ahead of authentication and every route: the one check for text HTTP input
  * cannot store (path, query, parsed body; nested values and keys too): a NUL byte, or an unpaired

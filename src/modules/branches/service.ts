@@ -68,7 +68,7 @@ async function createDefaultBranch(ctx: Context, project: ProjectWithNamespace, 
 }
 
 export async function createBranch(ctx: Context, project: ProjectWithNamespace, name: string, ref: string): Promise<Branch> {
-  await ctx.policy.requireProjectAccess(project, PUSH_CODE_LEVEL);
+  await ctx.policy.requireProjectWrite(project, PUSH_CODE_LEVEL);
   if (!isValidBranchName(name)) throw new BadRequestError('Branch name is invalid');
   const repository = await ctx.loaders.repository.load(project.id);
   if (!repository.hasBranches()) await createDefaultBranch(ctx, project, repository);
@@ -85,7 +85,7 @@ export async function createBranch(ctx: Context, project: ProjectWithNamespace, 
 }
 
 export async function deleteBranch(ctx: Context, project: ProjectWithNamespace, name: string): Promise<Branch> {
-  await ctx.policy.requireProjectAccess(project, PUSH_CODE_LEVEL);
+  await ctx.policy.requireProjectWrite(project, PUSH_CODE_LEVEL);
   const branch = await findBranch(ctx, project, name);
   if (!branch) throw new NotFoundError('Branch');
   if (isDefaultBranch(project, name)) throw new NotAllowedError('Cannot remove HEAD branch');

@@ -360,7 +360,7 @@ function apply(tree: Worktree, repository: Repository, parent: string | null, ac
 /** The viewer may push to `branch` (Developer, Maintainer for a protected one); 401/404/403 otherwise. */
 export async function requirePush(ctx: Context, project: ProjectWithNamespace, branch: string) {
   if (!ctx.viewer.user) throw new UnauthorizedError();
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectWrite(project, AccessLevel.DEVELOPER);
   if (!(await ctx.policy.canPushToBranch(project, branch))) throw new PushForbiddenError();
 }
 

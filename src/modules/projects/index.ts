@@ -1,4 +1,5 @@
 import { defineModule } from '../module.ts';
+import { createDirectLevelLoader } from './loaders.ts';
 import { routes } from './rest.ts';
 // The GraphQL types other areas reference or extend (importing them registers this area's schema).
 export { ProjectPermissionsRef, ProjectRef, SortDirectionEnum } from './schema.ts';
@@ -6,5 +7,6 @@ export { ProjectPermissionsRef, ProjectRef, SortDirectionEnum } from './schema.t
 export const projects = defineModule({
   name: 'projects',
   routes,
+  loaders: { directProjectLevels: createDirectLevelLoader },
   operations: new URL('./operations.graphql', import.meta.url),
 });

@@ -1,7 +1,7 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
-import { refusedUnless } from '../../graphql/abilities.ts';
+import { hiddenUnless, refusedUnless } from '../../graphql/abilities.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
@@ -10,18 +10,32 @@ import { GroupRef } from '../groups/index.ts';
 import { fullName } from '../groups/service.ts';
 import { NamespaceRef, VisibilityEnum } from '../namespaces/index.ts';
 import { UserRef } from '../users/index.ts';
+import type { Context } from '../../core/context.ts';
+import type { Listing } from '../../core/listing.ts';
 import {
   createProject,
   deleteProject,
   findProject,
+  forkedFrom,
+  forkProject,
+  isEmptyRepository,
+  readmeUrl,
   listProjects,
   PROJECT_ADMIN_LEVEL,
   PROJECT_OWNER_LEVEL,
   projectFullPath,
+  projectGroups,
+  projectLanguages,
   projectSort,
+  projectStorage,
+  setArchived,
+  setStar,
+  transferProject,
   updateProject,
+  viewerAccess,
   type ProjectInput,
 } from './service.ts';
+import { camelName, settingKinds, settingsView, type SettingsView } from './settings.ts';
 
 export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
 
@@ -47,8 +61,8 @@ export const ProjectRef = builder.objectRef<ProjectWithNamespace>('Project').imp
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
     lastActivityAt: t.expose('lastActivityAt', { type: 'Time' }),
     topics: t.exposeStringList('topics'),
-    starCount: t.int({ nullable: false, resolve: () => 0 }),
-    forksCount: t.int({ nullable: false, resolve: () => 0 }),
+    starCount: t.exposeInt('starCount'),
+    forksCount: t.exposeInt('forksCount'),
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}` }),
     httpUrlToRepo: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}.git` }),
@@ -105,8 +119,8 @@ export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('Pr
     }),
     forkProject: t.boolean({
       nullable: false,
-      description: 'If `true`, the user can perform `fork_project` on this resource (forgegate has no forks: always false)',
-      resolve: () => false,
+      description: 'If `true`, the user can perform `fork_project` on this resource',
+      resolve: (p, _a, ctx) => ctx.policy.canReadCode(p),
     }),
     adminProject: t.boolean({
       nullable: false,
@@ -134,6 +148,131 @@ export const ProjectPermissionsRef = builder.objectRef<ProjectWithNamespace>('Pr
 builder.objectField(ProjectRef, 'userPermissions', (t) =>
   t.field({ type: ProjectPermissionsRef, nullable: false, description: 'Permissions for the current user on the resource.', resolve: (p) => p }),
 );
+
+type SettingKind = ReturnType<typeof settingKinds>[number][1];
+const FORGEGATE = "forgegate's (GitLab has it in REST only)";
+
+/** One GraphQL output field per setting of the table, read from the project's settings view. */
+const ProjectApiSettingsRef = builder.objectRef<SettingsView>('ProjectApiSettings').implement({
+  description: `${FORGEGATE}: the project's plain-value settings as GitLab's REST project answers show them, by their REST name in camelCase.`,
+  fields: (t) => {
+    const field = (name: keyof SettingsView, setting: SettingKind) => {
+      const description = `GitLab's \`${name}\`.`;
+      if (setting.kind === 'boolean') return t.boolean({ description, resolve: (v) => v[name] as boolean });
+      if (setting.kind === 'int') return t.int({ description, resolve: (v) => v[name] as number });
+      if (setting.kind === 'string') return t.string({ description, nullable: true, resolve: (v) => v[name] as string | null });
+      return t.string({ description: `${description} One of ${setting.values.join(', ')}.`, resolve: (v) => v[name] as string });
+    };
+    return Object.fromEntries(settingKinds().map(([name, setting]) => [camelName(name), field(name, setting)]));
+  },
+});
+
+const ProjectApiSettingsInput = builder.inputType('ProjectApiSettingsInput', {
+  description: `${FORGEGATE}: settings to change, by their REST name in camelCase; those not given are kept.`,
+  fields: (t) => {
+    const field = (name: keyof SettingsView, setting: SettingKind) => {
+      const description = `GitLab's \`${name}\`.`;
+      if (setting.kind === 'boolean') return t.boolean({ description });
+      if (setting.kind === 'int') return t.int({ description });
+      if (setting.kind === 'string') return t.string({ description });
+      return t.string({ description: `${description} One of ${setting.values.join(', ')}.` });
+    };
+    return Object.fromEntries(settingKinds().map(([name, setting]) => [camelName(name), field(name, setting)]));
+  },
+});
+
+/** A settings input (camelCase) as the service takes it (REST names). */
+const settingsOf = (input: Record<string, unknown> | null | undefined): Partial<SettingsView> | undefined =>
+  input ? (Object.fromEntries(settingKinds().map(([name]) => [name, input[camelName(name)]])) as Partial<SettingsView>) : undefined;
+
+const RepositoryLanguageRef = builder.objectRef<{ name: string; share: number }>('RepositoryLanguage').implement({
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Name of the language.' }),
+    share: t.exposeFloat('share', { nullable: true, description: "Percentage of the repository's languages." }),
+  }),
+});
+
+const MemberAccessRef = builder.objectRef<{ accessLevel: number }>('ProjectMemberAccess').implement({
+  description: `${FORGEGATE}: an access level of the current user and the notification level that goes with it.`,
+  fields: (t) => ({
+    accessLevel: t.exposeInt('accessLevel'),
+    // Notification settings are not kept: GitLab's default, global (3).
+    notificationLevel: t.int({ resolve: () => 3 }),
+  }),
+});
+
+const ViewerAccessRef = builder
+  .objectRef<{ projectAccess: { accessLevel: number } | null; groupAccess: { accessLevel: number } | null }>('ProjectViewerAccess')
+  .implement({
+    description: `${FORGEGATE}: the current user's access to the project (REST's \`permissions\`).`,
+    fields: (t) => ({
+      projectAccess: t.field({ type: MemberAccessRef, nullable: true, resolve: (a) => a.projectAccess }),
+      groupAccess: t.field({ type: MemberAccessRef, nullable: true, resolve: (a) => a.groupAccess }),
+    }),
+  });
+
+const RepositoryStorageRef = builder.objectRef<ReturnType<typeof projectStorage>>('ProjectRepositoryStorage').implement({
+  description: `${FORGEGATE}: where the project's repository is kept.`,
+  fields: (t) => ({
+    projectId: t.exposeInt('projectId'),
+    diskPath: t.exposeString('diskPath'),
+    createdAt: t.expose('createdAt', { type: 'Time' }),
+    repositoryStorage: t.exposeString('repositoryStorage'),
+  }),
+});
+
+builder.objectFields(ProjectRef, (t) => ({
+  apiSettings: t.field({
+    type: ProjectApiSettingsRef,
+    description: `${FORGEGATE}: the project's settings (features' access levels, LFS, merge settings, …).`,
+    resolve: (p) => settingsView(p.settings),
+  }),
+  emptyRepo: t.boolean({
+    description: `${FORGEGATE}: whether the repository has no branch yet (shown also to users who may not read its code).`,
+    resolve: (p, _a, ctx) => isEmptyRepository(ctx, p),
+  }),
+  readmeUrl: t.string({
+    nullable: true,
+    description: `${FORGEGATE}: web address of the README at the top of the default branch.`,
+    ...hiddenUnless('readCode', (p: ProjectWithNamespace) => p.id),
+    resolve: (p, _a, ctx) => readmeUrl(ctx, p),
+  }),
+  openIssuesCount: t.exposeInt('openIssuesCount', { nullable: true, description: 'Number of open issues for the project.' }),
+  forkedFrom: t.field({ type: ProjectRef, nullable: true, description: 'Project the project was forked from.', resolve: (p, _a, ctx) => forkedFrom(ctx, p) }),
+  visibleForks: t.connection({
+    type: ProjectRef,
+    description: 'Visible forks of the project.',
+    resolve: (p, args, ctx) => pagedConnection(args, listProjects(ctx, { forkedFromId: p.id, orderBy: 'created_at', sort: 'desc' })),
+  }),
+  languages: t.field({
+    type: [RepositoryLanguageRef],
+    nullable: true,
+    description: 'Programming languages used in the project.',
+    resolve: (p, _a, ctx) => projectLanguages(ctx, p),
+  }),
+  owner: t.field({
+    type: UserRef,
+    nullable: true,
+    description: `${FORGEGATE}: the user whose personal namespace holds the project.`,
+    resolve: (p, _a, ctx) => (p.namespace.ownerId == null ? null : ctx.loaders.user.load(p.namespace.ownerId)),
+  }),
+  viewerAccess: t.field({
+    type: ViewerAccessRef,
+    description: `${FORGEGATE}: the current user's access levels in the project and its group (REST's \`permissions\`).`,
+    resolve: (p, _a, ctx) => viewerAccess(ctx, p),
+  }),
+  groups: t.connection({
+    type: GroupRef,
+    description: `${FORGEGATE}: the groups the project is in (its group and those above it), outermost first.`,
+    args: { search: t.arg.string({ description: 'Search query for the name or path.' }) },
+    resolve: async (p, args, ctx) => pagedConnection(args, arrayListing(await projectGroups(ctx, p, args.search))),
+  }),
+  repositoryStorage: t.field({
+    type: RepositoryStorageRef,
+    description: `${FORGEGATE}: where the repository is kept (administrators only).`,
+    resolve: (p, _a, ctx) => projectStorage(ctx, p),
+  }),
+}));
 
 builder.objectField(GroupRef, 'projects', (t) =>
   t.connection({
@@ -194,6 +333,7 @@ const projectAttributeFields = (t: InputFields) => ({
   visibility: t.field({ type: VisibilityEnum, description: 'Visibility of the project.' }),
   defaultBranch: t.string({ description: 'Default branch of the project.' }),
   topics: t.stringList({ description: "Topics of the project (GitLab's `topics`; `tag_list` is its legacy name)." }),
+  apiSettings: t.field({ type: ProjectApiSettingsInput, description: `${FORGEGATE}: settings of the project.` }),
 });
 
 const ProjectCreateInput = mutationInput('ProjectCreateInput', (t) => ({
@@ -204,17 +344,40 @@ const ProjectCreateInput = mutationInput('ProjectCreateInput', (t) => ({
 
 const ProjectUpdateInput = mutationInput('ProjectUpdateInput', (t) => ({ ...projectInputFields(t), ...projectAttributeFields(t) }));
 const ProjectDeleteInput = mutationInput('ProjectDeleteInput', projectInputFields);
+const ProjectRefInput = (name: string) => mutationInput(name, projectInputFields);
+const namespaceChoiceFields = (t: InputFields) => ({
+  namespaceId: t.int({ description: 'Id of the target namespace.' }),
+  namespacePath: t.id({ description: 'Full path of the target namespace (alternative to namespaceId).' }),
+});
+const ProjectForkInput = mutationInput('ProjectForkInput', (t) => ({
+  ...projectInputFields(t),
+  ...namespaceChoiceFields(t),
+  name: t.string({ description: "Name of the fork; the source's by default." }),
+  path: t.string({ description: "Path of the fork; the source's by default." }),
+  description: t.string({ description: "Description of the fork; the source's by default." }),
+  visibility: t.field({ type: VisibilityEnum, description: "Visibility of the fork; at most the source's." }),
+}));
+const ProjectTransferInput = mutationInput('ProjectTransferInput', (t) => ({ ...projectInputFields(t), ...namespaceChoiceFields(t) }));
 
 /** A project input's `projectPath` / `projectId` as a project lookup. */
 const projectOf = (input: { projectPath?: string | number | null; projectId?: number | null }) => toRef({ fullPath: input.projectPath, id: input.projectId });
 
-const attributesOf = ({ name, path, description, visibility, defaultBranch, topics }: ProjectInput) => ({
+const attributesOf = ({
   name,
   path,
   description,
   visibility,
   defaultBranch,
   topics,
+  apiSettings,
+}: Omit<ProjectInput, 'settings'> & { apiSettings?: object | null }) => ({
+  name,
+  path,
+  description,
+  visibility,
+  defaultBranch,
+  topics,
+  settings: settingsOf(apiSettings as Record<string, unknown> | null),
 });
 
 builder.mutationFields((t) => ({
@@ -235,6 +398,39 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: ProjectUpdateInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload('project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
   }),
+  projectFork: t.field({
+    type: payloadType('ProjectForkPayload', 'project', ProjectRef),
+    description: `${FORGEGATE}: forks a project (a new project with a copy of its repository) into a namespace.`,
+    args: { input: t.arg({ type: ProjectForkInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('project', () => forkProject(ctx, projectOf(input), input), input),
+  }),
+  projectTransfer: t.field({
+    type: payloadType('ProjectTransferPayload', 'project', ProjectRef),
+    description: `${FORGEGATE}: moves a project to another namespace (Owners).`,
+    args: { input: t.arg({ type: ProjectTransferInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('project', () => transferProject(ctx, projectOf(input), input), input),
+  }),
+  ...Object.fromEntries(
+    (
+      [
+        ['projectStar', 'stars a project for the current user', (ctx, ref) => setStar(ctx, ref, true)],
+        ['projectUnstar', 'unstars a project for the current user', (ctx, ref) => setStar(ctx, ref, false)],
+        ['projectArchive', 'archives a project: its content becomes read-only (Maintainers)', (ctx, ref) => setArchived(ctx, ref, true)],
+        ['projectUnarchive', 'unarchives a project (Maintainers)', (ctx, ref) => setArchived(ctx, ref, false)],
+      ] as const satisfies readonly (readonly [string, string, (ctx: Context, ref: ReturnType<typeof projectOf>) => Promise<ProjectWithNamespace>])[]
+    ).map(([name, what, run]) => {
+      const Name = name[0]!.toUpperCase() + name.slice(1);
+      return [
+        name,
+        t.field({
+          type: payloadType(`${Name}Payload`, 'project', ProjectRef),
+          description: `${FORGEGATE}: ${what}.`,
+          args: { input: t.arg({ type: ProjectRefInput(`${Name}Input`), required: true }) },
+          resolve: (_r, { input }, ctx) => asPayload('project', () => run(ctx, projectOf(input)), input),
+        }),
+      ];
+    }),
+  ),
   projectDelete: t.field({
     type: payloadType('ProjectDeletePayload', 'project', ProjectRef),
     description: 'Deletes a project (Owners).',
@@ -268,3 +464,9 @@ builder.objectField(NamespaceRef, 'projects', (t) =>
     resolve: (namespace, { sort, ...args }, ctx) => pagedConnection(args, listProjects(ctx, { ...args, ...projectSort(sort), namespaceId: namespace.id })),
   }),
 );
+
+/** A list already read, paged like a listing. */
+const arrayListing = <T>(items: T[]): Listing<T> => ({
+  fetch: async ({ offset, limit }) => items.slice(offset, offset + limit),
+  count: async () => items.length,
+});

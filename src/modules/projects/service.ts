@@ -1,16 +1,19 @@
 import { equalsIgnoringCase } from '../../core/input.ts';
-import type { Visibility } from '../../generated/prisma/client.ts';
+import type { Namespace, Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { ORDER_COLUMNS, projectConditions, projectPages, readProject, type ProjectKey } from './store.ts';
+import { ORDER_COLUMNS, projectConditions, projectPages, readProject, type ProjectKey, type ProjectWithLevels } from './store.ts';
 import type { Listing } from '../../core/listing.ts';
-import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { BadRequestError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { isValidBranchName } from '../../git/refs.ts';
 import { REGULAR_FILE_MODE } from '../../git/repository.ts';
 import { exceedsVisibility, pathFromName, pathProblems } from '../namespaces/paths.ts';
+import { featureEnabled, flagActor } from '../../flags/index.ts';
+import { languageShares, type LanguageShare } from './languages.ts';
+import { setsAnySetting, settingsView, updatedSettings, type SettingsView } from './settings.ts';
 
 export type ProjectRef = { id?: number | null; fullPath?: string | null };
 
@@ -18,16 +21,23 @@ export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullP
 
 /**
  * A project with its namespace, by id or by full path (compared case-insensitively, as GitLab
- * does), read with the viewer's level in it where the policy reads levels from memberships: the
- * check that follows (a private project's) then sends no statement of its own (GET /projects/:id
- * as a member: one statement, not two).
+ * does), read with the signed-in viewer's levels in it and its group: the check that follows (a
+ * private project's) and the answer's `permissions` then send no statement of their own
+ * (GET /projects/:id as a member: one statement, not three).
  */
 async function lookup(ctx: Context, ref: ProjectRef): Promise<ProjectWithNamespace | null> {
   const key = projectKey(ref);
   const row = key && (await readProject(ctx, key));
-  if (!row) return null;
-  if (row.viewerLevel !== undefined) ctx.policy.knowProjectLevel(row.project.id, row.viewerLevel);
-  return remembered(ctx, row.project);
+  return row ? withLevels(ctx, row) : null;
+}
+
+/** Keeps the levels read with a project for the request's checks and `permissions`, and the project in the loaders. */
+function withLevels(ctx: Context, row: ProjectWithLevels): ProjectWithNamespace {
+  if (row.levels) {
+    ctx.policy.knowLevels(row.project, row.levels);
+    ctx.loaders.directProjectLevels.clear(row.project.id).prime(row.project.id, row.levels.direct ?? 0);
+  }
+  return remembered(ctx, row.project)!;
 }
 
 function projectKey(ref: ProjectRef): ProjectKey | null {
@@ -92,6 +102,8 @@ export type ProjectFilter = {
   sort?: 'asc' | 'desc' | null;
   namespaceId?: number | null;
   includeSubgroups?: boolean | null;
+  /** The forks of this project. */
+  forkedFromId?: number | null;
 };
 
 type ProjectOrder = NonNullable<ProjectFilter['orderBy']>;
@@ -110,19 +122,15 @@ export function projectSort(sort: string | null | undefined): { orderBy: Project
 }
 
 /**
- * The projects the viewer may read, filtered: the page and the count are one plain statement each
- * over the pool, and the page's rows stay in the request's project loader for the fields that read
- * them again. The same statement text for a member of 10 projects or of 1,000
+ * The projects the viewer may read, filtered: the page (with the viewer's levels in each) and the
+ * count are one plain statement each over the pool, and the page's rows stay in the request's
+ * project loader for the fields that read them again. The same statement text for a member of 10 projects or of 1,000
  * (test/visibility-sql.test.ts).
  */
 export function listProjects(ctx: Context, filter: ProjectFilter): Listing<ProjectWithNamespace> {
-  const pages = projectPages(ctx.deps.sql, projectConditions(ctx, filter), filter);
+  const pages = projectPages(ctx, projectConditions(ctx, filter), filter);
   return {
-    fetch: async (page) => {
-      const projects = await pages.fetch(page);
-      for (const project of projects) remembered(ctx, project);
-      return projects;
-    },
+    fetch: async (page) => (await pages.fetch(page)).map((row) => withLevels(ctx, row)),
     count: pages.count,
   };
 }
@@ -136,6 +144,8 @@ export type ProjectInput = {
   defaultBranch?: string | null;
   initializeWithReadme?: boolean | null;
   topics?: string[] | null;
+  /** GitLab's plain-value settings by REST name (settings.ts). */
+  settings?: Partial<SettingsView> | null;
 };
 
 const TOPIC_MAX = 255;
@@ -195,35 +205,30 @@ async function assertFree(ctx: Context, namespaceId: number, name: string, path:
   if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
-/**
- * Creates the project row and its bare repository (with a README commit when asked). A git
- * failure removes the row again, so a project never exists without its repository.
- */
-export async function createProject(ctx: Context, input: ProjectInput): Promise<ProjectWithNamespace> {
-  const user = ctx.viewer.user;
-  if (!user) throw new UnauthorizedError();
-  checkInput(rules.atLeastOneOf(input, { name: 'name', path: 'path' }));
-  const namespace = await targetNamespace(ctx, input.namespaceId);
-  const name = (input.name ?? input.path)!;
-  const path = input.path ?? pathFromName(name);
-  const visibility = input.visibility ?? 'private';
-  const defaultBranch = input.defaultBranch ?? 'main';
-  validate({ ...input, name, path, visibility, defaultBranch }, namespace.visibility, namespace.kind === 'group');
-  await assertFree(ctx, namespace.id, name, path);
+type NewProject = {
+  namespace: Namespace;
+  name: string;
+  path: string;
+  description: string;
+  visibility: Visibility;
+  defaultBranch: string;
+  topics: string[];
+  settings: object;
+  forkedFromId?: number;
+};
 
+/**
+ * The project row (with its creator's membership in a personal namespace) and then its bare
+ * repository, made by `makeRepository`. A git failure removes the row again, so a project never
+ * exists without its repository.
+ */
+async function persistProject(ctx: Context, data: NewProject, makeRepository: (project: ProjectWithNamespace) => Promise<void>) {
+  const user = ctx.viewer.user!;
+  const { namespace, ...columns } = data;
   const project = await ctx.db
     .$transaction(async (tx) => {
       const created = await tx.project.create({
-        data: {
-          name,
-          path,
-          namespaceId: namespace.id,
-          description: input.description ?? '',
-          visibility,
-          defaultBranch,
-          creatorId: user.id,
-          topics: normalizedTopics(input.topics ?? []),
-        },
+        data: { ...columns, namespaceId: namespace.id, creatorId: user.id },
         include: { namespace: true },
       });
       if (namespace.kind === 'user') {
@@ -235,29 +240,55 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
       if (isUniqueViolation(error)) throw new ValidationError({ path: ['has already been taken'] });
       throw error;
     });
-
   try {
-    await ctx.deps.git.init(project.id, defaultBranch);
-    if (input.initializeWithReadme) {
-      const readme = `# ${name}\n\n${input.description ?? ''}\n`.replace(/\n\n\n$/, '\n');
-      const author = { name: user.name, email: user.email, date: new Date() };
-      // The branch must not exist yet, so the first commit never overwrites a concurrent first push.
-      await (await ctx.loaders.repository.load(project.id)).writeCommit({
-        branch: defaultBranch,
-        parent: null,
-        expectedTip: null,
-        changes: [{ path: 'README.md', content: Buffer.from(readme), mode: REGULAR_FILE_MODE }],
-        message: 'Initial commit',
-        author,
-        committer: author,
-      });
-    }
+    await makeRepository(project);
   } catch (error) {
     await ctx.db.project.delete({ where: { id: project.id } });
     await ctx.deps.git.remove(project.id);
     throw error;
   }
   return project;
+}
+
+/** Creates the project and its bare repository (with a README commit when asked). */
+export async function createProject(ctx: Context, input: ProjectInput): Promise<ProjectWithNamespace> {
+  const user = ctx.viewer.user;
+  if (!user) throw new UnauthorizedError();
+  checkInput(rules.atLeastOneOf(input, { name: 'name', path: 'path' }));
+  const namespace = await targetNamespace(ctx, input.namespaceId);
+  const name = (input.name ?? input.path)!;
+  const path = input.path ?? pathFromName(name);
+  const visibility = input.visibility ?? 'private';
+  const defaultBranch = input.defaultBranch ?? 'main';
+  validate({ ...input, name, path, visibility, defaultBranch }, namespace.visibility, namespace.kind === 'group');
+  const settings = updatedSettings({}, input.settings ?? {});
+  await assertFree(ctx, namespace.id, name, path);
+  const data = {
+    namespace,
+    name,
+    path,
+    description: input.description ?? '',
+    visibility,
+    defaultBranch,
+    topics: normalizedTopics(input.topics ?? []),
+    settings,
+  };
+  return persistProject(ctx, data, async (project) => {
+    await ctx.deps.git.init(project.id, defaultBranch);
+    if (!input.initializeWithReadme) return;
+    const readme = `# ${name}\n\n${input.description ?? ''}\n`.replace(/\n\n\n$/, '\n');
+    const author = { name: user.name, email: user.email, date: new Date() };
+    // The branch must not exist yet, so the first commit never overwrites a concurrent first push.
+    await (await ctx.loaders.repository.load(project.id)).writeCommit({
+      branch: defaultBranch,
+      parent: null,
+      expectedTip: null,
+      changes: [{ path: 'README.md', content: Buffer.from(readme), mode: REGULAR_FILE_MODE }],
+      message: 'Initial commit',
+      author,
+      committer: author,
+    });
+  });
 }
 
 const UPDATABLE = {
@@ -276,10 +307,12 @@ export const PROJECT_OWNER_LEVEL = AccessLevel.OWNER;
 
 /** Maintainers edit settings; only Owners change visibility. */
 export async function updateProject(ctx: Context, ref: ProjectRef, input: ProjectInput): Promise<ProjectWithNamespace> {
-  checkInput(rules.atLeastOneOf(input, UPDATABLE));
+  // python-gitlab's save() sends only what changed, a setting alone included (`snippets_enabled`).
+  if (!setsAnySetting(input.settings)) checkInput(rules.atLeastOneOf(input, UPDATABLE));
   const project = await requireProject(ctx, ref);
   await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? PROJECT_OWNER_LEVEL : PROJECT_ADMIN_LEVEL);
   validate(input, project.namespace.visibility, project.namespace.kind === 'group');
+  const settings = input.settings ? updatedSettings(project.settings, input.settings) : undefined;
   if (input.name != null || input.path != null) {
     await assertFree(ctx, project.namespaceId, input.name ?? project.name, input.path ?? project.path, project.id);
   }
@@ -300,6 +333,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
       visibility: input.visibility ?? undefined,
       defaultBranch: input.defaultBranch ?? undefined,
       topics: input.topics ? normalizedTopics(input.topics) : undefined,
+      settings,
       lastActivityAt: new Date(),
     },
     include: { namespace: true },
@@ -315,4 +349,205 @@ export async function deleteProject(ctx: Context, ref: ProjectRef): Promise<Proj
   ctx.loaders.project.clear(project.id);
   await ctx.deps.git.remove(project.id);
   return project;
+}
+
+/** GitLab answers 304 Not Modified, without a body, to a star or unstar that changes nothing. */
+export class NotModifiedError extends DomainError {
+  constructor(message: string) {
+    super('NOT_MODIFIED', 304, {}, message);
+  }
+}
+
+/** Re-reads a project after a write the row does not carry back (a trigger's count, a new namespace). */
+async function reread(ctx: Context, id: number): Promise<ProjectWithNamespace> {
+  ctx.loaders.project.clear(id);
+  return (await lookup(ctx, { id }))!;
+}
+
+/**
+ * Stars or unstars the project for the viewer (anyone who may read it); a star already given, or
+ * one never given, is a NotModifiedError. `star_count` follows through the table's trigger.
+ */
+export async function setStar(ctx: Context, ref: ProjectRef, starred: boolean): Promise<ProjectWithNamespace> {
+  const user = ctx.viewer.user;
+  if (!user) throw new UnauthorizedError();
+  const project = await requireProject(ctx, ref);
+  const key = { userId: user.id, projectId: project.id };
+  const changed = starred
+    ? (await ctx.db.projectStar.createMany({ data: [key], skipDuplicates: true })).count
+    : (await ctx.db.projectStar.deleteMany({ where: key })).count;
+  if (!changed) throw new NotModifiedError(starred ? 'The project is already starred' : 'The project is not starred');
+  return reread(ctx, project.id);
+}
+
+/** Who archives and unarchives a project (GitLab's archive_project). */
+export const PROJECT_ARCHIVE_LEVEL = AccessLevel.MAINTAINER;
+
+/** Archives or unarchives the project; an archived project's content refuses writes (Policy.requireProjectWrite). */
+export async function setArchived(ctx: Context, ref: ProjectRef, archived: boolean): Promise<ProjectWithNamespace> {
+  const project = await requireProject(ctx, ref);
+  await ctx.policy.requireProjectAccess(project, PROJECT_ARCHIVE_LEVEL);
+  if (project.archived === archived) return project;
+  const updated = await ctx.db.project.update({ where: { id: project.id }, data: { archived }, include: { namespace: true } });
+  return remembered(ctx, updated)!;
+}
+
+/** A namespace by id or full path, for a use case that names one (a fork's or a transfer's target). */
+export type NamespaceChoice = { namespaceId?: number | null; namespacePath?: string | null };
+
+async function chosenNamespaceId(ctx: Context, choice: NamespaceChoice): Promise<number | null> {
+  if (choice.namespaceId != null) return choice.namespaceId;
+  if (choice.namespacePath == null) return null;
+  const found = await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(choice.namespacePath) }, select: { id: true } });
+  if (!found) throw new NotFoundError('Namespace');
+  return found.id;
+}
+
+/** The most a fork may show: its source's visibility, and no more than its group's. */
+function forkVisibility(source: Visibility, wanted: Visibility | null | undefined, namespace: Namespace): Visibility {
+  const order: Visibility[] = ['private', 'internal', 'public'];
+  const limits = [source, ...(namespace.kind === 'group' ? [namespace.visibility] : [])];
+  const ceiling = order[Math.min(...limits.map((v) => order.indexOf(v)))]!;
+  if (wanted && exceedsVisibility(wanted, ceiling))
+    throw new ValidationError({ visibility_level: [`${wanted} is not allowed since the fork source project has lower visibility.`] });
+  return wanted ?? ceiling;
+}
+
+export type ForkInput = NamespaceChoice & { name?: string | null; path?: string | null; description?: string | null; visibility?: Visibility | null };
+
+/** What GitLab answers when the fork's name or path is taken in the target namespace: 409 with the validation messages. */
+class ForkConflictError extends DomainError {
+  constructor(messages: Record<string, string[]>) {
+    super(
+      'CONFLICT',
+      409,
+      { message: messages },
+      Object.entries(messages)
+        .map(([k, v]) => `${k} ${v.join(', ')}`)
+        .join('; '),
+    );
+  }
+}
+
+/**
+ * Forks the project into a namespace the viewer may create projects in (their own by default):
+ * a new project that records its source, with a copy of the source's repository (every branch
+ * and tag). Forking needs the source's code (GitLab's fork_project) and its forking feature on.
+ */
+export async function forkProject(ctx: Context, ref: ProjectRef, input: ForkInput): Promise<ProjectWithNamespace> {
+  if (!ctx.viewer.user) throw new UnauthorizedError();
+  const source = await requireProject(ctx, ref);
+  if (!(await ctx.policy.canReadCode(source)) || settingsView(source.settings).forking_access_level === 'disabled') throw new ForbiddenError();
+  const namespace = await targetNamespace(ctx, await chosenNamespaceId(ctx, input));
+  const name = input.name ?? source.name;
+  const path = input.path ?? source.path;
+  validate({ name, path }, null, false);
+  await assertFree(ctx, namespace.id, name, path).catch((error) => {
+    throw error instanceof ValidationError ? new ForkConflictError(error.fields) : error;
+  });
+  const data = {
+    namespace,
+    name,
+    path,
+    description: input.description ?? source.description,
+    visibility: forkVisibility(source.visibility, input.visibility, namespace),
+    defaultBranch: source.defaultBranch,
+    topics: source.topics,
+    settings: source.settings as object,
+    forkedFromId: source.id,
+  };
+  const fork = await persistProject(ctx, data, async (created) => {
+    // A rollout (config/feature_flags/experiment): objects hard-linked instead of copied.
+    const hardLinks = await featureEnabled(ctx.deps, 'fork_hardlinked_objects_experiment_percentage', flagActor('Project', source.id));
+    await ctx.deps.git.fork(source.id, created.id, { hardLinks });
+  });
+  return reread(ctx, fork.id);
+}
+
+/** The project a fork was made from, when the viewer may read it. */
+export async function forkedFrom(ctx: Context, project: ProjectWithNamespace): Promise<ProjectWithNamespace | null> {
+  if (project.forkedFromId == null) return null;
+  const source = await ctx.loaders.project.load(project.forkedFromId);
+  return source && (await ctx.policy.canReadProject(source)) ? source : null;
+}
+
+/**
+ * Moves the project to another namespace (Owners, into a namespace they may create projects in);
+ * its repository stays where it is (repositories are kept by project id).
+ */
+export async function transferProject(ctx: Context, ref: ProjectRef, target: NamespaceChoice): Promise<ProjectWithNamespace> {
+  const project = await requireProject(ctx, ref);
+  await ctx.policy.requireProjectAccess(project, PROJECT_OWNER_LEVEL);
+  const namespaceId = await chosenNamespaceId(ctx, target);
+  if (namespaceId == null) throw new BadRequestError('namespace is missing');
+  const namespace = await targetNamespace(ctx, namespaceId);
+  const refuse = (problem: string) => new BadRequestError(`Failed to transfer project {:namespace=>["${problem}"]}`);
+  if (namespace.id === project.namespaceId) throw refuse('Project is already in this namespace.');
+  if (namespace.kind === 'group' && exceedsVisibility(project.visibility, namespace.visibility)) {
+    throw refuse(`Project visibility is ${project.visibility}, higher than the target group's (${namespace.visibility})`);
+  }
+  await assertFree(ctx, namespace.id, project.name, project.path).catch((error) => {
+    throw error instanceof ValidationError ? refuse('Project with same name or path in target namespace already exists') : error;
+  });
+  await ctx.db.project.update({ where: { id: project.id }, data: { namespaceId: namespace.id, lastActivityAt: new Date() } });
+  return reread(ctx, project.id);
+}
+
+/** The groups a project is in (its namespace and the groups above it) that the viewer may read, nearest last; `search` matches their name or path. */
+export async function projectGroups(ctx: Context, project: ProjectWithNamespace, search?: string | null): Promise<Namespace[]> {
+  if (project.namespace.kind !== 'group') return [];
+  const groups = (await Promise.all(project.namespace.traversalIds.map((id) => ctx.loaders.namespace.load(id)))).filter((g): g is Namespace => !!g);
+  const needle = search?.toLowerCase();
+  const readable = await Promise.all(groups.map((g) => ctx.policy.canReadNamespace(g)));
+  return groups.filter((g, i) => readable[i] && (!needle || g.name.toLowerCase().includes(needle) || g.path.toLowerCase().includes(needle)));
+}
+
+/** Files read at most for the languages of one repository: beyond, the shares are of these. */
+const LANGUAGE_FILES_MAX = 20_000;
+
+/** The languages of the default branch's files by their share of bytes (GitLab's languages); the viewer must read code. */
+export async function projectLanguages(ctx: Context, project: ProjectWithNamespace): Promise<LanguageShare[]> {
+  if (!(await ctx.policy.canReadCode(project))) return [];
+  const repository = await ctx.loaders.repository.load(project.id);
+  const tip = repository.branchTip(project.defaultBranch);
+  if (!tip) return [];
+  return languageShares((await repository.fileSizes(tip)).slice(0, LANGUAGE_FILES_MAX));
+}
+
+/** Where the project's repository is kept (GitLab's project storage); administrators only. */
+export function projectStorage(ctx: Context, project: ProjectWithNamespace) {
+  ctx.policy.requireAdmin();
+  return { projectId: project.id, diskPath: `repositories/${project.id}.git`, createdAt: project.createdAt, repositoryStorage: 'default' };
+}
+
+/**
+ * The viewer's access levels (REST's `permissions`), as GitLab's: their own membership of the
+ * project, and their level in its group (through it or a group above); null where none.
+ */
+export async function viewerAccess(ctx: Context, project: ProjectWithNamespace) {
+  const [projectLevel, groupLevel] = await Promise.all([
+    ctx.viewer.user ? ctx.loaders.directProjectLevels.load(project.id) : 0,
+    ctx.policy.groupMembershipLevel(project.namespace),
+  ]);
+  const access = (level: number) => (level > 0 ? { accessLevel: level } : null);
+  return { projectAccess: access(projectLevel), groupAccess: access(groupLevel) };
+}
+
+/** Whether the project's repository has no branch yet (REST's `empty_repo`, shown to everyone who sees the project); a repository missing from the storage counts as empty. */
+export async function isEmptyRepository(ctx: Context, project: ProjectWithNamespace): Promise<boolean> {
+  try {
+    return !(await ctx.loaders.repository.load(project.id)).hasBranches();
+  } catch {
+    return true;
+  }
+}
+
+const README = /^readme(\.[a-z0-9]+)?$/i;
+
+/** The web address of the README at the top of the default branch (GitLab's `readme_url`), null without one. */
+export async function readmeUrl(ctx: Context, project: ProjectWithNamespace): Promise<string | null> {
+  const repository = await ctx.loaders.repository.load(project.id).catch(() => null);
+  const tip = repository?.branchTip(project.defaultBranch);
+  const readme = tip ? repository!.listTree(tip, '')?.find((e) => e.type === 'blob' && README.test(e.name)) : undefined;
+  return readme ? `${ctx.deps.config.externalUrl}/${projectFullPath(project)}/-/blob/${project.defaultBranch}/${readme.name}` : null;
 }

@@ -2,32 +2,58 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { escapeLike } from '../../core/input.ts';
 import type { Listing } from '../../core/listing.ts';
-import { PROJECTS_JOIN, projectWithNamespaceColumns, readProjects } from '../../core/store.ts';
+import { PROJECTS_JOIN, projectWithNamespaceColumns } from '../../core/store.ts';
 import { Conditions, type SqlReader } from '../../db/rows.ts';
 import type { ProjectFilter } from './service.ts';
 
-const PROJECT_COLUMNS = projectWithNamespaceColumns();
 /** The project's columns under a key of its own (the row's `project`), so that the viewer's level beside it is not one of its fields. */
 const PROJECT_UNDER_ITS_KEY = projectWithNamespaceColumns('project.');
 
 /** A project by id, or by its namespace's full path and its own path (both compared case-insensitively, as GitLab does). */
 export type ProjectKey = { id: number } | { namespacePath: string; path: string };
 
+/** A user's unexpired membership of a project itself (not through a group), null for none. */
+const directLevelOf = (project: string, user: string) =>
+  `(SELECT m.access_level FROM members m WHERE m.project_id = ${project} AND m.user_id = ${user}
+     AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date))`;
+
+export type Levels = { project: number | null; group: number | null; direct: number | null };
+/** A project read with the viewer's levels (absent for anonymous viewers). */
+export type ProjectWithLevels = { project: ProjectWithNamespace; levels?: Levels };
+
 /**
- * A project with its namespace, read with the viewer's level in it where the policy reads levels
- * from memberships (`viewerLevel`, absent otherwise): the check that follows then sends no
- * statement of its own.
+ * The viewer's levels as columns of a statement over `projects p JOIN namespaces n`, bound in
+ * `conditions`: in the project and in its group, as the policy reads them, and the viewer's own
+ * membership of the project (REST's `permissions`). None for anonymous viewers.
  */
-export async function readProject(ctx: Context, key: ProjectKey): Promise<{ project: ProjectWithNamespace; viewerLevel?: number | null } | null> {
+function levelColumns(ctx: Context, conditions: Conditions): string {
+  const levels = ctx.policy.levelColumns(conditions);
+  if (!levels) return '';
+  const direct = directLevelOf('p.id', conditions.bind(ctx.viewer.userId));
+  return `, ${levels.project} AS "levels.project", ${levels.group} AS "levels.group", ${direct} AS "levels.direct"`;
+}
+
+/**
+ * A project with its namespace, read with the viewer's levels (`levelColumns`): the checks that
+ * follow, and the answer's `permissions`, then send no statement of their own.
+ */
+export async function readProject(ctx: Context, key: ProjectKey): Promise<ProjectWithLevels | null> {
   const where = new Conditions();
   const { bind } = where;
   if ('id' in key) where.and(`p.id = ${bind(key.id)}`);
   else where.and(`lower(n.full_path) = lower(${bind(key.namespacePath)}) AND lower(p.path) = lower(${bind(key.path)})`);
-  const level = ctx.policy.projectLevelColumn(where);
-  const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${level ? `, ${level} AS "viewerLevel"` : ''} FROM ${PROJECTS_JOIN} WHERE ${where}`;
-  const [row] = await ctx.deps.sql.rows<{ project: ProjectWithNamespace; viewerLevel?: number | null }>(select, where.values);
+  const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, where)} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+  const [row] = await ctx.deps.sql.rows<ProjectWithLevels>(select, where.values);
   return row ?? null;
 }
+
+/** A user's own memberships of projects (not through a group), unexpired. */
+export const directProjectLevels = (sql: SqlReader, userId: number, projectIds: readonly number[]) =>
+  sql.rows<{ id: number; level: number }>(
+    `SELECT m.project_id AS id, m.access_level AS level FROM members m WHERE m.user_id = $1 AND m.project_id = ANY($2)
+       AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date)`,
+    [userId, projectIds],
+  );
 
 /** The column each order reads; the id breaks ties so that pages never overlap. */
 export const ORDER_COLUMNS = {
@@ -51,6 +77,7 @@ export function projectConditions(ctx: Context, filter: ProjectFilter): Conditio
   if (filter.owned) where.and(`n.owner_id = ${bind(ctx.viewer.userId ?? -1)}`);
   if (filter.visibility) where.and(`p.visibility = ${bind(filter.visibility)}`);
   if (filter.ids) where.and(`p.id = ANY(${bind(filter.ids)})`);
+  if (filter.forkedFromId != null) where.and(`p.forked_from_id = ${bind(filter.forkedFromId)}`);
   if (filter.search) {
     // ILIKE with the wildcards of the search escaped: `%` and `_` match themselves.
     const pattern = bind(`%${escapeLike(filter.search)}%`);
@@ -65,19 +92,21 @@ export function projectConditions(ctx: Context, filter: ProjectFilter): Conditio
 }
 
 /**
- * The projects under `where`, in the filter's order: the page and the count are one plain
- * statement each over the pool.
+ * The projects under `where`, in the filter's order, each with the viewer's levels
+ * (`levelColumns`): the page and the count are one plain statement each over the pool.
  */
-export function projectPages(sql: SqlReader, where: Conditions, filter: Pick<ProjectFilter, 'orderBy' | 'sort'>): Listing<ProjectWithNamespace> {
+export function projectPages(ctx: Context, where: Conditions, filter: Pick<ProjectFilter, 'orderBy' | 'sort'>): Listing<ProjectWithLevels> {
+  const { sql } = ctx.deps;
   // The column and direction come from the lists above, never from the request.
   const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
   const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
-  const from = `SELECT ${PROJECT_COLUMNS} FROM ${PROJECTS_JOIN} WHERE ${where}`;
   const order = `ORDER BY p.${column} ${direction}, p.id ${direction}`;
   return {
     fetch: ({ offset, limit }) => {
+      // The page's own values: the levels and the window are bound for it alone, not for the count.
       const page = new Conditions(where.values);
-      return readProjects(sql, `${from} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
+      const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, page)} FROM ${PROJECTS_JOIN} WHERE ${where}`;
+      return sql.rows<ProjectWithLevels>(`${select} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
     },
     count: async () => (await sql.rows<{ count: number }>(`SELECT count(*)::int AS count FROM ${PROJECTS_JOIN} WHERE ${where}`, where.values))[0]!.count,
   };

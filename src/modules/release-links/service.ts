@@ -55,7 +55,7 @@ export async function createLink(
   tag: string,
   input: LinkInput & { name: string; url: string },
 ): Promise<LinkWithRelease> {
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectWrite(project, AccessLevel.DEVELOPER);
   const release = await releaseOfTag(ctx, project, tag);
   const row = {
     name: input.name,
@@ -73,7 +73,7 @@ export async function createLink(
 export async function updateLink(ctx: Context, target: LinkTarget, input: LinkInput): Promise<LinkWithRelease> {
   checkInput(rules.atLeastOneOf(input, { name: 'name', url: 'url' }));
   const { link, release, project } = await locateLink(ctx, target);
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectWrite(project, AccessLevel.DEVELOPER);
   const row = {
     id: link.id,
     name: input.name ?? link.name,
@@ -90,7 +90,7 @@ export async function updateLink(ctx: Context, target: LinkTarget, input: LinkIn
 
 export async function deleteLink(ctx: Context, target: LinkTarget): Promise<LinkWithRelease> {
   const located = await locateLink(ctx, target);
-  await ctx.policy.requireProjectAccess(located.project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectWrite(located.project, AccessLevel.DEVELOPER);
   await ctx.db.releaseLink.delete({ where: { id: located.link.id } });
   ctx.loaders.releases.links.clear(located.release.id);
   return { link: located.link, release: located.release };

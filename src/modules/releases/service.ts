@@ -172,7 +172,7 @@ const publishRelease = (ctx: Context, release: Release, action: 'create' | 'upda
 
 export async function createRelease(ctx: Context, project: ProjectWithNamespace, input: ReleaseCreateInput): Promise<Release> {
   checkInput(milestonesOneWay(input));
-  await ctx.policy.requireProjectAccess(project, RELEASE_WRITE_LEVEL);
+  await ctx.policy.requireProjectWrite(project, RELEASE_WRITE_LEVEL);
   if (await findRelease(ctx, project, input.tagName)) throw alreadyExists();
   const milestones = (await milestonesOf(ctx, project, input)) ?? [];
   const links = linkRows(input.links ?? []);
@@ -217,7 +217,7 @@ export type ReleaseUpdateInput = {
 
 /** An existing release for a Developer; GitLab answers 403 for a missing one too. */
 async function releaseToChange(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release> {
-  await ctx.policy.requireProjectAccess(project, RELEASE_WRITE_LEVEL);
+  await ctx.policy.requireProjectWrite(project, RELEASE_WRITE_LEVEL);
   const release = await findRelease(ctx, project, tag);
   if (!release) throw new ForbiddenError();
   return release;
@@ -258,7 +258,7 @@ export async function deleteRelease(ctx: Context, project: ProjectWithNamespace,
 
 /** Collects a new evidence snapshot inline (no queue is needed for one JSON document). */
 export async function collectEvidence(ctx: Context, project: ProjectWithNamespace, tag: string): Promise<ReleaseEvidence> {
-  await ctx.policy.requireProjectAccess(project, RELEASE_WRITE_LEVEL);
+  await ctx.policy.requireProjectWrite(project, RELEASE_WRITE_LEVEL);
   const release = await findRelease(ctx, project, tag);
   if (!release) throw new NotFoundError();
   const evidence = await ctx.db.$transaction((tx) => writeEvidence(tx, release, project));

@@ -56,7 +56,7 @@ async function writeTag(ctx: Context, project: ProjectWithNamespace, repository:
 }
 
 export async function createTag(ctx: Context, project: ProjectWithNamespace, input: TagInput): Promise<TagInfo> {
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectWrite(project, AccessLevel.DEVELOPER);
   const repository = await repositoryOf(ctx, project);
   if (repository.tag(input.name)) throw new BadRequestError(`Tag ${input.name} already exists`);
   const { created } = await writeTag(ctx, project, repository, input);
@@ -92,7 +92,7 @@ export async function removeTag(ctx: Context, project: ProjectWithNamespace, nam
 
 /** Deletes the tag; its release, if any, is kept (GitLab does the same). */
 export async function deleteTag(ctx: Context, project: ProjectWithNamespace, name: string): Promise<TagInfo> {
-  await ctx.policy.requireProjectAccess(project, AccessLevel.DEVELOPER);
+  await ctx.policy.requireProjectWrite(project, AccessLevel.DEVELOPER);
   const repository = await repositoryOf(ctx, project);
   const tag = repository.tag(name);
   if (!tag) throw new NotFoundError('Tag');

@@ -2,7 +2,7 @@ import type { LabelEntityFragment } from '../../generated/operations.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, page } from '../../rest/shape.ts';
-import { REST_SOURCES, sourceInput } from '../../rest/sources.ts';
+import { projectInput, REST_SOURCES, sourceInput } from '../../rest/sources.ts';
 
 /** Issue and merge request counters: forgegate has neither, so they are zero. */
 const entity = (label: LabelEntityFragment) => ({
@@ -11,7 +11,6 @@ const entity = (label: LabelEntityFragment) => ({
   open_issues_count: 0,
   closed_issues_count: 0,
   open_merge_requests_count: 0,
-  subscribed: false,
 });
 
 /** `:label_id`: an id (digits, tried as a title too) or a URL-encoded title, as GitLab's find_label reads it. */
@@ -23,88 +22,117 @@ const CHANGES = { new_name: param.string(), color: param.string(), description: 
 const BODY_LABEL = { label_id: param.int(), name: param.string() };
 
 export const routes = defineRoutes(
-  REST_SOURCES.flatMap(({ prefix, kind, resource }) => [
-    route({
-      method: 'GET',
-      path: `/${prefix}/:id/labels`,
-      operation: `${kind}Labels`,
-      paginated: true,
-      params: { id: param.ref(), include_ancestor_groups: param.bool(), search: param.string() },
-      // GitLab's REST list includes ancestor groups' labels unless told not to; GraphQL's does not.
-      variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups ?? true, search: v.search }),
-      result: (data) => page(found(data.source, resource).labels, entity),
-    }),
-    route({
-      method: 'POST',
-      path: `/${prefix}/:id/labels`,
-      operation: 'LabelCreate',
-      status: 201,
-      params: {
-        id: param.ref(),
-        name: param.string({ required: true, allowBlank: false }),
-        color: param.string({ required: true, allowBlank: false }),
-        description: param.string(),
-        priority: param.int(),
-      },
-      variables: (v) => ({ input: { ...sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority } }),
-      result: (data) => entity(expected(data.labelCreate?.label, 'label')),
-    }),
-    route({
-      method: 'GET',
-      path: `/${prefix}/:id/labels/:label_id`,
-      operation: `${kind}Label`,
-      params: { id: param.ref(), label_id: param.string({ required: true }), include_ancestor_groups: param.bool({ default: true }) },
-      variables: (v) => ({ ...v.id, ...labelRef(v.label_id), includeAncestorGroups: v.include_ancestor_groups }),
-      result: (data) => entity(found(found(data.source, resource).label, 'Label')),
-    }),
-    route({
-      method: 'PUT',
-      path: `/${prefix}/:id/labels/:label_id`,
-      operation: 'LabelUpdate',
-      params: {
-        id: param.ref(),
-        label_id: param.string({ required: true }),
-        ...CHANGES,
-      },
-      variables: (v) => ({
-        input: { ...sourceInput(kind, v.id), ...labelRef(v.label_id), newTitle: v.new_name, color: v.color, description: v.description, priority: v.priority },
+  [
+    ...REST_SOURCES.flatMap(({ prefix, kind, resource }) => [
+      route({
+        method: 'GET',
+        path: `/${prefix}/:id/labels`,
+        operation: `${kind}Labels`,
+        paginated: true,
+        params: { id: param.ref(), include_ancestor_groups: param.bool(), search: param.string() },
+        // GitLab's REST list includes ancestor groups' labels unless told not to; GraphQL's does not.
+        variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups ?? true, search: v.search }),
+        result: (data) => page(found(data.source, resource).labels, entity),
       }),
-      result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
-    }),
-    route({
-      method: 'DELETE',
-      path: `/${prefix}/:id/labels/:label_id`,
-      operation: 'LabelDelete',
-      params: { id: param.ref(), label_id: param.string({ required: true }) },
-      variables: (v) => ({ input: { ...sourceInput(kind, v.id), ...labelRef(v.label_id) } }),
-    }),
-    // GitLab still serves the older form that names the label in the body (`label_id` or `name`);
-    // python-gitlab 3.x updates labels through it.
-    route({
-      method: 'PUT',
-      path: `/${prefix}/:id/labels`,
-      operation: 'LabelUpdate',
-      params: { id: param.ref(), ...BODY_LABEL, ...CHANGES },
-      variables: (v) => ({
-        input: {
-          ...sourceInput(kind, v.id),
-          labelId: v.label_id,
-          title: v.name,
-          newTitle: v.new_name,
-          color: v.color,
-          description: v.description,
-          priority: v.priority,
+      route({
+        method: 'POST',
+        path: `/${prefix}/:id/labels`,
+        operation: 'LabelCreate',
+        status: 201,
+        params: {
+          id: param.ref(),
+          name: param.string({ required: true, allowBlank: false }),
+          color: param.string({ required: true, allowBlank: false }),
+          description: param.string(),
+          priority: param.int(),
         },
+        variables: (v) => ({ input: { ...sourceInput(kind, v.id), title: v.name, color: v.color, description: v.description, priority: v.priority } }),
+        result: (data) => entity(expected(data.labelCreate?.label, 'label')),
       }),
-      result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
-    }),
+      route({
+        method: 'GET',
+        path: `/${prefix}/:id/labels/:label_id`,
+        operation: `${kind}Label`,
+        params: { id: param.ref(), label_id: param.string({ required: true }), include_ancestor_groups: param.bool({ default: true }) },
+        variables: (v) => ({ ...v.id, ...labelRef(v.label_id), includeAncestorGroups: v.include_ancestor_groups }),
+        result: (data) => entity(found(found(data.source, resource).label, 'Label')),
+      }),
+      route({
+        method: 'PUT',
+        path: `/${prefix}/:id/labels/:label_id`,
+        operation: 'LabelUpdate',
+        params: {
+          id: param.ref(),
+          label_id: param.string({ required: true }),
+          ...CHANGES,
+        },
+        variables: (v) => ({
+          input: {
+            ...sourceInput(kind, v.id),
+            ...labelRef(v.label_id),
+            newTitle: v.new_name,
+            color: v.color,
+            description: v.description,
+            priority: v.priority,
+          },
+        }),
+        result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
+      }),
+      route({
+        method: 'DELETE',
+        path: `/${prefix}/:id/labels/:label_id`,
+        operation: 'LabelDelete',
+        params: { id: param.ref(), label_id: param.string({ required: true }) },
+        variables: (v) => ({ input: { ...sourceInput(kind, v.id), ...labelRef(v.label_id) } }),
+      }),
+      // GitLab still serves the older form that names the label in the body (`label_id` or `name`);
+      // python-gitlab 3.x updates labels through it.
+      route({
+        method: 'PUT',
+        path: `/${prefix}/:id/labels`,
+        operation: 'LabelUpdate',
+        params: { id: param.ref(), ...BODY_LABEL, ...CHANGES },
+        variables: (v) => ({
+          input: {
+            ...sourceInput(kind, v.id),
+            labelId: v.label_id,
+            title: v.name,
+            newTitle: v.new_name,
+            color: v.color,
+            description: v.description,
+            priority: v.priority,
+          },
+        }),
+        result: (data) => entity(expected(data.labelUpdate?.label, 'label')),
+      }),
+      route({
+        method: 'DELETE',
+        path: `/${prefix}/:id/labels`,
+        operation: 'LabelDelete',
+        params: { id: param.ref(), ...BODY_LABEL },
+        variables: (v) => ({ input: { ...sourceInput(kind, v.id), labelId: v.label_id, title: v.name } }),
+      }),
+      // GitLab's subscriptions API: 201 with the label, 304 when nothing changes.
+      ...(['subscribe', 'unsubscribe'] as const).map((action) =>
+        route({
+          method: 'POST',
+          path: `/${prefix}/:id/labels/:label_id/${action}`,
+          operation: 'LabelSubscribe',
+          status: 201,
+          params: { id: param.ref(), label_id: param.string({ required: true }) },
+          variables: (v) => ({ input: { ...sourceInput(kind, v.id), ...labelRef(v.label_id), subscribed: action === 'subscribe' } }),
+          result: (data) => entity(expected(data.labelSubscribe?.label, 'label')),
+        }),
+      ),
+    ]),
     route({
-      method: 'DELETE',
-      path: `/${prefix}/:id/labels`,
-      operation: 'LabelDelete',
-      params: { id: param.ref(), ...BODY_LABEL },
-      variables: (v) => ({ input: { ...sourceInput(kind, v.id), labelId: v.label_id, title: v.name } }),
+      method: 'PUT',
+      path: '/projects/:id/labels/:label_id/promote',
+      operation: 'LabelPromote',
+      params: { id: param.ref(), label_id: param.string({ required: true }) },
+      variables: (v) => ({ input: { ...projectInput(v.id), ...labelRef(v.label_id) } }),
+      result: (data) => entity(expected(data.labelPromote?.label, 'label')),
     }),
-  ]),
+  ],
   { authenticate: 'always' },
 );

@@ -1,12 +1,25 @@
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, readableBelow, resolveParent } from '../parents/parent.ts';
+import { parentOf, readableBelow, resolveParent, resolveProject } from '../parents/parent.ts';
 import type { Namespace } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
+import { parentFields, parentInputFields, projectInputFields } from '../parents/parent-fields.ts';
 import { ProjectPermissionsRef } from '../projects/index.ts';
-import { createLabel, DEFAULT_LABEL_COLOR, deleteLabel, findLabel, LABEL_WRITE_LEVEL, listLabels, textColor, updateLabel } from './service.ts';
+import {
+  createLabel,
+  DEFAULT_LABEL_COLOR,
+  deleteLabel,
+  findLabel,
+  isSubscribed,
+  LABEL_WRITE_LEVEL,
+  listLabels,
+  promoteLabel,
+  subscribeToLabel,
+  textColor,
+  unsubscribeFromLabel,
+  updateLabel,
+} from './service.ts';
 
 export const LabelRef = builder.prismaObject('Label', {
   fields: (t) => ({
@@ -20,6 +33,10 @@ export const LabelRef = builder.prismaObject('Label', {
     isProjectLabel: t.boolean({ resolve: (l) => l.projectId != null }),
     createdAt: t.expose('createdAt', { type: 'Time', nullable: false }),
     updatedAt: t.expose('updatedAt', { type: 'Time', nullable: false }),
+    subscribed: t.boolean({
+      description: "The current user follows the label. forgegate's field (GitLab has it in REST only).",
+      resolve: (l, _a, ctx) => isSubscribed(ctx, l),
+    }),
   }),
 });
 
@@ -149,6 +166,39 @@ builder.mutationFields((t) => ({
       const parent = await resolveParent(ctx, input);
       const { title, description, color, priority } = input;
       return asPayload('label', () => createLabel(ctx, parent, { name: title, description, color: color ?? DEFAULT_LABEL_COLOR, priority }), input);
+    },
+  }),
+}));
+
+const LabelSubscriptionInput = mutationInput('LabelSubscriptionInput', (t) => ({
+  ...labelRefFields(t),
+  subscribed: t.boolean({ required: true, description: 'Follow (true) or stop following (false) the label.' }),
+}));
+
+const LabelPromoteInput = mutationInput('LabelPromoteInput', (t) => ({
+  ...projectInputFields(t),
+  labelId: t.int({ description: 'Database ID of the project label.' }),
+  title: t.string({ description: 'Title of the project label.' }),
+}));
+
+builder.mutationFields((t) => ({
+  labelSubscribe: t.field({
+    type: payloadType('LabelSubscribePayload', 'label', LabelRef),
+    description: "Follows or stops following a label; an unchanged subscription is an error. forgegate's mutation (GitLab has it in REST only).",
+    args: { input: t.arg({ type: LabelSubscriptionInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      const ref = { id: input.labelId, title: input.title };
+      return asPayload('label', () => (input.subscribed ? subscribeToLabel(ctx, parent, ref) : unsubscribeFromLabel(ctx, parent, ref)), input);
+    },
+  }),
+  labelPromote: t.field({
+    type: payloadType('LabelPromotePayload', 'label', LabelRef),
+    description: "Promotes a project label to a label of the project's group. forgegate's mutation (GitLab has it in REST only).",
+    args: { input: t.arg({ type: LabelPromoteInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const project = await resolveProject(ctx, input);
+      return asPayload('label', () => promoteLabel(ctx, project, { id: input.labelId, title: input.title }), input);
     },
   }),
 }));

@@ -4,7 +4,8 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { ancestorGroupIds, parentColumn, requireParentAccess, type Parent } from '../parents/parent.ts';
 
@@ -213,4 +214,69 @@ export async function deleteLabel(ctx: Context, parent: Parent, ref: { id?: numb
   const label = await ownLabel(ctx, parent, ref);
   await ctx.db.label.delete({ where: { id: label.id } });
   return label;
+}
+
+/** Subscribing twice (or unsubscribing a label one does not follow): GitLab's `not_modified!`, a 304 without a body. */
+class NotModifiedError extends DomainError {
+  constructor(message: string) {
+    super('NOT_MODIFIED', 304, {}, message);
+  }
+}
+
+/** A label the viewer can see in the parent (its own or an ancestor group's); 404 Label otherwise. */
+async function visibleLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }): Promise<Label> {
+  if (!ctx.viewer.user) throw new UnauthorizedError();
+  const label = await findLabel(ctx, parent, ref);
+  if (!label) throw new NotFoundError('Label');
+  return label;
+}
+
+/** Whether the viewer follows a label (batched per request: see loaders.ts). */
+export async function isSubscribed(ctx: Context, label: Label): Promise<boolean> {
+  if (!ctx.viewer.userId) return false;
+  return (await ctx.loaders.labelSubscriptions.load(label.id)) !== null;
+}
+
+/** The viewer follows a label they can see (GitLab's `subscribe`); 304 when they already do. */
+export async function subscribeToLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }): Promise<Label> {
+  const label = await visibleLabel(ctx, parent, ref);
+  const userId = ctx.viewer.userId!;
+  const created = await ctx.db.labelSubscription.createMany({ data: [{ labelId: label.id, userId }], skipDuplicates: true });
+  if (created.count === 0) throw new NotModifiedError('You are already subscribed to this label');
+  ctx.loaders.labelSubscriptions.clear(label.id);
+  return label;
+}
+
+/** The viewer stops following a label; 304 when they did not. */
+export async function unsubscribeFromLabel(ctx: Context, parent: Parent, ref: { id?: number | null; title?: string | null }): Promise<Label> {
+  const label = await visibleLabel(ctx, parent, ref);
+  const removed = await ctx.db.labelSubscription.deleteMany({ where: { labelId: label.id, userId: ctx.viewer.userId! } });
+  if (removed.count === 0) throw new NotModifiedError('You are not subscribed to this label');
+  ctx.loaders.labelSubscriptions.clear(label.id);
+  return label;
+}
+
+/**
+ * Promotes a project label to the project's group (GitLab's Labels::PromoteService): the group's
+ * label of that title, or a new one with the label's attributes, takes the place of every
+ * same-titled label of the group's projects (their subscribers follow it), and those go.
+ * Reporters of the group and above; 403 for a project outside a group.
+ */
+export async function promoteLabel(ctx: Context, project: ProjectWithNamespace, ref: { id?: number | null; title?: string | null }): Promise<Label> {
+  const group = project.namespace;
+  if (group.kind !== 'group') throw new ForbiddenError();
+  await ctx.policy.requireGroupAccess(group, LABEL_WRITE_LEVEL);
+  const label = await findLabel(ctx, { kind: 'project', project }, ref, { includeAncestorGroups: false });
+  if (!label) throw new NotFoundError('Label');
+  return ctx.db.$transaction(async (tx) => {
+    const existing = await tx.label.findFirst({ where: { groupId: group.id, name: label.name } });
+    const { name, color, description } = label;
+    const promoted = existing ?? (await tx.label.create({ data: { groupId: group.id, name, color, description } }));
+    const same = await tx.label.findMany({ where: { name, project: { namespaceId: group.id } }, select: { id: true } });
+    const ids = same.map((l) => l.id);
+    const subscribers = await tx.labelSubscription.findMany({ where: { labelId: { in: ids } }, select: { userId: true } });
+    await tx.labelSubscription.createMany({ data: subscribers.map(({ userId }) => ({ labelId: promoted.id, userId })), skipDuplicates: true });
+    await tx.label.deleteMany({ where: { id: { in: ids } } });
+    return promoted;
+  });
 }

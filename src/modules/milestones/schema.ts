@@ -4,10 +4,20 @@ import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import type { Preload } from '../../graphql/preload.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
-import { parentOf, readableBelow, resolveParent } from '../parents/parent.ts';
-import { parentFields, parentInputFields } from '../parents/parent-fields.ts';
+import { parentOf, readableBelow, resolveParent, resolveProject } from '../parents/parent.ts';
+import { parentFields, parentInputFields, projectInputFields } from '../parents/parent-fields.ts';
 import { databaseIdOfGlobalId } from '../../graphql/scalars.ts';
-import { createMilestone, findMilestone, isExpired, isUpcoming, listMilestones, MILESTONE_SORTS, updateMilestone } from './service.ts';
+import {
+  createMilestone,
+  deleteMilestone,
+  findMilestone,
+  isExpired,
+  isUpcoming,
+  listMilestones,
+  MILESTONE_SORTS,
+  promoteMilestone,
+  updateMilestone,
+} from './service.ts';
 
 const MilestoneStateEnum = builder.enumType('MilestoneStateEnum', { values: ['active', 'closed'] as const });
 const MilestoneStateEvent = builder.enumType('MilestoneStateEvent', { values: ['close', 'activate'] as const });
@@ -169,6 +179,37 @@ builder.mutationFields((t) => ({
       const parent = await resolveParent(ctx, input);
       const attributes = { ...milestoneInput(input), stateEvent: input.stateEvent };
       return asPayload('milestone', () => updateMilestone(ctx, parent, input.id, attributes), input);
+    },
+  }),
+}));
+
+const MilestoneDeleteInput = mutationInput('MilestoneDeleteInput', (t) => ({
+  ...parentInputFields(t),
+  id: t.field({ type: 'MilestoneID', required: true, description: 'Global ID of the milestone to delete.' }),
+}));
+
+const MilestonePromoteInput = mutationInput('MilestonePromoteInput', (t) => ({
+  ...projectInputFields(t),
+  id: t.field({ type: 'MilestoneID', required: true, description: 'Global ID of the project milestone to promote.' }),
+}));
+
+builder.mutationFields((t) => ({
+  milestoneDelete: t.field({
+    type: payloadType('MilestoneDeletePayload', 'milestone', MilestoneRef),
+    description: "Deletes a milestone of a project or group. forgegate's mutation (GitLab has it in REST only).",
+    args: { input: t.arg({ type: MilestoneDeleteInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const parent = await resolveParent(ctx, input);
+      return asPayload('milestone', () => deleteMilestone(ctx, parent, input.id), input);
+    },
+  }),
+  milestonePromote: t.field({
+    type: payloadType('MilestonePromotePayload', 'milestone', MilestoneRef),
+    description: "Promotes a project milestone to a milestone of the project's group. forgegate's mutation (GitLab has it in REST only).",
+    args: { input: t.arg({ type: MilestonePromoteInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const project = await resolveProject(ctx, input);
+      return asPayload('milestone', () => promoteMilestone(ctx, project, input.id), input);
     },
   }),
 }));

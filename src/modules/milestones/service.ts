@@ -4,7 +4,8 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
-import { NotFoundError, ValidationError } from '../../core/errors.ts';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { ancestorGroupIds, parentColumn, parentId, requireParentAccess, type Parent } from '../parents/parent.ts';
 import { withNextIid } from '../../core/iids.ts';
 
@@ -174,4 +175,52 @@ export async function updateMilestone(ctx: Context, parent: Parent, id: number, 
       if (isUniqueViolation(error)) throw titleTaken();
       throw error;
     });
+}
+
+/** Who deletes and promotes milestones: GitLab's admin_milestone, Reporters and above. */
+const ADMIN_MILESTONE_LEVEL = AccessLevel.REPORTER;
+
+/** Deletes a milestone of a project or group; releases lose it (GitLab's Milestones::DestroyService). */
+export async function deleteMilestone(ctx: Context, parent: Parent, id: number): Promise<Milestone> {
+  const milestone = await findMilestone(ctx, parent, id);
+  if (!milestone) throw new NotFoundError('Milestone');
+  await requireParentAccess(ctx, parent, ADMIN_MILESTONE_LEVEL);
+  await ctx.db.milestone.delete({ where: { id: milestone.id } });
+  return milestone;
+}
+
+/** Promotion creates a group milestone: Maintainers of the group and above. */
+const PROMOTE_GROUP_LEVEL = AccessLevel.MAINTAINER;
+
+/**
+ * Promotes a project milestone to its group (GitLab's Milestones::PromoteService): one group
+ * milestone takes its attributes, the same-titled milestones of the group's projects hand it their
+ * releases and go. 403 for a project outside a group or a viewer below Maintainer there; 400 when
+ * the group already has a milestone with that title.
+ */
+export async function promoteMilestone(ctx: Context, project: ProjectWithNamespace, id: number): Promise<Milestone> {
+  const parent: Parent = { kind: 'project', project };
+  const milestone = await findMilestone(ctx, parent, id);
+  if (!milestone) throw new NotFoundError('Milestone');
+  await requireParentAccess(ctx, parent, ADMIN_MILESTONE_LEVEL);
+  const group = project.namespace;
+  if (group.kind !== 'group') throw new ForbiddenError();
+  await ctx.policy.requireGroupAccess(group, PROMOTE_GROUP_LEVEL);
+  if (await ctx.db.milestone.findFirst({ where: { groupId: group.id, title: milestone.title } })) {
+    throw new BadRequestError('Promotion failed - Title has already been taken');
+  }
+  const siblings = await ctx.db.milestone.findMany({ where: { title: milestone.title, project: { namespaceId: group.id } }, select: { id: true } });
+  const ids = siblings.map((m) => m.id);
+  return withNextIid(ctx.db, 'milestones:group', group.id, (iid) =>
+    ctx.db.$transaction(async (tx) => {
+      const { title, description, state, dueDate, startDate } = milestone;
+      const promoted = await tx.milestone.create({ data: { groupId: group.id, iid, title, description, state, dueDate, startDate } });
+      // A release that had several of them keeps one link to the group milestone.
+      const links = await tx.releaseMilestone.findMany({ where: { milestoneId: { in: ids } }, select: { releaseId: true } });
+      const releases = [...new Set(links.map((l) => l.releaseId))];
+      await tx.releaseMilestone.createMany({ data: releases.map((releaseId) => ({ releaseId, milestoneId: promoted.id })) });
+      await tx.milestone.deleteMany({ where: { id: { in: ids } } });
+      return promoted;
+    }),
+  );
 }

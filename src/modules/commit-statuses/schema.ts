@@ -2,7 +2,7 @@ import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
-import { CommitRef } from '../commits/index.ts';
+import { CommitRef, type DetailedStatus, DetailedStatusRef } from '../commits/index.ts';
 import { resolveProject } from '../parents/parent.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
 import { projectFullPath } from '../projects/service.ts';
@@ -38,6 +38,15 @@ type PipelineParent = Pipeline & { project: ProjectWithNamespace };
 
 const pipelinePath = (p: PipelineParent) => `/${projectFullPath(p.project)}/-/pipelines/${p.id}`;
 
+/** GitLab's words for a status (`Gitlab::Ci::Status`): the label, and the text its badge shows. */
+const STATUS_LABELS: Record<string, string> = { success: 'passed' };
+
+function detailedStatus(status: string, path: string, id: number): DetailedStatus {
+  const label = STATUS_LABELS[status] ?? status.replaceAll('_', ' ');
+  const text = label.charAt(0).toUpperCase() + label.slice(1);
+  return { id: `${status}-${id}`, detailsPath: path, icon: `status_${status}`, tooltip: label, text, group: status, label };
+}
+
 const PipelineRef = builder.objectRef<PipelineParent>('Pipeline').implement({
   description: 'A pipeline; forgegate has the external ones commit statuses create.',
   fields: (t) => ({
@@ -51,6 +60,11 @@ const PipelineRef = builder.objectRef<PipelineParent>('Pipeline').implement({
       type: PipelineStatusEnum,
       description: 'Status of the pipeline.',
       resolve: (p, _a, ctx) => pipelineStatus(ctx, p) as Promise<'created'>,
+    }),
+    detailedStatus: t.field({
+      type: DetailedStatusRef,
+      description: 'Detailed status of the pipeline.',
+      resolve: async (p, _a, ctx) => detailedStatus(await pipelineStatus(ctx, p), pipelinePath(p), p.id),
     }),
     createdAt: t.expose('createdAt', { type: 'Time', description: "Timestamp of the pipeline's creation." }),
     updatedAt: t.expose('updatedAt', { type: 'Time', description: "Timestamp of the pipeline's last activity." }),
@@ -91,8 +105,12 @@ builder.objectFields(CommitRef, (t) => ({
     type: PipelineRef,
     extensions: scopes(...REPOSITORY_READ_SCOPES),
     description: 'Pipelines of the commit, newest first.',
-    args: { ref: t.arg.string({ description: 'Filter pipelines by the ref they are run for.' }) },
+    args: {
+      ref: t.arg.string({ description: 'Filter pipelines by the ref they are run for.' }),
+      sha: t.arg.string({ description: 'Filter pipelines by the sha of the commit they are run for.' }),
+    },
     resolve: async (commit, args, ctx) => {
+      if (args.sha != null && args.sha !== commit.id) return pagedConnection(args, { count: async () => 0, fetch: async () => [] });
       const listing = await commitPipelines(ctx, commit.project, commit.id, args.ref);
       return pagedConnection(args, {
         count: listing.count,

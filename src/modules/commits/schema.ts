@@ -3,7 +3,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { CommitInfo, DiffEntry, DiffStats } from '../../git/repository.ts';
 import { REPOSITORY_READ_SCOPES } from '../../auth/scopes.ts';
 import { builder, scopes } from '../../graphql/builder.ts';
-import { listConnection, pagedConnection } from '../../graphql/connections.ts';
+import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type Types } from '../../graphql/payloads.ts';
 import { resolveProject } from '../parents/parent.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
@@ -373,8 +373,8 @@ builder.objectRef<SignatureDetails>('SshSignature').implement({
   }),
 });
 
-/** GitLab's pipeline status as the last-commit widget shows it; pipelines do not exist here. */
-type DetailedStatus = {
+/** GitLab's detailed status of a pipeline, as the last-commit widget shows it. */
+export type DetailedStatus = {
   id: string;
   detailsPath: string | null;
   icon: string | null;
@@ -384,7 +384,7 @@ type DetailedStatus = {
   label: string | null;
 };
 
-const DetailedStatusRef = builder.objectRef<DetailedStatus>('DetailedStatus').implement({
+export const DetailedStatusRef = builder.objectRef<DetailedStatus>('DetailedStatus').implement({
   fields: (t) => ({
     id: t.exposeString('id', { nullable: false }),
     detailsPath: t.exposeString('detailsPath', { nullable: true }),
@@ -393,13 +393,6 @@ const DetailedStatusRef = builder.objectRef<DetailedStatus>('DetailedStatus').im
     text: t.exposeString('text', { nullable: true }),
     group: t.exposeString('group', { nullable: true }),
     label: t.exposeString('label', { nullable: true }),
-  }),
-});
-
-const PipelineRef = builder.objectRef<{ id: string; detailedStatus: DetailedStatus }>('Pipeline').implement({
-  fields: (t) => ({
-    id: t.exposeID('id', { nullable: false }),
-    detailedStatus: t.expose('detailedStatus', { type: DetailedStatusRef, nullable: false }),
   }),
 });
 
@@ -442,16 +435,6 @@ builder.objectFields(CommitRef, (t) => ({
     resolve: () => null,
   }),
   signatureHtml: t.string({ nullable: true, description: 'Signature of the commit, as HTML: null (see `signature`).', resolve: () => null }),
-  pipelines: t.connection(
-    {
-      type: PipelineRef,
-      description: 'Pipelines of the commit: pipelines do not exist here, so none.',
-      args: { ref: t.arg.string(), sha: t.arg.string() },
-      resolve: (_c, args) => listConnection(args, []),
-    },
-    { name: 'PipelineConnection' },
-    { name: 'PipelineEdge' },
-  ),
   diffStats: t.field({
     type: [DiffStatsRef],
     nullable: true,

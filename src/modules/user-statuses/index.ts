@@ -1,4 +1,5 @@
 import { defineModule } from '../module.ts';
+import { createUserStatusLoader } from './loaders.ts';
 import { routes } from './rest.ts';
 // Registers this area's GraphQL types and fields.
 import './schema.ts';
@@ -7,5 +8,6 @@ import './schema.ts';
 export const userStatuses = defineModule({
   name: 'user-statuses',
   routes,
+  loaders: { userStatuses: createUserStatusLoader },
   operations: new URL('./operations.graphql', import.meta.url),
 });

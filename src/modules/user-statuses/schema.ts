@@ -2,7 +2,8 @@ import type { UserStatus } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { renderMarkdown } from '../releases/markdown.ts';
-import { CLEAR_STATUS_AFTER, setUserStatus, userStatus } from './service.ts';
+import { UserInterface } from '../users/index.ts';
+import { CLEAR_STATUS_AFTER, setUserStatus, statusOf, userStatus } from './service.ts';
 
 const AvailabilityEnum = builder.enumType('AvailabilityEnum', {
   description: 'User availability status',
@@ -23,6 +24,10 @@ const UserStatusRef = builder.objectRef<UserStatus>('UserStatus').implement({
     clearStatusAt: t.field({ type: 'Time', nullable: true, description: 'Timestamp for when the status is cleared.', resolve: (s) => s.clearStatusAt }),
   }),
 });
+
+builder.interfaceField(UserInterface, 'status', (t) =>
+  t.field({ type: UserStatusRef, nullable: true, description: 'User status.', resolve: (u, _a, ctx) => statusOf(ctx, u) }),
+);
 
 const ClearStatusAfterEnum = builder.enumType('UserStatusClearAfter', {
   description: "forgegate's: GitLab's `clear_status_after` choices.",

@@ -41,6 +41,11 @@ export async function userStatus(ctx: Context, by: { id?: number | null; usernam
   return current(await ctx.db.userStatus.findUnique({ where: { userId: user.id } }));
 }
 
+/** The status `User.status` shows: the user's, unless it lapsed. */
+export async function statusOf(ctx: Context, user: User): Promise<UserStatus | null> {
+  return current((await ctx.loaders.userStatuses.load(user.id)) ?? null);
+}
+
 function requireViewer(ctx: Context): User {
   if (!ctx.viewer.user) throw new UnauthorizedError();
   return ctx.viewer.user;

@@ -1,7 +1,7 @@
 import { defineModule } from '../module.ts';
 import { routes } from './rest.ts';
 // The GraphQL types other areas reference or extend (importing them registers this area's schema).
-export { UserCoreConnectionRef, UserRef } from './schema.ts';
+export { UserCoreConnectionRef, UserInterface, UserRef } from './schema.ts';
 
 export const users = defineModule({
   name: 'users',

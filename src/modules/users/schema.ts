@@ -16,24 +16,6 @@ const UserStateEnum = builder.enumType('UserState', {
   } as const,
 });
 
-/** GitLab's `AvailabilityEnum`: what a user's status says of their availability. */
-const AvailabilityEnum = builder.enumType('AvailabilityEnum', {
-  description: 'User availability status',
-  values: { NOT_SET: { description: 'Not Set' }, BUSY: { description: 'Busy' } } as const,
-});
-
-type UserStatusValue = { availability: 'NOT_SET' | 'BUSY'; message: string | null; emoji: string | null };
-
-/** GitLab's `UserStatus`. forgegate has no way to set a status yet, so `User.status` answers null, as GitLab does for a user who set none. */
-const UserStatusRef = builder.objectRef<UserStatusValue>('UserStatus').implement({
-  fields: (t) => ({
-    availability: t.field({ type: AvailabilityEnum, nullable: false, description: 'User availability status.', resolve: (s) => s.availability }),
-    message: t.exposeString('message', { nullable: true, description: 'User status message.' }),
-    messageHtml: t.exposeString('message', { nullable: true, description: 'HTML of the user status message.' }),
-    emoji: t.exposeString('emoji', { nullable: true, description: 'String representation of emoji.' }),
-  }),
-});
-
 /** Private attributes are for the user and administrators only (CVE-2020-26413). */
 const selfOrAdmin = (user: User, ctx: Context) => ctx.viewer.isAdmin || ctx.viewer.userId === user.id;
 
@@ -55,7 +37,6 @@ export const UserInterface = builder.interfaceRef<User>('User').implement({
     avatarUrl: t.string({ nullable: true, resolve: () => null }),
     webUrl: t.string({ nullable: false, resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
     webPath: t.string({ nullable: false, description: 'Web path of the user.', resolve: (u) => `/${u.username}` }),
-    status: t.field({ type: UserStatusRef, nullable: true, description: 'User status (none can be set here yet: null).', resolve: () => null }),
     publicEmail: t.string({ nullable: true, resolve: () => null }),
     email: t.string({
       nullable: true,

@@ -231,7 +231,7 @@ describe('payload rules', () => {
 });
 
 describe('triage', () => {
-  const ASSIGN = `mutation($input: AlertSetAssigneesInput!) { alertSetAssignees(input: $input) { alert { iid assignees { username } } errors } }`;
+  const ASSIGN = `mutation($input: AlertSetAssigneesInput!) { alertSetAssignees(input: $input) { alert { iid assignees { nodes { username } } } errors } }`;
   const ISSUE = `mutation($input: AlertCreateIssueInput!) { createAlertIssue(input: $input) { alert { iid issue { iid } } issue { iid title state type } errors } }`;
 
   it('alertSetAssignees replaces, appends and removes; a Reporter cannot', async () => {
@@ -242,8 +242,8 @@ describe('triage', () => {
     const input = (usernames: string[], operationMode?: string) => ({
       input: { projectPath: project.path_with_namespace, iid: String(alert.iid), assigneeUsernames: usernames, ...(operationMode && { operationMode }) },
     });
-    const names = (res: { body: { data: { alertSetAssignees: { alert: { assignees: { username: string }[] } } } } }) =>
-      res.body.data.alertSetAssignees.alert.assignees.map((u) => u.username).sort();
+    const names = (res: { body: { data: { alertSetAssignees: { alert: { assignees: { nodes: { username: string }[] } } } } } }) =>
+      res.body.data.alertSetAssignees.alert.assignees.nodes.map((u) => u.username).sort();
     expect(names(await t.graphql(ASSIGN, input([a.username])))).toEqual([a.username]);
     expect(names(await t.graphql(ASSIGN, input([b.username], 'APPEND')))).toEqual([a.username, b.username].sort());
     expect(names(await t.graphql(ASSIGN, input([a.username], 'REMOVE')))).toEqual([b.username]);
@@ -273,7 +273,7 @@ describe('triage', () => {
     const issue = await t.db.issue.findFirstOrThrow({ where: { projectId: project.id, iid: Number(first.issue.iid) } });
     expect(issue.description).toContain('what broke');
     const second = (await t.graphql(ISSUE, input)).body.data.createAlertIssue;
-    expect(second).toMatchObject({ issue: null, errors: ['Issue has already been created for this alert'] });
+    expect(second).toMatchObject({ issue: null, errors: ['An issue already exists'] });
     expect(await t.db.issue.count({ where: { projectId: project.id, title: 'needs an incident' } })).toBe(1);
   });
 });
@@ -376,10 +376,13 @@ describe('generic endpoint: Prometheus-tool payloads and environments', () => {
     const e = await endpoint('Envs');
     const [created] = (await post(e.path, e.token, { title: 'env alert', gitlab_environment_name: 'staging' }).expect(200)).body;
     expect((await t.api('get', `/projects/${project.id}/alert_management/alerts/${created.iid}`).expect(200)).body.environment).toBe('staging');
-    const gql = await t.graphql(`query($p: ID!, $iid: String!) { project(fullPath: $p) { alertManagementAlert(iid: $iid) { environment } } }`, {
+    const gql = await t.graphql(`query($p: ID!, $iid: String!) { project(fullPath: $p) { alertManagementAlert(iid: $iid) { environment { name path } } } }`, {
       p: project.path_with_namespace,
       iid: String(created.iid),
     });
-    expect(gql.body.data.project.alertManagementAlert.environment).toBe('staging');
+    expect(gql.body.data.project.alertManagementAlert.environment).toEqual({
+      name: 'staging',
+      path: expect.stringMatching(new RegExp(`^/${project.path_with_namespace}/-/environments/\\d+$`)),
+    });
   });
 });

@@ -320,6 +320,21 @@ describe('project header (breadcrumbs of the release and settings pages)', () =>
   });
 });
 
+describe('group picker (transfer and namespace selects)', () => {
+  it('lists the groups a user owns with GitLab’s ownedOnly', async () => {
+    const own = (await t.api('post', '/groups', alice.token).send({ name: 'Alice Team', path: 'alice-team' }).expect(201)).body;
+    const PICKER = `
+      query ownedGroups($search: String, $ownedOnly: Boolean) {
+        groups(search: $search, ownedOnly: $ownedOnly, first: 20) { nodes { id fullName fullPath } }
+      }`;
+    const mine = await run(PICKER, { ownedOnly: true }, alice.token);
+    expect(mine.groups.nodes).toEqual([{ id: `gid://gitlab/Group/${own.id}`, fullName: 'Alice Team', fullPath: 'alice-team' }]);
+    const roots = await run(PICKER, { ownedOnly: true, search: 'a' });
+    expect(roots.groups.nodes.map((g: { fullPath: string }) => g.fullPath)).toContain('acme');
+    expect(roots.groups.nodes.map((g: { fullPath: string }) => g.fullPath)).not.toContain('alice-team');
+  });
+});
+
 describe('release editor (project › releases › edit)', () => {
   beforeAll(async () => {
     await t

@@ -90,13 +90,13 @@ export const types: ReferenceType[] = [
     name: 'Query',
     fields: {
       group: { type: 'Group', args: { fullPath: 'ID!' } },
-      groups: { type: 'GroupConnection', args: { ...PAGE, allAvailable: 'Boolean', search: 'String', topLevelOnly: 'Boolean' } },
+      groups: { type: 'GroupConnection', args: { ...PAGE, allAvailable: 'Boolean', ownedOnly: 'Boolean', search: 'String', topLevelOnly: 'Boolean' } },
     },
     kept: {
       'group.fullPath': FULL_PATH_OR_ID,
       'group.id': 'ours: REST names the group by its numeric `:id`',
       groups: CONNECTION_NAME,
-      'groups.owned': "ours: REST's `owned` filter of `GET /groups` (GitLab's GraphQL calls it `ownedOnly`)",
+      'groups.owned': "ours: REST's `owned` filter of `GET /groups`, GitLab's `ownedOnly`",
     },
   },
   {

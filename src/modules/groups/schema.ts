@@ -87,10 +87,11 @@ builder.queryFields((t) => ({
       search: t.arg.string(),
       topLevelOnly: t.arg.boolean(),
       allAvailable: t.arg.boolean(),
-      owned: t.arg.boolean(),
+      owned: t.arg.boolean({ description: "REST's name of ownedOnly." }),
+      ownedOnly: t.arg.boolean({ description: 'Only groups the viewer owns.' }),
       skipGroups: t.arg.intList({ description: "forgegate's: ids of groups to leave out (REST's `skip_groups[]`)." }),
     },
-    resolve: async (_r, args, ctx) => pagedConnection(args, await listGroups(ctx, args)),
+    resolve: async (_r, { ownedOnly, ...args }, ctx) => pagedConnection(args, await listGroups(ctx, { ...args, owned: args.owned ?? ownedOnly })),
   }),
 }));
 

@@ -124,6 +124,10 @@ describe('reading statuses and the last pipeline', () => {
     expect((await t.api('get', `${base}?ref=other`).expect(200)).body).toEqual([]);
     expect((await t.api('get', `${base}?stage=external`).expect(200)).body).toHaveLength(2);
     expect((await t.api('get', `${base}?stage=build`).expect(200)).body).toEqual([]);
+    expect((await t.api('get', `${base}?sort=desc`).expect(200)).body.map((s: { name: string }) => s.name)).toEqual(['test', 'lint']);
+    expect((await t.api('get', `${base}?pipeline_id=${latest[0].pipeline_id}&order_by=pipeline_id`).expect(200)).body).toHaveLength(2);
+    expect((await t.api('get', `${base}?pipeline_id=999999`).expect(200)).body).toEqual([]);
+    await t.api('get', `${base}?order_by=name`).expect(400, { error: 'order_by does not have a valid value' });
     await t.api('get', `/projects/${p.id}/repository/commits/nope/statuses`).expect(404, { message: '404 Commit Not Found' });
 
     const commit = (await t.api('get', `/projects/${p.id}/repository/commits/${sha}`).expect(200)).body;

@@ -65,6 +65,8 @@ describe('relation export routes', () => {
     await dl('').expect(400, { error: 'relation is missing' });
     await dl('relation=issues').expect(400, { error: 'relation is not portable' });
     await t.api('get', `${exportsOf()}/status?relation=nope`, maintainer.token).expect(400, { error: 'relation is not portable' });
+    // A relation never exported for this user: 404, not `200 null`.
+    await t.api('get', `${exportsOf()}/status?relation=labels`, maintainer.token).expect(404, { message: 'Export not found' });
     await dl('relation=labels').expect(404, { message: 'Export not found' });
     await t.api('post', exportsOf(), maintainer.token).send({ batched: 'maybe' }).expect(400, { error: 'batched is invalid' });
     await t.api('post', exportsOf(), maintainer.token).expect(202, { message: '202 Accepted' });
@@ -108,7 +110,7 @@ describe('relation export routes', () => {
       const body = (
         await t.api('get', `${exportsOf()}/download?relation=labels&batched=true&batch_number=${n}`, maintainer.token).buffer(true).parse(binary).expect(200)
       ).body;
-      names.push(...lines(body).map((l) => l.name));
+      names.push(...lines(body).map((l) => l.title));
     }
     expect(names).toHaveLength(count);
     expect(new Set(names).size).toBe(count);
@@ -116,7 +118,7 @@ describe('relation export routes', () => {
     await t.api('post', exportsOf(), maintainer.token).expect(202);
     await t.deps.jobs.drain();
     const whole = (await t.api('get', `${exportsOf()}/download?relation=labels`, maintainer.token).buffer(true).parse(binary).expect(200)).body;
-    expect(lines(whole).map((l) => l.name)).toEqual(names);
+    expect(lines(whole).map((l) => l.title)).toEqual(names);
     await t.db.label.deleteMany({ where: { projectId: project.id } });
   });
 
@@ -268,6 +270,71 @@ describe('POST /projects/import-relation', () => {
         message: 'The relation file could not be imported: The file is not a valid git bundle',
       });
     expect(await t.db.label.count({ where: { projectId: project.id, name: 'a' } })).toBe(0);
+  });
+
+  it("imports GitLab's own records: label titles and priorities, milestones, releases by tag with milestone_releases", async () => {
+    const at = '2024-03-01T10:00:00.000Z';
+    const upload = (relation: string, records: object[]) =>
+      post().field('path', project.path_with_namespace).field('relation', relation).attach('file', ndjson(records), `${relation}.ndjson.gz`).expect(201);
+    await upload('labels', [
+      {
+        id: 7,
+        title: 'from-gitlab',
+        color: '#428bca',
+        project_id: 99,
+        created_at: at,
+        updated_at: at,
+        template: false,
+        description: 'd',
+        type: 'ProjectLabel',
+        priorities: [{ project_id: 99, priority: 3, created_at: at, updated_at: at }],
+      },
+    ]);
+    expect(await t.db.label.findFirst({ where: { projectId: project.id, name: 'from-gitlab' } })).toMatchObject({
+      color: '#428BCA',
+      description: 'd',
+      priority: 3,
+    });
+    await upload('milestones', [
+      {
+        id: 8,
+        title: 'gl-milestone',
+        project_id: 99,
+        description: 'm',
+        due_date: '2024-04-01',
+        created_at: at,
+        updated_at: at,
+        state: 'closed',
+        iid: 4,
+        events: [],
+      },
+    ]);
+    expect(await t.db.milestone.findFirst({ where: { projectId: project.id, title: 'gl-milestone' } })).toMatchObject({ state: 'closed', description: 'm' });
+    await upload('releases', [
+      {
+        id: 9,
+        tag: 'gl-1.0',
+        description: 'notes',
+        project_id: 99,
+        created_at: at,
+        updated_at: at,
+        author_id: 4242,
+        name: 'GitLab 1.0',
+        sha: 'a'.repeat(40),
+        released_at: at,
+        links: [{ id: 1, release_id: 9, url: 'https://example.com/gl.dmg', name: 'gl.dmg', link_type: 'package', created_at: at, updated_at: at }],
+        milestone_releases: [{ milestone_id: 8, release_id: 9, milestone: { id: 8, title: 'gl-milestone', iid: 4 } }],
+      },
+    ]);
+    const release = await t.db.release.findFirst({
+      where: { projectId: project.id, tag: 'gl-1.0' },
+      include: { links: true, milestones: { include: { milestone: true } }, author: true },
+    });
+    expect(release).toMatchObject({ name: 'GitLab 1.0', description: 'notes', links: [{ name: 'gl.dmg', linkType: 'package' }] });
+    expect(release!.milestones.map((m) => m.milestone.title)).toEqual(['gl-milestone']);
+    // A bare `author_id` names no source instance to map it from: the release keeps no author.
+    expect(release!.authorId).toBeNull();
+    await t.db.release.delete({ where: { id: release!.id } });
   });
 
   it("leaves out records and links that break the product's own rules", async () => {

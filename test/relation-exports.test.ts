@@ -95,12 +95,17 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
       files[relation] = res.body as Buffer;
     }
     const releases = lines(files.releases);
-    expect(releases.map((r) => [r.tag_name, r.author.username, r.links[0].name, r.milestones])).toEqual([
+    // GitLab's records: `tag`, `author_id`, `links`, `milestone_releases` with their milestone.
+    const milestoneTitles = (r: { milestone_releases: { milestone: { title: string } }[] }) => r.milestone_releases.map((mr) => mr.milestone.title);
+    expect(releases.map((r) => [r.tag, r.author.username, r.links[0].name, milestoneTitles(r)])).toEqual([
       ['v1.0', 'alice', 'bin-0', ['M1', 'M2']],
       ['v2.0', 'bob', 'bin-1', ['M1']],
       ['v3.0', 'carol', 'bin-2', ['M1']],
     ]);
     expect(releases[0].author.source_hostname).toBe(EXTERNAL_URL);
+    expect(releases[0].author_id).toBe(releases[0].author.id);
+    expect(lines(files.labels)[0]).toMatchObject({ title: 'bug', type: 'ProjectLabel', project_id: project.id, template: false });
+    expect(lines(files.labels)[0]).not.toHaveProperty('name');
 
     await source.api('post', `/projects/${project.id}/export_relations`).send({ batched: true }).expect(202);
     await source.deps.jobs.drain();
@@ -112,7 +117,7 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
       batches: [{ status: 1, batch_number: 1, objects_count: 3, error: null }],
     });
     const batchFile = (await download(source, project.id, 'relation=labels&batched=true&batch_number=1').expect(200)).body as Buffer;
-    expect(lines(batchFile).map((l) => l.name)).toEqual(['bug', 'feature', '=cmd|calc']);
+    expect(lines(batchFile).map((l) => l.title)).toEqual(['bug', 'feature', '=cmd|calc']);
     const batchedReleases = (await download(source, project.id, 'relation=releases&batched=true&batch_number=1').expect(200)).body as Buffer;
     expect(lines(batchedReleases)).toEqual(releases);
 

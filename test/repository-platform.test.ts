@@ -306,5 +306,11 @@ describe('@gitbeaker/rest drives the repository routes', () => {
     expect(reverted).toMatchObject({ title: 'Revert "Beaker fix"' });
     expect((await api.Repositories.allContributors(p.id)).map((c) => c.commits)).toEqual([2]);
     await expect(api.Commits.showGPGSignature(p.id, fix.id)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
+    await t.api('post', `/projects/${p.id}/repository/branches`).send({ branch: 'merged', ref: 'main' }).expect(201);
+    expect(await api.Branches.removeMerged(p.id)).toEqual({ message: '202 Accepted' });
+    expect((await api.Branches.all(p.id)).map((b) => b.name).sort()).toEqual(['main', 'stable']);
+    // gitbeaker reads the tar as a Blob.
+    const snapshot = (await api.Projects.downloadSnapshot(p.id)) as unknown as Blob;
+    expect(execFileSync('tar', ['-tf', '-'], { input: Buffer.from(await snapshot.arrayBuffer()) }).toString()).toContain('./HEAD');
   });
 });

@@ -2,7 +2,7 @@
 // value for every field both interfaces expose. One seeded app for the whole file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
-import { at, expectTwins, listAt, type Outcome, type Twin } from './helpers/twins.ts';
+import { at, expectTwins, type Json, listAt, type Outcome, type Twin } from './helpers/twins.ts';
 
 type Viewer = 'owner' | 'developer' | 'guest' | 'outsider';
 const VIEWERS: Viewer[] = ['owner', 'developer', 'guest', 'outsider'];
@@ -34,6 +34,7 @@ beforeAll(async () => {
   await as('post', `${base}/repository/tags`, { tag_name: 'v1', ref: 'main', message: 'Version one' });
   await as('post', `${base}/releases`, { tag_name: 'v1', name: 'One', description: 'The **first**', milestones: ['M1'] });
   link = (await as('post', `${base}/releases/v1/assets/links`, { name: 'linux', url: 'https://cdn.test/linux', direct_asset_path: '/bin/linux' })).body;
+  await as('post', `${base}/statuses/main`, { state: 'success', name: 'twin-ci', description: 'green', target_url: 'https://ci.test/1' });
   await as('post', `${base}/packages/protection/rules`, { package_name_pattern: '@twins/*', package_type: 'npm', minimum_access_level_for_push: 'maintainer' });
   // A private project is invisible to non-members, who cannot ask through the API; the row is seeded.
   const requester = await t.user('twin-requester');
@@ -223,7 +224,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
     twin: () => ({
       rest: `/projects/${project.id}/labels`,
       restPick: (body) => (body as { name: string }[]).find((l) => l.name === 'bug'),
-      graphql: inProject('labels { nodes { databaseId title color textColor description priority isProjectLabel } }'),
+      graphql: inProject('labels { nodes { databaseId title color textColor description priority isProjectLabel subscribed } }'),
       variables: { id: project.id },
       at: (data) => listAt(data, 'project.labels.nodes')?.find((l) => l.title === 'bug'),
       fields: {
@@ -234,6 +235,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
         description: 'description',
         priority: 'priority',
         is_project_label: 'isProjectLabel',
+        subscribed: 'subscribed',
       },
     }),
     outcomes: { owner: 'visible', developer: 'visible', guest: 'visible', outsider: 'not-found' },
@@ -396,6 +398,41 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       variables: { id: project.id },
       at: 'project.repository.commit',
       fields: commitFields(),
+    }),
+    outcomes: { owner: 'visible', developer: 'visible', guest: 'forbidden', outsider: 'not-found' },
+  },
+  'commit statuses': {
+    twin: () => ({
+      rest: `/projects/${project.id}/repository/commits/main/statuses`,
+      restPick: (body) => (body as { name: string }[]).find((s) => s.name === 'twin-ci'),
+      graphql: inProject(
+        'repository { commit(ref: "main") { statuses { nodes { databaseId sha ref status name targetUrl description createdAt pipelineId allowFailure } } } }',
+      ),
+      variables: { id: project.id },
+      at: (data) => listAt(data, 'project.repository.commit.statuses.nodes')?.find((s) => s.name === 'twin-ci'),
+      fields: {
+        id: 'databaseId',
+        sha: 'sha',
+        ref: 'ref',
+        status: 'status',
+        name: 'name',
+        target_url: 'targetUrl',
+        description: 'description',
+        created_at: 'createdAt',
+        pipeline_id: 'pipelineId',
+        allow_failure: 'allowFailure',
+      },
+    }),
+    outcomes: { owner: 'visible', developer: 'visible', guest: 'forbidden', outsider: 'not-found' },
+  },
+  contributors: {
+    twin: () => ({
+      rest: `/projects/${project.id}/repository/contributors`,
+      restPick: (body) => (body as Json[])[0],
+      graphql: inProject('repository { contributors { name email commits additions deletions } }'),
+      variables: { id: project.id },
+      at: (data) => listAt(data, 'project.repository.contributors')?.[0],
+      fields: { name: 'name', email: 'email', commits: 'commits', additions: 'additions', deletions: 'deletions' },
     }),
     outcomes: { owner: 'visible', developer: 'visible', guest: 'forbidden', outsider: 'not-found' },
   },

@@ -3,6 +3,7 @@ import { builder, gid, scopes } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType } from '../../graphql/payloads.ts';
 import { CommitRef, type DetailedStatus, DetailedStatusRef } from '../commits/index.ts';
+import { SortDirectionEnum } from '../projects/index.ts';
 import { resolveProject } from '../parents/parent.ts';
 import { projectInputFields } from '../parents/parent-fields.ts';
 import { projectFullPath } from '../projects/service.ts';
@@ -100,6 +101,11 @@ const CommitStatusRef = builder.objectRef<StatusParent>('GenericCommitStatus').i
   }),
 });
 
+const StatusOrderEnum = builder.enumType('CommitStatusOrder', {
+  description: `Order of commit statuses. ${FORGEGATE}`,
+  values: { ID: { value: 'id' }, PIPELINE_ID: { value: 'pipeline_id' } } as const,
+});
+
 builder.objectFields(CommitRef, (t) => ({
   pipelines: t.connection({
     type: PipelineRef,
@@ -127,6 +133,9 @@ builder.objectFields(CommitRef, (t) => ({
       stage: t.arg.string(),
       name: t.arg.string(),
       all: t.arg.boolean({ description: 'Every status, not only the latest of each name.' }),
+      pipelineId: t.arg.int({ description: 'Only the statuses of this pipeline.' }),
+      orderBy: t.arg({ type: StatusOrderEnum }),
+      sort: t.arg({ type: SortDirectionEnum }),
     },
     resolve: async (commit, args, ctx) => {
       const listing = await listCommitStatuses(ctx, commit.project, commit.id, args);

@@ -150,7 +150,16 @@ export async function postCommitStatus(ctx: Context, project: ProjectWithNamespa
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export type StatusFilter = { ref?: string | null; stage?: string | null; name?: string | null; all?: boolean | null };
+export type StatusFilter = {
+  ref?: string | null;
+  stage?: string | null;
+  name?: string | null;
+  all?: boolean | null;
+  pipelineId?: number | null;
+  /** GitLab's `order_by` (id, default, or pipeline_id) and `sort` (asc, default, or desc). */
+  orderBy?: 'id' | 'pipeline_id' | null;
+  sort?: 'asc' | 'desc' | null;
+};
 
 /** External statuses all sit in GitLab's `external` stage. */
 export const EXTERNAL_STAGE = 'external';
@@ -163,11 +172,22 @@ export async function listCommitStatuses(ctx: Context, project: ProjectWithNames
   await readableRepository(ctx, project);
   if (filter.stage && filter.stage !== EXTERNAL_STAGE) return { count: async () => 0, fetch: async () => [] };
   const rows = await ctx.db.commitStatus.findMany({
-    where: { pipeline: { projectId: project.id, sha }, ...(filter.ref ? { ref: filter.ref } : {}), ...(filter.name ? { name: filter.name } : {}) },
+    where: {
+      pipeline: { projectId: project.id, sha },
+      ...(filter.ref ? { ref: filter.ref } : {}),
+      ...(filter.name ? { name: filter.name } : {}),
+      ...(filter.pipelineId != null ? { pipelineId: filter.pipelineId } : {}),
+    },
     orderBy: { id: 'asc' },
   });
-  const list = filter.all ? rows : latestOnly(rows);
+  const list = sortStatuses(filter.all ? rows : latestOnly(rows), filter);
   return { count: async () => list.length, fetch: async ({ offset, limit }) => list.slice(offset, offset + limit) };
+}
+
+function sortStatuses(rows: CommitStatus[], filter: StatusFilter): CommitStatus[] {
+  const direction = filter.sort === 'desc' ? -1 : 1;
+  const key = (s: CommitStatus) => (filter.orderBy === 'pipeline_id' ? s.pipelineId : s.id);
+  return rows.sort((a, b) => direction * (key(a) - key(b) || a.id - b.id));
 }
 
 /** The newest status of each name in each pipeline, in id order. */

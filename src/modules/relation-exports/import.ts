@@ -19,6 +19,7 @@ import { linkProblems, normalizeFilepath, type LinkRow } from '../releases/links
 import { ContributorMapper, type SourceContributor } from '../import-source-users/service.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
+import { labelPriority, labelTitle, releaseAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
 import { isRelation, type Relation } from './service.ts';
 
 /** Objects created per transaction while importing, and their bytes in the file: bound memory and lock time. */
@@ -132,7 +133,7 @@ function unstorable(relation: NdjsonRelation, record: Row): string | null {
     const value = date(record[field]);
     if (value && !isStorableDate(value)) return `${field} must be between the years ${MIN_YEAR} and ${MAX_YEAR}`;
   }
-  const priority = relation === 'labels' ? record.priority : null;
+  const priority = relation === 'labels' ? labelPriority(record) : null;
   if (typeof priority === 'number' && !(Number.isInteger(priority) && Math.abs(priority) <= MAX_ID)) return 'priority must be an integer';
   return null;
 }
@@ -175,15 +176,20 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
   },
 
   labels: async (ctx, project, rows) => {
-    const data = rows
-      .filter((r) => str(r.name)?.trim() && str(r.name)!.length <= MAX_TEXT)
-      .map((r) => ({
-        projectId: project.id,
-        name: str(r.name)!,
-        color: normalizeColor(str(r.color) ?? '') ?? '#6699CC',
-        description: str(r.description),
-        priority: typeof r.priority === 'number' ? r.priority : null,
-      }));
+    const data = rows.flatMap((r) => {
+      const name = labelTitle(r);
+      if (!name?.trim() || name.length > MAX_TEXT) return [];
+      const priority = labelPriority(r);
+      return [
+        {
+          projectId: project.id,
+          name,
+          color: normalizeColor(str(r.color) ?? '') ?? '#6699CC',
+          description: str(r.description),
+          priority: typeof priority === 'number' ? priority : null,
+        },
+      ];
+    });
     if (data.length) await ctx.db.label.createMany({ data, skipDuplicates: true });
   },
 
@@ -214,18 +220,18 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
   },
 
   releases: async (ctx, project, rows, mapper) => {
-    const tags = rows.map((r) => str(r.tag_name)).filter((t): t is string => Boolean(t));
+    const tags = rows.map(releaseTag).filter((t): t is string => Boolean(t));
     const existing = new Set((await ctx.db.release.findMany({ where: { projectId: project.id, tag: { in: tags } }, select: { tag: true } })).map((r) => r.tag));
     const fresh = rows.filter((r) => {
-      const tag = str(r.tag_name);
+      const tag = releaseTag(r);
       if (!tag || !isValidTagName(tag) || existing.has(tag)) return false;
       existing.add(tag);
       return true;
     });
     // Contributors first (placeholders are created in transactions of their own), then the records.
     const authors: (number | null)[] = [];
-    for (const r of fresh) authors.push(await mapper.userIdFor(contributor(r.author)));
-    const milestoneTitles = [...new Set(fresh.flatMap((r) => (Array.isArray(r.milestones) ? r.milestones.map(String) : [])))];
+    for (const r of fresh) authors.push(await mapper.userIdFor(contributor(releaseAuthor(r))));
+    const milestoneTitles = [...new Set(fresh.flatMap(releaseMilestoneTitles))];
     const milestones = new Map(
       (await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: milestoneTitles } }, select: { id: true, title: true } })).map((m) => [
         m.title,
@@ -235,11 +241,11 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
     await ctx.db.$transaction(async (tx) => {
       for (const [index, r] of fresh.entries()) {
         const links = validLinks(Array.isArray(r.links) ? (r.links as Row[]) : []);
-        const titles = Array.isArray(r.milestones) ? r.milestones.map(String) : [];
+        const titles = releaseMilestoneTitles(r);
         await tx.release.create({
           data: {
             projectId: project.id,
-            tag: str(r.tag_name)!,
+            tag: releaseTag(r)!,
             name: str(r.name),
             description: str(r.description) ?? '',
             sha: FULL_SHA.test(str(r.sha) ?? '') ? str(r.sha) : null,

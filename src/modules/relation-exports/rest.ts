@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Context } from '../../core/context.ts';
 import type { ProjectRelationExportFileQuery } from '../../generated/operations.ts';
+import { MissingError } from '../../core/errors.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found } from '../../rest/shape.ts';
@@ -51,7 +52,10 @@ export const routes = defineRoutes([
       const statuses = found(data.project, 'Project').relationExportStatuses.map(({ batches, ...status }) =>
         status.batched ? { ...status, batches } : status,
       );
-      return v.relation === undefined ? statuses : (statuses[0] ?? null);
+      if (v.relation === undefined) return statuses;
+      // A relation never exported for this user: GitLab's 404, as its download route answers.
+      if (!statuses[0]) throw new MissingError('Export not found');
+      return statuses[0];
     },
   }),
   route({

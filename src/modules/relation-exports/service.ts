@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { exportDir, exportFilePath, NdjsonGzipWriter } from './files.ts';
+import { labelRecord, milestoneRecord, releaseRecord } from './gitlab-format.ts';
 
 /**
  * The project's top-level relations a relation export writes, one file (or batches of files) each:
@@ -159,11 +160,7 @@ export async function openExportFile(ctx: Context, file: ExportFile): Promise<fs
 // ------------------------------------------------------------------------------------------------
 // Writing the files (background jobs)
 
-/** A contributor as an export names them: enough for the destination to map or create a placeholder. */
-export type ExportedUser = { id: number; username: string; name: string; email: string; source_hostname: string };
-
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 /** Reads rows in id order, one page at a time. */
 async function* keyset<T extends { id: number }>(fetch: (afterId: number, take: number) => Promise<T[]>): AsyncGenerator<T> {
@@ -193,33 +190,11 @@ function relationObjects(db: Db, project: ProjectWithNamespace, relation: Ndjson
       })();
     case 'labels':
       return (async function* () {
-        for await (const label of keyset((after, take) => db.label.findMany(page(after, take)))) {
-          yield {
-            id: label.id,
-            name: label.name,
-            color: label.color,
-            description: label.description,
-            priority: label.priority,
-            created_at: iso(label.createdAt),
-            updated_at: iso(label.updatedAt),
-          };
-        }
+        for await (const label of keyset((after, take) => db.label.findMany(page(after, take)))) yield labelRecord(label);
       })();
     case 'milestones':
       return (async function* () {
-        for await (const m of keyset((after, take) => db.milestone.findMany(page(after, take)))) {
-          yield {
-            id: m.id,
-            iid: m.iid,
-            title: m.title,
-            description: m.description,
-            state: m.state,
-            start_date: day(m.startDate),
-            due_date: day(m.dueDate),
-            created_at: iso(m.createdAt),
-            updated_at: iso(m.updatedAt),
-          };
-        }
+        for await (const m of keyset((after, take) => db.milestone.findMany(page(after, take)))) yield milestoneRecord(m);
       })();
     case 'releases':
       return (async function* () {
@@ -229,25 +204,11 @@ function relationObjects(db: Db, project: ProjectWithNamespace, relation: Ndjson
             include: {
               author: { select: { id: true, username: true, name: true, email: true } },
               links: { orderBy: { id: 'asc' } },
-              milestones: { include: { milestone: { select: { title: true } } } },
+              milestones: { include: { milestone: true } },
             },
           }),
         );
-        for await (const r of rows) {
-          yield {
-            id: r.id,
-            tag_name: r.tag,
-            name: r.name,
-            description: r.description,
-            sha: r.sha,
-            released_at: iso(r.releasedAt),
-            created_at: iso(r.createdAt),
-            updated_at: iso(r.updatedAt),
-            author: r.author ? ({ ...r.author, source_hostname: sourceHost } satisfies ExportedUser) : null,
-            milestones: r.milestones.map((m) => m.milestone.title),
-            links: r.links.map((l) => ({ id: l.id, name: l.name, url: l.url, filepath: l.filepath, link_type: l.linkType, created_at: iso(l.createdAt) })),
-          };
-        }
+        for await (const r of rows) yield releaseRecord(r, sourceHost);
       })();
   }
 }

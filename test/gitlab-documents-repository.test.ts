@@ -3,9 +3,11 @@
 // pages, ref selector, Web IDE), with the same arguments and variable types, run against a seeded
 // repository through both executors (test/helpers/engines.ts), asserting the data.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries, createTestApp, expectCounterSees, seedProject, type TestApp } from './helpers/app.ts';
 import { graphqlEngines } from './helpers/engines.ts';
+import { testTempDir } from './helpers/temp.ts';
 
 let t: TestApp;
 let project: { id: number; path_with_namespace: string };
@@ -606,6 +608,98 @@ describe('last commit documents', () => {
     expect((await run(LAST, { projectPath: fullPath, path: '', ref: 'main', refType: 'TAGS' })).project.repository.lastCommit).toBeNull();
   });
 
+  it('reads signed commits as GitLab does without their keys: GPG and SSH UNKNOWN_KEY, with the key the signature names', async () => {
+    const dir = testTempDir('signing-');
+    const gnupg = `${dir}/gnupg`;
+    mkdirSync(gnupg, { mode: 0o700 });
+    const gpg = (...args: string[]) => execFileSync('gpg', ['--batch', '--homedir', gnupg, ...args], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    gpg('--passphrase', '', '--quick-gen-key', 'Signer <signer@example.com>', 'ed25519', 'sign', 'never');
+    const gpgKeyId = gpg('--list-keys', '--with-colons')
+      .split('\n')
+      .find((l) => l.startsWith('pub:'))!
+      .split(':')[4]!;
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', `${dir}/key`]);
+    const sshFingerprint = execFileSync('ssh-keygen', ['-lf', `${dir}/key.pub`, '-E', 'sha256'])
+      .toString()
+      .split(' ')[1];
+    const env = {
+      ...process.env,
+      GNUPGHOME: gnupg,
+      GIT_AUTHOR_NAME: 's',
+      GIT_AUTHOR_EMAIL: 'signer@example.com',
+      GIT_COMMITTER_NAME: 's',
+      GIT_COMMITTER_EMAIL: 'signer@example.com',
+    };
+    const commitTree = (parent: string, message: string, ...config: string[]) =>
+      execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...config, 'commit-tree', `${parent}^{tree}`, '-p', parent, '-S', '-m', message], { env })
+        .toString()
+        .trim();
+    const gpgSigned = commitTree(head, 'GPG signed', '-c', 'user.signingkey=signer@example.com');
+    const sshSigned = commitTree(gpgSigned, 'SSH signed', '-c', 'gpg.format=ssh', '-c', `user.signingkey=${dir}/key.pub`);
+    git('update-ref', 'refs/heads/signed', sshSigned);
+    const SIGNATURE = `
+      # commit page: the signature badge
+      query getSignature($projectPath: ID!, $ref: String!) {
+        project(fullPath: $projectPath) {
+          repository {
+            commit(ref: $ref) {
+              sha
+              signature {
+                __typename
+                commitSha
+                verificationStatus
+                project { fullPath }
+                ... on GpgSignature { gpgKeyPrimaryKeyid }
+                ... on SshSignature { keyFingerprintSha256 }
+                ... on X509Signature { x509Certificate { id } }
+              }
+            }
+          }
+        }
+      }`;
+    const signatureOf = async (ref: string) => (await run(SIGNATURE, { projectPath: fullPath, ref }, dev.token)).project.repository.commit.signature;
+    expect(await signatureOf(sshSigned)).toEqual({
+      __typename: 'SshSignature',
+      commitSha: sshSigned,
+      verificationStatus: 'UNKNOWN_KEY',
+      project: { fullPath },
+      keyFingerprintSha256: sshFingerprint,
+    });
+    expect(await signatureOf(gpgSigned)).toEqual({
+      __typename: 'GpgSignature',
+      commitSha: gpgSigned,
+      verificationStatus: 'UNKNOWN_KEY',
+      project: { fullPath },
+      gpgKeyPrimaryKeyid: gpgKeyId,
+    });
+    // An X.509 (S/MIME) signature: GitLab's UNVERIFIED without a trusted certificate.
+    const tree = git('rev-parse', `${head}^{tree}`);
+    const smime = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'hash-object', '-t', 'commit', '-w', '--stdin'], {
+      input: [
+        `tree ${tree}`,
+        `parent ${head}`,
+        'author s <signer@example.com> 1700000000 +0000',
+        'committer s <signer@example.com> 1700000000 +0000',
+        'gpgsig -----BEGIN SIGNED MESSAGE-----',
+        ' MIAGCSqGSIb3DQEHAqCAMIACAQExDTALBglghkgBZQMEAgEwgAYJKoZIhvcNAQcB',
+        ' -----END SIGNED MESSAGE-----',
+        '',
+        'S/MIME signed',
+        '',
+      ].join('\n'),
+    })
+      .toString()
+      .trim();
+    expect(await signatureOf(smime)).toEqual({
+      __typename: 'X509Signature',
+      commitSha: smime,
+      verificationStatus: 'UNVERIFIED',
+      project: { fullPath },
+      x509Certificate: null,
+    });
+    expect(await signatureOf(head)).toBeNull();
+  });
+
   it('answers the repository page permissions (permissions.query.graphql)', async () => {
     const data = await run(
       `# repository page: what the viewer may do (permissions.query.graphql)
@@ -790,7 +884,7 @@ describe('commit and ref documents', () => {
       }`,
       { projectPath: fullPath, searchPattern: '*', offset: 0, limit: 10 },
     );
-    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'main', 'modules'] });
+    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'main', 'modules', 'signed'] });
     const feat = await run(`query($p: ID!) { project(fullPath: $p) { repository { branchNames(searchPattern: "fea*", offset: 0, limit: 5) } } }`, {
       p: fullPath,
     });

@@ -215,6 +215,59 @@ describe('blob viewer documents', () => {
     });
   });
 
+  it('shows a Git LFS file as stored externally, its raw size the object it names', async () => {
+    const oid = 'a'.repeat(64);
+    await t
+      .api('post', `/projects/${project.id}/repository/commits`)
+      .send({
+        branch: 'lfs',
+        start_branch: 'main',
+        commit_message: 'LFS pointer',
+        actions: [{ action: 'create', file_path: 'big.bin', content: `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 123456\n` }],
+      })
+      .expect(201);
+    const blob = (await run(BLOB_INFO, blobVars('big.bin', 'lfs'), dev.token)).project.repository.blobs.nodes[0];
+    expect(blob).toMatchObject({
+      storedExternally: true,
+      externalStorage: 'lfs',
+      externalStorageUrl: `${t.config.externalUrl}/${fullPath}/-/raw/lfs/big.bin?inline=false`,
+      rawSize: 123456,
+      simpleViewer: { fileType: 'download', type: 'simple', tooLarge: false, renderError: null },
+      richViewer: null,
+    });
+    expect(blob.size).toBeLessThan(200);
+  });
+
+  it("answers the blob page's last-commit box and history link (blob last commit)", async () => {
+    const data = await run(
+      `# blob page: the file's last commit and its history link
+      query getBlobLastCommit($projectPath: ID!, $path: String!, $ref: String!, $refType: RefType) {
+        project(fullPath: $projectPath) {
+          __typename
+          id
+          repository {
+            __typename
+            lastCommit(path: $path, ref: $ref, refType: $refType) { __typename sha title authorName webPath }
+            blobs(paths: [$path], ref: $ref, refType: $refType) { __typename nodes { __typename id historyPath findFilePath } }
+          }
+        }
+      }`,
+      { projectPath: fullPath, path: 'docs/guide.md', ref: 'main', refType: 'HEADS' },
+      dev.token,
+    );
+    expect(data.project.repository.lastCommit).toEqual({
+      __typename: 'Commit',
+      sha: layout,
+      title: 'Layout <b>bold</b>',
+      authorName: t.root.name,
+      webPath: `/${fullPath}/-/commit/${layout}`,
+    });
+    expect(data.project.repository.blobs.nodes[0]).toMatchObject({
+      historyPath: `/${fullPath}/-/commits/main/docs/guide.md`,
+      findFilePath: `/${fullPath}/-/find_file/main`,
+    });
+  });
+
   it('answers the blob header controls (blob_controls.query.graphql)', async () => {
     const data = await run(
       `# blob page: the header's buttons (blob_controls.query.graphql)
@@ -461,6 +514,38 @@ describe('tree documents', () => {
     expect(tree.blobs.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual(['app.ts']);
     expect(tree.submodules.edges).toEqual([]);
     expect(tree.blobs.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
+  });
+
+  it('lists every file below a directory for the file finder (tree recursive)', async () => {
+    const data = await run(
+      `# find file page: every file path of the ref
+      query getAllFiles($projectPath: ID!, $ref: String!, $path: String, $pageSize: Int) {
+        project(fullPath: $projectPath) {
+          __typename
+          id
+          repository {
+            __typename
+            tree(path: $path, ref: $ref, recursive: true) {
+              __typename
+              blobs(first: $pageSize) { __typename nodes { __typename path flatPath } pageInfo { __typename hasNextPage endCursor } }
+              trees(first: $pageSize) { __typename nodes { __typename path } }
+            }
+          }
+        }
+      }`,
+      { projectPath: fullPath, ref: 'main', path: '', pageSize: 100 },
+    );
+    const tree = data.project.repository.tree;
+    expect(tree.blobs.nodes.map((b: { path: string }) => b.path).sort()).toEqual([
+      'README.md',
+      'a.txt',
+      'docs/guide.md',
+      'logo.png',
+      'src/app.ts',
+      'src/lib/util.ts',
+    ]);
+    expect(tree.trees.nodes.map((e: { path: string }) => e.path)).toEqual(['docs', 'src', 'src/lib']);
+    expect(tree.blobs.pageInfo.hasNextPage).toBe(false);
   });
 
   it("links submodules where .gitmodules points: GitLab's web and tree URLs", async () => {
@@ -876,6 +961,22 @@ describe('commit and ref documents', () => {
     expect(since).toMatchObject({ pageInfo: { hasNextPage: true }, nodes: [{ sha: head }] });
   });
 
+  it('lists the commits of one author (the commits list filtered by author)', async () => {
+    const BY_AUTHOR = `
+      # commits page: the author filter
+      query getCommitsByAuthor($projectPath: ID!, $ref: String!, $author: String, $first: Int) {
+        project(fullPath: $projectPath) {
+          __typename
+          id
+          repository { __typename commits(ref: $ref, author: $author, first: $first) { __typename nodes { __typename sha authorName } } }
+        }
+      }`;
+    const mine = (await run(BY_AUTHOR, { projectPath: fullPath, ref: 'main', author: t.root.name, first: 10 })).project.repository.commits.nodes;
+    expect(mine.map((c: { sha: string }) => c.sha).slice(0, 2)).toEqual([head, layout]);
+    const nobody = (await run(BY_AUTHOR, { projectPath: fullPath, ref: 'main', author: 'nobody-at-all', first: 10 })).project.repository.commits.nodes;
+    expect(nobody).toEqual([]);
+  });
+
   it('answers the ref selector and the branch dropdowns with branch names (branchNames)', async () => {
     const data = await run(
       `# ref selector / new branch dropdown: branch names matching a pattern
@@ -884,7 +985,7 @@ describe('commit and ref documents', () => {
       }`,
       { projectPath: fullPath, searchPattern: '*', offset: 0, limit: 10 },
     );
-    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'main', 'modules', 'signed'] });
+    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'lfs', 'main', 'modules', 'signed'] });
     const feat = await run(`query($p: ID!) { project(fullPath: $p) { repository { branchNames(searchPattern: "fea*", offset: 0, limit: 5) } } }`, {
       p: fullPath,
     });

@@ -3,9 +3,11 @@
 // pages, ref selector, Web IDE), with the same arguments and variable types, run against a seeded
 // repository through both executors (test/helpers/engines.ts), asserting the data.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries, createTestApp, expectCounterSees, seedProject, type TestApp } from './helpers/app.ts';
 import { graphqlEngines } from './helpers/engines.ts';
+import { testTempDir } from './helpers/temp.ts';
 
 let t: TestApp;
 let project: { id: number; path_with_namespace: string };
@@ -210,6 +212,59 @@ describe('blob viewer documents', () => {
       language: null,
       simpleViewer: { fileType: 'download', type: 'simple', tooLarge: false },
       richViewer: { fileType: 'image', type: 'rich' },
+    });
+  });
+
+  it('shows a Git LFS file as stored externally, its raw size the object it names', async () => {
+    const oid = 'a'.repeat(64);
+    await t
+      .api('post', `/projects/${project.id}/repository/commits`)
+      .send({
+        branch: 'lfs',
+        start_branch: 'main',
+        commit_message: 'LFS pointer',
+        actions: [{ action: 'create', file_path: 'big.bin', content: `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 123456\n` }],
+      })
+      .expect(201);
+    const blob = (await run(BLOB_INFO, blobVars('big.bin', 'lfs'), dev.token)).project.repository.blobs.nodes[0];
+    expect(blob).toMatchObject({
+      storedExternally: true,
+      externalStorage: 'lfs',
+      externalStorageUrl: `${t.config.externalUrl}/${fullPath}/-/raw/lfs/big.bin?inline=false`,
+      rawSize: 123456,
+      simpleViewer: { fileType: 'download', type: 'simple', tooLarge: false, renderError: null },
+      richViewer: null,
+    });
+    expect(blob.size).toBeLessThan(200);
+  });
+
+  it("answers the blob page's last-commit box and history link (blob last commit)", async () => {
+    const data = await run(
+      `# blob page: the file's last commit and its history link
+      query getBlobLastCommit($projectPath: ID!, $path: String!, $ref: String!, $refType: RefType) {
+        project(fullPath: $projectPath) {
+          __typename
+          id
+          repository {
+            __typename
+            lastCommit(path: $path, ref: $ref, refType: $refType) { __typename sha title authorName webPath }
+            blobs(paths: [$path], ref: $ref, refType: $refType) { __typename nodes { __typename id historyPath findFilePath } }
+          }
+        }
+      }`,
+      { projectPath: fullPath, path: 'docs/guide.md', ref: 'main', refType: 'HEADS' },
+      dev.token,
+    );
+    expect(data.project.repository.lastCommit).toEqual({
+      __typename: 'Commit',
+      sha: layout,
+      title: 'Layout <b>bold</b>',
+      authorName: t.root.name,
+      webPath: `/${fullPath}/-/commit/${layout}`,
+    });
+    expect(data.project.repository.blobs.nodes[0]).toMatchObject({
+      historyPath: `/${fullPath}/-/commits/main/docs/guide.md`,
+      findFilePath: `/${fullPath}/-/find_file/main`,
     });
   });
 
@@ -461,6 +516,38 @@ describe('tree documents', () => {
     expect(tree.blobs.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
   });
 
+  it('lists every file below a directory for the file finder (tree recursive)', async () => {
+    const data = await run(
+      `# find file page: every file path of the ref
+      query getAllFiles($projectPath: ID!, $ref: String!, $path: String, $pageSize: Int) {
+        project(fullPath: $projectPath) {
+          __typename
+          id
+          repository {
+            __typename
+            tree(path: $path, ref: $ref, recursive: true) {
+              __typename
+              blobs(first: $pageSize) { __typename nodes { __typename path flatPath } pageInfo { __typename hasNextPage endCursor } }
+              trees(first: $pageSize) { __typename nodes { __typename path } }
+            }
+          }
+        }
+      }`,
+      { projectPath: fullPath, ref: 'main', path: '', pageSize: 100 },
+    );
+    const tree = data.project.repository.tree;
+    expect(tree.blobs.nodes.map((b: { path: string }) => b.path).sort()).toEqual([
+      'README.md',
+      'a.txt',
+      'docs/guide.md',
+      'logo.png',
+      'src/app.ts',
+      'src/lib/util.ts',
+    ]);
+    expect(tree.trees.nodes.map((e: { path: string }) => e.path)).toEqual(['docs', 'src', 'src/lib']);
+    expect(tree.blobs.pageInfo.hasNextPage).toBe(false);
+  });
+
   it("links submodules where .gitmodules points: GitLab's web and tree URLs", async () => {
     await t
       .api('post', `/projects/${project.id}/repository/commits`)
@@ -604,6 +691,98 @@ describe('last commit documents', () => {
     const docs = (await run(LAST, { projectPath: fullPath, path: 'docs', ref: 'main', refType: null })).project.repository.lastCommit;
     expect(docs).toMatchObject({ sha: layout, title: 'Layout <b>bold</b>', descriptionHtml: null });
     expect((await run(LAST, { projectPath: fullPath, path: '', ref: 'main', refType: 'TAGS' })).project.repository.lastCommit).toBeNull();
+  });
+
+  it('reads signed commits as GitLab does without their keys: GPG and SSH UNKNOWN_KEY, with the key the signature names', async () => {
+    const dir = testTempDir('signing-');
+    const gnupg = `${dir}/gnupg`;
+    mkdirSync(gnupg, { mode: 0o700 });
+    const gpg = (...args: string[]) => execFileSync('gpg', ['--batch', '--homedir', gnupg, ...args], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    gpg('--passphrase', '', '--quick-gen-key', 'Signer <signer@example.com>', 'ed25519', 'sign', 'never');
+    const gpgKeyId = gpg('--list-keys', '--with-colons')
+      .split('\n')
+      .find((l) => l.startsWith('pub:'))!
+      .split(':')[4]!;
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', `${dir}/key`]);
+    const sshFingerprint = execFileSync('ssh-keygen', ['-lf', `${dir}/key.pub`, '-E', 'sha256'])
+      .toString()
+      .split(' ')[1];
+    const env = {
+      ...process.env,
+      GNUPGHOME: gnupg,
+      GIT_AUTHOR_NAME: 's',
+      GIT_AUTHOR_EMAIL: 'signer@example.com',
+      GIT_COMMITTER_NAME: 's',
+      GIT_COMMITTER_EMAIL: 'signer@example.com',
+    };
+    const commitTree = (parent: string, message: string, ...config: string[]) =>
+      execFileSync('git', ['-C', t.deps.git.pathFor(project.id), ...config, 'commit-tree', `${parent}^{tree}`, '-p', parent, '-S', '-m', message], { env })
+        .toString()
+        .trim();
+    const gpgSigned = commitTree(head, 'GPG signed', '-c', 'user.signingkey=signer@example.com');
+    const sshSigned = commitTree(gpgSigned, 'SSH signed', '-c', 'gpg.format=ssh', '-c', `user.signingkey=${dir}/key.pub`);
+    git('update-ref', 'refs/heads/signed', sshSigned);
+    const SIGNATURE = `
+      # commit page: the signature badge
+      query getSignature($projectPath: ID!, $ref: String!) {
+        project(fullPath: $projectPath) {
+          repository {
+            commit(ref: $ref) {
+              sha
+              signature {
+                __typename
+                commitSha
+                verificationStatus
+                project { fullPath }
+                ... on GpgSignature { gpgKeyPrimaryKeyid }
+                ... on SshSignature { keyFingerprintSha256 }
+                ... on X509Signature { x509Certificate { id } }
+              }
+            }
+          }
+        }
+      }`;
+    const signatureOf = async (ref: string) => (await run(SIGNATURE, { projectPath: fullPath, ref }, dev.token)).project.repository.commit.signature;
+    expect(await signatureOf(sshSigned)).toEqual({
+      __typename: 'SshSignature',
+      commitSha: sshSigned,
+      verificationStatus: 'UNKNOWN_KEY',
+      project: { fullPath },
+      keyFingerprintSha256: sshFingerprint,
+    });
+    expect(await signatureOf(gpgSigned)).toEqual({
+      __typename: 'GpgSignature',
+      commitSha: gpgSigned,
+      verificationStatus: 'UNKNOWN_KEY',
+      project: { fullPath },
+      gpgKeyPrimaryKeyid: gpgKeyId,
+    });
+    // An X.509 (S/MIME) signature: GitLab's UNVERIFIED without a trusted certificate.
+    const tree = git('rev-parse', `${head}^{tree}`);
+    const smime = execFileSync('git', ['-C', t.deps.git.pathFor(project.id), 'hash-object', '-t', 'commit', '-w', '--stdin'], {
+      input: [
+        `tree ${tree}`,
+        `parent ${head}`,
+        'author s <signer@example.com> 1700000000 +0000',
+        'committer s <signer@example.com> 1700000000 +0000',
+        'gpgsig -----BEGIN SIGNED MESSAGE-----',
+        ' MIAGCSqGSIb3DQEHAqCAMIACAQExDTALBglghkgBZQMEAgEwgAYJKoZIhvcNAQcB',
+        ' -----END SIGNED MESSAGE-----',
+        '',
+        'S/MIME signed',
+        '',
+      ].join('\n'),
+    })
+      .toString()
+      .trim();
+    expect(await signatureOf(smime)).toEqual({
+      __typename: 'X509Signature',
+      commitSha: smime,
+      verificationStatus: 'UNVERIFIED',
+      project: { fullPath },
+      x509Certificate: null,
+    });
+    expect(await signatureOf(head)).toBeNull();
   });
 
   it('answers the repository page permissions (permissions.query.graphql)', async () => {
@@ -782,6 +961,22 @@ describe('commit and ref documents', () => {
     expect(since).toMatchObject({ pageInfo: { hasNextPage: true }, nodes: [{ sha: head }] });
   });
 
+  it('lists the commits of one author (the commits list filtered by author)', async () => {
+    const BY_AUTHOR = `
+      # commits page: the author filter
+      query getCommitsByAuthor($projectPath: ID!, $ref: String!, $author: String, $first: Int) {
+        project(fullPath: $projectPath) {
+          __typename
+          id
+          repository { __typename commits(ref: $ref, author: $author, first: $first) { __typename nodes { __typename sha authorName } } }
+        }
+      }`;
+    const mine = (await run(BY_AUTHOR, { projectPath: fullPath, ref: 'main', author: t.root.name, first: 10 })).project.repository.commits.nodes;
+    expect(mine.map((c: { sha: string }) => c.sha).slice(0, 2)).toEqual([head, layout]);
+    const nobody = (await run(BY_AUTHOR, { projectPath: fullPath, ref: 'main', author: 'nobody-at-all', first: 10 })).project.repository.commits.nodes;
+    expect(nobody).toEqual([]);
+  });
+
   it('answers the ref selector and the branch dropdowns with branch names (branchNames)', async () => {
     const data = await run(
       `# ref selector / new branch dropdown: branch names matching a pattern
@@ -790,7 +985,7 @@ describe('commit and ref documents', () => {
       }`,
       { projectPath: fullPath, searchPattern: '*', offset: 0, limit: 10 },
     );
-    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'main', 'modules'] });
+    expect(data.project.repository).toEqual({ __typename: 'Repository', rootRef: 'main', branchNames: ['big', 'feature', 'lfs', 'main', 'modules', 'signed'] });
     const feat = await run(`query($p: ID!) { project(fullPath: $p) { repository { branchNames(searchPattern: "fea*", offset: 0, limit: 5) } } }`, {
       p: fullPath,
     });

@@ -66,6 +66,8 @@ export interface NativeRepository {
   revparseSingle(spec: string): string;
   getObject(oid: string): NativeObject;
   getCommit(oid: string): NativeCommit;
+  /** The signature header of a commit (`gpgsig`) and the bytes it signs; null for an unsigned commit. */
+  extractSignature(oid: string): { signature: string; signedData: string } | null;
   getTree(oid: string): NativeTree;
   /** The annotated tag object with this id; null for any other object. */
   findTag(oid: string): NativeTag | null;

@@ -6,6 +6,7 @@ import { lfsPointerOid } from './lfs.ts';
 import type { NativeCommit, NativeRepository, NativeTree } from './native.ts';
 import { isValidBranchName, isValidRefName } from './refs.ts';
 import { runGit, streamGit, type GitIdentity } from './run.ts';
+import { readCommitSignature, type CommitSignatureInfo } from './signatures.ts';
 import { isValidTagName, tagTarget, type TagInfo } from './tags.ts';
 import { commitChanges, deleteRef, RefMovedError, updateRef, type CommitRequest } from './writer.ts';
 import { BoundedCache } from '../core/bounded-cache.ts';
@@ -236,6 +237,17 @@ export class Repository {
       committerEmail: committer.email,
       committedDate: new Date(committer.timestamp * 1000),
     };
+  }
+
+  /** What a commit's signature says of its kind and key; null for an unsigned commit (or no such commit). */
+  signature(sha: string): CommitSignatureInfo | null {
+    let extracted: { signature: string } | null;
+    try {
+      extracted = this.repo.extractSignature(sha);
+    } catch {
+      return null;
+    }
+    return extracted && readCommitSignature(extracted.signature);
   }
 
   /**

@@ -269,7 +269,7 @@ export const types: ReferenceType[] = [
   },
   { name: 'DiffStats', fields: { additions: 'Int!', deletions: 'Int!', path: 'String!' } },
   { name: 'DiffStatsSummary', fields: { additions: 'Int!', changes: 'Int!', deletions: 'Int!', fileCount: 'Int!' } },
-  // Signatures: forgegate verifies none (Commit.signature is null); the types are GitLab's.
+  // Signatures: read for their kind and key, verified against no key (none are kept).
   {
     name: 'CommitSignature',
     fields: { commitSha: 'String', project: 'Project', verificationStatus: 'VerificationStatus' },

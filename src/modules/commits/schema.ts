@@ -12,6 +12,7 @@ import { projectFullPath, requireCodeOfProject } from '../projects/service.ts';
 import { UserRef } from '../users/index.ts';
 import {
   commitDiffs,
+  commitSignature,
   commitStatsOf,
   compareRefs,
   createCommit,
@@ -20,6 +21,7 @@ import {
   findCommit,
   listCommits,
   readableRepository,
+  type CommitSignature,
   type Comparison,
   type FileDiffStats,
 } from './service.ts';
@@ -312,17 +314,13 @@ const VerificationStatusEnum = builder.enumType('VerificationStatus', {
   ] as const,
 });
 
-/**
- * A commit signature as GitLab verifies it. forgegate keeps no GPG, X.509 or SSH keys of its
- * users, so it verifies none and `Commit.signature` is null: the types exist for the documents
- * that select them (the last-commit and commit pages).
- */
-type Signature = { kind: 'GpgSignature' | 'X509Signature' | 'SshSignature'; commitSha: string; project: ProjectWithNamespace; status: string };
+/** A commit signature as GitLab types it; forgegate reads its kind and key but verifies none (service.ts). */
+type Signature = CommitSignature;
 
 const signatureFields = (t: PothosSchemaTypes.InterfaceFieldBuilder<Types, Signature> | PothosSchemaTypes.ObjectFieldBuilder<Types, Signature>) => ({
   commitSha: t.string({ resolve: (s: Signature) => s.commitSha }),
   project: t.field({ type: ProjectRef, nullable: true, resolve: (s: Signature) => s.project }),
-  verificationStatus: t.field({ type: VerificationStatusEnum, nullable: true, resolve: (s: Signature) => s.status as 'UNVERIFIED' }),
+  verificationStatus: t.field({ type: VerificationStatusEnum, nullable: true, resolve: (s: Signature) => s.verificationStatus }),
 });
 
 const CommitSignatureRef = builder.interfaceRef<Signature>('CommitSignature').implement({
@@ -350,12 +348,13 @@ const X509CertificateRef = builder.objectRef<X509Certificate>('X509Certificate')
   }),
 });
 
-type SignatureDetails = Signature & { gpgKeyPrimaryKeyid?: string; keyFingerprintSha256?: string; x509Certificate?: X509Certificate };
+/** X.509 certificates are not read from the signature: `x509Certificate` is null. */
+type SignatureDetails = Signature & { x509Certificate?: X509Certificate };
 
 builder.objectRef<SignatureDetails>('GpgSignature').implement({
   interfaces: [CommitSignatureRef],
   fields: (t) => ({
-    gpgKeyPrimaryKeyid: t.string({ nullable: true, resolve: (s) => s.gpgKeyPrimaryKeyid ?? null }),
+    gpgKeyPrimaryKeyid: t.exposeString('gpgKeyPrimaryKeyid', { nullable: true, description: 'The issuer key id the signature names.' }),
   }),
 });
 
@@ -369,7 +368,7 @@ builder.objectRef<SignatureDetails>('X509Signature').implement({
 builder.objectRef<SignatureDetails>('SshSignature').implement({
   interfaces: [CommitSignatureRef],
   fields: (t) => ({
-    keyFingerprintSha256: t.string({ nullable: true, resolve: (s) => s.keyFingerprintSha256 ?? null }),
+    keyFingerprintSha256: t.exposeString('keyFingerprintSha256', { nullable: true, description: 'The SHA-256 fingerprint of the key the signature carries.' }),
   }),
 });
 
@@ -431,10 +430,10 @@ builder.objectFields(CommitRef, (t) => ({
   signature: t.field({
     type: CommitSignatureRef,
     nullable: true,
-    description: 'Signature of the commit: forgegate verifies no signatures, so null.',
-    resolve: () => null,
+    description: 'Signature of the commit (null when unsigned): its kind and key, never verified here (no keys are kept).',
+    resolve: (c, _a, ctx) => commitSignature(ctx, c.project, c.id),
   }),
-  signatureHtml: t.string({ nullable: true, description: 'Signature of the commit, as HTML: null (see `signature`).', resolve: () => null }),
+  signatureHtml: t.string({ nullable: true, description: "GitLab's rendered signature badge: not rendered here, null.", resolve: () => null }),
   diffStats: t.field({
     type: [DiffStatsRef],
     nullable: true,

@@ -124,6 +124,30 @@ export function diffStatsOf(diffs: DiffEntry[]): FileDiffStats[] {
   });
 }
 
+/** A commit's signature as GitLab's GraphQL types it (`GpgSignature`, `SshSignature`, `X509Signature`). */
+export type CommitSignature = {
+  kind: 'GpgSignature' | 'SshSignature' | 'X509Signature';
+  commitSha: string;
+  project: ProjectWithNamespace;
+  verificationStatus: 'UNKNOWN_KEY' | 'UNVERIFIED';
+  gpgKeyPrimaryKeyid: string | null;
+  keyFingerprintSha256: string | null;
+};
+
+/**
+ * The signature of a commit, null when it is unsigned. forgegate keeps no GPG or SSH keys of its
+ * users, so it verifies none: GitLab answers a GPG or SSH signature whose key it does not know
+ * UNKNOWN_KEY, and an X.509 one without a trusted certificate UNVERIFIED.
+ */
+export async function commitSignature(ctx: Context, project: ProjectWithNamespace, sha: string): Promise<CommitSignature | null> {
+  const info = (await readableRepository(ctx, project)).signature(sha);
+  if (!info) return null;
+  const base = { commitSha: sha, project, gpgKeyPrimaryKeyid: null, keyFingerprintSha256: null };
+  if (info.kind === 'gpg') return { ...base, kind: 'GpgSignature', verificationStatus: 'UNKNOWN_KEY', gpgKeyPrimaryKeyid: info.keyId };
+  if (info.kind === 'ssh') return { ...base, kind: 'SshSignature', verificationStatus: 'UNKNOWN_KEY', keyFingerprintSha256: info.fingerprintSha256 };
+  return { ...base, kind: 'X509Signature', verificationStatus: 'UNVERIFIED' };
+}
+
 export type Comparison = {
   /** What the diff starts from: `from` itself (straight) or where `from` and `to` meet. */
   base: string;

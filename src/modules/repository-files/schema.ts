@@ -22,10 +22,12 @@ import {
   canPushToBlobBranch,
   fileTypeOf,
   languageOf,
+  lastCommitAt,
   lastCommitOf,
   lastCommitOfTree,
   lfsOidOf,
   pageOfTree,
+  rawSizeOf,
   submoduleUrls,
   type BlobAt,
   type BlobViewer,
@@ -91,7 +93,7 @@ export const RepositoryBlobRef = builder.objectRef<BlobAt>('RepositoryBlob').imp
     commitSha: t.exposeString('commitSha', { description: 'The commit the ref resolved to.' }),
     executeFilemode: t.boolean({ resolve: (b) => isExecutable(b.entry.mode) }),
     size: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
-    rawSize: t.float({ resolve: async (b) => (await blobInfo(b)).size }),
+    rawSize: t.float({ description: 'Size of the content: for a Git LFS pointer, of the object it names.', resolve: (b) => rawSizeOf(b) }),
     contentSha256: t.string({ resolve: async (b) => (await blobInfo(b)).sha256 }),
     rawBlob: t.string({
       description: 'Content: its first 10 MiB for bigger files (read those raw).',
@@ -332,11 +334,9 @@ builder.objectFields(RepositoryRef, (t) => ({
     type: CommitRef,
     extensions: scopes(...REPOSITORY_READ_SCOPES),
     nullable: true,
-    description: 'The newest commit that changed the directory at `path` (the repository root by default) at a ref.',
+    description: 'The newest commit that changed the file or directory at `path` (the repository root by default) at a ref.',
     args: treeArgs(t.arg),
-    resolve: async (project, args, ctx) => {
-      const tree = await treeOf(ctx, project, args);
-      return tree && withProject(project, lastCommitOfTree(tree));
-    },
+    resolve: async (project, args, ctx) =>
+      withProject(project, await lastCommitAt(ctx, project, args.path ?? '', args.ref ?? project.defaultBranch ?? 'HEAD', args.refType)),
   }),
 }));

@@ -117,6 +117,25 @@ export const blobInfo = (blob: BlobAt): Promise<BlobInfo> => blob.repository.blo
 export const lfsOidOf = (blob: BlobAt): Promise<string | null> => blob.repository.lfsOid(blob.entry.oid);
 export const isExecutable = (mode: number) => mode === EXECUTABLE_MODE;
 
+/**
+ * The newest commit that changed `path`, a file or a directory ('' is the root: the commit
+ * itself), at a ref (GitLab's `Repository.lastCommit`); null when the ref or the path does not exist.
+ */
+export async function lastCommitAt(
+  ctx: Context,
+  project: ProjectWithNamespace,
+  path: string,
+  ref: string,
+  refType?: RefType | null,
+): Promise<CommitInfo | null> {
+  const clean = path.replace(/\/+$/, '').replace(/^\/+/, '');
+  if (clean !== '') requireFilePath(clean, 'path');
+  const at = await resolve(ctx, project, qualifiedRef(ref, refType));
+  if (!at || (clean !== '' && !at.repository.entryAt(at.commitSha, clean))) return null;
+  const sha = clean === '' ? at.commitSha : at.repository.lastCommitFor(at.commitSha, clean);
+  return sha ? at.repository.commit(sha) : null;
+}
+
 /** The newest commit that changed a tree's directory (the commit itself for the root). */
 export function lastCommitOfTree(tree: TreeAt): CommitInfo | null {
   const sha = tree.path === '' ? tree.commitSha : tree.repository.lastCommitFor(tree.commitSha, tree.path);
@@ -130,6 +149,14 @@ export function pageOfTree(tree: TreeAt, after: string | null | undefined, first
   const rest = entriesAfter(tree.entries, after);
   const entries = rest.slice(0, first);
   return { tree: { ...tree, entries }, hasNextPage: rest.length > entries.length, hasPreviousPage: rest.length < tree.entries.length };
+}
+
+/** GitLab's `rawSize`: the size of the file's content, which for a Git LFS pointer is the object's it names. */
+export async function rawSizeOf(blob: BlobAt): Promise<number> {
+  const { size } = await blobInfo(blob);
+  if ((await lfsOidOf(blob)) === null) return size;
+  const declared = /^size (\d+)$/m.exec(blob.repository.blobContent(blob.entry.oid).toString('utf8'));
+  return declared ? Number(declared[1]) : size;
 }
 
 export function lastCommitOf(blob: BlobAt): CommitInfo | null {

@@ -84,6 +84,9 @@ export const CurrentUserRef = builder.prismaObject('User', {
   fields: () => ({}),
 });
 
+/** GitLab's `UserCoreConnection`. */
+const UserCoreConnection = builder.connectionObject({ type: UserRef, name: 'UserCoreConnection' }, { name: 'UserCoreEdge' });
+
 builder.queryFields((t) => ({
   currentUser: t.field({
     type: CurrentUserRef,
@@ -99,19 +102,22 @@ builder.queryFields((t) => ({
     args: { id: t.arg({ type: 'UserID', description: 'ID of the User.' }), username: t.arg.string({ description: 'Username of the User.' }) },
     resolve: (_r, args, ctx) => findUser(ctx, args),
   }),
-  users: t.connection({
-    type: UserRef,
-    extensions: scopes(...USER_READ_SCOPES),
-    args: {
-      usernames: t.arg.stringList(),
-      search: t.arg.string(),
-      active: t.arg.boolean(),
-      blocked: t.arg.boolean(),
-      groupId: t.arg({ type: 'GroupID', description: 'Return users member of a given group or its subgroups and projects.' }),
-      humans: t.arg.boolean({ description: 'Filter by regular users (no placeholder or import users). Ignored if false.' }),
+  users: t.connection(
+    {
+      type: UserRef,
+      extensions: scopes(...USER_READ_SCOPES),
+      args: {
+        usernames: t.arg.stringList(),
+        search: t.arg.string(),
+        active: t.arg.boolean(),
+        blocked: t.arg.boolean(),
+        groupId: t.arg({ type: 'GroupID', description: 'Return users member of a given group or its subgroups and projects.' }),
+        humans: t.arg.boolean({ description: 'Filter by regular users (no placeholder or import users). Ignored if false.' }),
+      },
+      resolve: async (_r, args, ctx) => pagedConnection(args, await listUsers(ctx, args)),
     },
-    resolve: async (_r, args, ctx) => pagedConnection(args, await listUsers(ctx, args)),
-  }),
+    UserCoreConnection,
+  ),
 }));
 
 const userAttributeFields = (t: InputFields) => ({

@@ -5,7 +5,7 @@
 // cross-cutting behaviour those screens rely on: empty cursors, batched requests, cost and access.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries, createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
 import { graphqlEngines } from './helpers/engines.ts';
 import { gitbeaker } from './helpers/gitbeaker.ts';
 
@@ -775,6 +775,28 @@ describe('access on the new fields', () => {
     const large = await t.graphql(document(100), { p: 'corp' });
     expect(large.body.data).toBeUndefined();
     expect(large.body.errors[0].message).toMatch(/^Query has complexity of \d+, which exceeds max complexity of 300$/);
+  });
+});
+
+describe('statements per page', () => {
+  it("reads a page of a group's milestones below it, with their levels and paths, in as many statements for 2 as for 5", async () => {
+    const document = (n: number) =>
+      `{ group(fullPath: "corp") { milestones(includeDescendants: true, sort: DUE_DATE_ASC, first: ${n}) { nodes { title webPath subgroupMilestone } } } }`;
+    await expectCounterSees(t, () => t.graphql(document(2)));
+    const two = await countQueries(t, () => t.graphql(document(2)));
+    const five = await countQueries(t, () => t.graphql(document(5)));
+    expect((await t.graphql(document(5))).body.data.group.milestones.nodes).toHaveLength(5);
+    expect(five).toBe(two);
+  });
+
+  it('reads a page of import source users with their people and namespace in as many statements for 1 as for 4', async () => {
+    const document = (n: number) =>
+      `{ namespace(fullPath: "corp") { importSourceUsers(first: ${n}, sort: ID_DESC) { nodes { namespace { fullPath } placeholderUser { username webPath status { availability } } reassignToUser { username } reassignedByUser { username } } } } }`;
+    await expectCounterSees(t, () => t.graphql(document(1)));
+    const one = await countQueries(t, () => t.graphql(document(1)));
+    const four = await countQueries(t, () => t.graphql(document(4)));
+    expect((await t.graphql(document(4))).body.data.namespace.importSourceUsers.nodes).toHaveLength(4);
+    expect(four).toBe(one);
   });
 });
 

@@ -5,8 +5,9 @@
 // cross-cutting behaviour those screens rely on: empty cursors, batched requests, cost and access.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries, createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
 import { graphqlEngines } from './helpers/engines.ts';
+import { gitbeaker } from './helpers/gitbeaker.ts';
 
 let t: TestApp;
 let engines: Awaited<ReturnType<typeof graphqlEngines>>;
@@ -686,6 +687,41 @@ describe("GitLab's placeholder user reassignment documents", () => {
 /** Ten aliases of one placeholder list: past the administrator's ceiling (300) at 100 a page, far below it at 1. */
 const ALIASES = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 
+describe('the REST twins of the group lists', () => {
+  const names = (items: { name?: string; title?: string }[]) => items.map((i) => i.name ?? i.title).sort();
+
+  it("lists a group's labels below it as GraphQL does: only_group_labels and include_descendant_groups", async () => {
+    const rest = async (query: string, token = t.root.token) => names((await t.api('get', `/groups/${corp.id}/labels?${query}`, token).expect(200)).body);
+    const graphql = async (args: string, token = t.root.token) =>
+      names((await run(`{ group(fullPath: "corp") { labels(includeAncestorGroups: true, ${args}) { nodes { title } } } }`, {}, token)).group.labels.nodes);
+    // GitLab's REST default leaves the projects' labels out.
+    expect(await rest('')).toEqual(['group-bug']);
+    expect(await rest('include_descendant_groups=true')).toEqual(await graphql('includeDescendantGroups: true, onlyGroupLabels: true'));
+    const everything = await rest('include_descendant_groups=true&only_group_labels=false');
+    expect(everything).toEqual(['app-ui', 'from-dropdown', 'group-bug', 'sub-docs']);
+    expect(everything).toEqual(await graphql('includeDescendantGroups: true'));
+    expect(await rest('include_descendant_groups=true&only_group_labels=false', dev.token)).toEqual(await graphql('includeDescendantGroups: true', dev.token));
+    // gitbeaker's types lack these GitLab options (`as never`); it sends them as query parameters all the same.
+    const api = gitbeaker(t.base, t.root.token);
+    expect(names((await api.GroupLabels.all(corp.id, { includeDescendantGroups: true, onlyGroupLabels: false } as never)) as { name: string }[])).toEqual(
+      everything,
+    );
+  });
+
+  it("lists a group's milestones with its descendants' as GraphQL does: include_descendants", async () => {
+    const rest = async (query: string, token = t.root.token) => names((await t.api('get', `/groups/${corp.id}/milestones?${query}`, token).expect(200)).body);
+    expect(await rest('')).toEqual(['G1 group']);
+    const below = await rest('include_descendants=true');
+    expect(below).toEqual(['G1 group', 'L1 subproject', 'P0 expired', 'P1 project', 'S1 subgroup']);
+    const graphql = await run('{ group(fullPath: "corp") { milestones(includeDescendants: true) { nodes { title } } } }');
+    expect(names(graphql.group.milestones.nodes)).toEqual(below);
+    expect(await rest('include_descendants=true', dev.token)).toEqual(['G1 group', 'P0 expired', 'P1 project']);
+    expect(await rest(`include_ancestors=true`)).toEqual(['G1 group']);
+    const api = gitbeaker(t.base, t.root.token);
+    expect(names((await api.GroupMilestones.all(corp.id, { includeDescendants: true } as never)) as { title: string }[])).toEqual(below);
+  });
+});
+
 describe('access on the new fields', () => {
   it('answers null for a namespace the viewer cannot see, and refuses the placeholder list to non-owners', async () => {
     const unseen = await t.graphql('query($p: ID!) { namespace(fullPath: $p) { id } }', { p: 'corp' }, outsider.token);
@@ -742,6 +778,28 @@ describe('access on the new fields', () => {
     const large = await t.graphql(document(100), { p: 'corp' });
     expect(large.body.data).toBeUndefined();
     expect(large.body.errors[0].message).toMatch(/^Query has complexity of \d+, which exceeds max complexity of 300$/);
+  });
+});
+
+describe('statements per page', () => {
+  it("reads a page of a group's milestones below it, with their levels and paths, in as many statements for 2 as for 5", async () => {
+    const document = (n: number) =>
+      `{ group(fullPath: "corp") { milestones(includeDescendants: true, sort: DUE_DATE_ASC, first: ${n}) { nodes { title webPath subgroupMilestone } } } }`;
+    await expectCounterSees(t, () => t.graphql(document(2)));
+    const two = await countQueries(t, () => t.graphql(document(2)));
+    const five = await countQueries(t, () => t.graphql(document(5)));
+    expect((await t.graphql(document(5))).body.data.group.milestones.nodes).toHaveLength(5);
+    expect(five).toBe(two);
+  });
+
+  it('reads a page of import source users with their people and namespace in as many statements for 1 as for 4', async () => {
+    const document = (n: number) =>
+      `{ namespace(fullPath: "corp") { importSourceUsers(first: ${n}, sort: ID_DESC) { nodes { namespace { fullPath } placeholderUser { username webPath status { availability } } reassignToUser { username } reassignedByUser { username } } } } }`;
+    await expectCounterSees(t, () => t.graphql(document(1)));
+    const one = await countQueries(t, () => t.graphql(document(1)));
+    const four = await countQueries(t, () => t.graphql(document(4)));
+    expect((await t.graphql(document(4))).body.data.namespace.importSourceUsers.nodes).toHaveLength(4);
+    expect(four).toBe(one);
   });
 });
 

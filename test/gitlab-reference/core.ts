@@ -23,6 +23,23 @@ export const connectionTypes = (...names: string[]): ReferenceType[] =>
     { name: `${name}Edge`, notGitLab: OUR_CONNECTION },
   ]);
 
+/** The count every connection of ours has, defined once for all of them (see `globalConnectionFields`). */
+const COUNT_NULLABLE =
+  "Int where GitLab's countable connections have Int!: one definition serves every connection here, and it is null only where the count fails";
+
+/**
+ * GitLab's `<Node>Connection` and `<Node>Edge` for a node type we page under GitLab's names:
+ * count, edges, nodes and pageInfo, and our `totalCount` (Relay's name for the same count).
+ */
+export const gitlabConnection = (node: string): ReferenceType[] => [
+  {
+    name: `${node}Connection`,
+    fields: { count: 'Int!', edges: `[${node}Edge]`, nodes: `[${node}]`, pageInfo: 'PageInfo!' },
+    kept: { count: COUNT_NULLABLE, totalCount: "Relay's name for count, which clients of Pothos schemas read" },
+  },
+  { name: `${node}Edge`, fields: { cursor: 'String!', node } },
+];
+
 /** The parent ids REST carries, beside GitLab's paths, in the inputs of our mutations. */
 export const PARENT_IDS = 'the REST facade passes database ids (projectId/groupId) where GitLab takes paths only';
 

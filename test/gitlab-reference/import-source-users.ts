@@ -2,7 +2,7 @@
 // its statuses and sorts, the namespace's list and the owner's mutations. Written from
 // docs.gitlab.com/api/graphql/reference and gitlab-org/gitlab app/graphql/types/import/*.rb and
 // app/graphql/mutations/import/source_users/*.rb.
-import { CONNECTION_NAME, connectionTypes, PAGING } from './core.ts';
+import { gitlabConnection, PAGING } from './core.ts';
 import type { ReferenceType } from './types.ts';
 
 const SOURCE_USER_PAYLOAD = { clientMutationId: 'String', errors: '[String!]!', importSourceUser: 'ImportSourceUser' };
@@ -59,7 +59,7 @@ export const types: ReferenceType[] = [
   { name: 'ImportSourceUsersReassignFromCsvInput', notGitLab: CSV },
   { name: 'ImportSourceUsersReassignFromCsvPayload', notGitLab: CSV },
   { name: 'PlaceholderReassignmentsCsv', notGitLab: CSV },
-  ...connectionTypes('NamespaceImportSourceUsersConnection', 'GroupImportSourceUsersConnection'),
+  ...gitlabConnection('ImportSourceUser'),
 ];
 
 const mutation = (name: string) => ({
@@ -74,12 +74,12 @@ export const sharedParts: ReferenceType[] = [
     fields: { namespace: { type: 'Namespace', args: { fullPath: 'ID!' } } },
     kept: { importSourceUserReassignmentRequest: ANSWERS },
   },
-  { name: 'Namespace', fields: { importSourceUsers: { type: 'ImportSourceUserConnection', args: LIST_ARGS } }, kept: { importSourceUsers: CONNECTION_NAME } },
+  { name: 'Namespace', fields: { importSourceUsers: { type: 'ImportSourceUserConnection', args: LIST_ARGS } } },
   {
     name: 'Group',
     // A Group is a Namespace in GitLab: it has the namespace's list.
     fields: { importSourceUsers: { type: 'ImportSourceUserConnection', args: LIST_ARGS } },
-    kept: { importSourceUsers: CONNECTION_NAME, placeholderReassignmentsCsv: CSV },
+    kept: { placeholderReassignmentsCsv: CSV },
   },
   {
     name: 'Mutation',

@@ -2,7 +2,7 @@
 // lists of projects and groups. Written from docs.gitlab.com/api/graphql/reference and
 // gitlab-org/gitlab app/graphql/types/label_type.rb, resolvers/labels_resolver.rb,
 // resolvers/group_labels_resolver.rb.
-import { CONNECTION_NAME, connectionTypes, PAGING, PARENT_IDS } from './core.ts';
+import { gitlabConnection, PAGING, PARENT_IDS } from './core.ts';
 import type { ReferenceType } from './types.ts';
 
 const LABEL_MUTATIONS = "the twin of the REST labels API (PUT/DELETE labels); GitLab's GraphQL has labelCreate only";
@@ -51,16 +51,16 @@ export const types: ReferenceType[] = [
   { name: 'LabelUpdatePayload', notGitLab: LABEL_MUTATIONS },
   { name: 'LabelDeleteInput', notGitLab: LABEL_MUTATIONS },
   { name: 'LabelDeletePayload', notGitLab: LABEL_MUTATIONS },
-  ...connectionTypes('ProjectLabelsConnection', 'GroupLabelsConnection'),
+  ...gitlabConnection('Label'),
 ];
 
 /** This area's fields of the types every area adds to; see users.ts `sharedParts`. */
 export const sharedParts: ReferenceType[] = [
-  { name: 'Project', fields: { labels: { type: 'LabelConnection', args: LABEL_ARGS } }, kept: { labels: CONNECTION_NAME, ...ONE_LABEL } },
+  { name: 'Project', fields: { labels: { type: 'LabelConnection', args: LABEL_ARGS } }, kept: ONE_LABEL },
   {
     name: 'Group',
     fields: { labels: { type: 'LabelConnection', args: { ...LABEL_ARGS, includeDescendantGroups: 'Boolean', onlyGroupLabels: 'Boolean' } } },
-    kept: { labels: CONNECTION_NAME, ...ONE_LABEL },
+    kept: ONE_LABEL,
   },
   {
     name: 'Mutation',

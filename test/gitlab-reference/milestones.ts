@@ -1,7 +1,7 @@
 // GitLab's GraphQL reference for milestones: Milestone, its stats, sorts and states, and the
 // milestone lists of projects and groups. Written from docs.gitlab.com/api/graphql/reference and
 // gitlab-org/gitlab app/graphql/types/milestone_type.rb, resolvers/milestones_resolver.rb.
-import { CONNECTION_NAME, connectionTypes, PAGING, PARENT_IDS } from './core.ts';
+import { gitlabConnection, PAGING, PARENT_IDS } from './core.ts';
 import type { ReferenceType } from './types.ts';
 
 const DATE_COLUMN = "a milestone's due and start dates are days: Date (YYYY-MM-DD), where GitLab types them Time (midnight); GitLab's frontend parses either";
@@ -21,7 +21,6 @@ const MILESTONE_ARGS = {
 };
 
 const MILESTONE_KEPT = {
-  milestones: CONNECTION_NAME,
   'milestones.iids': "the REST milestones API's iids[] filter",
   milestone: 'one milestone by its database id, as the REST milestones API reads it (GET milestones/:milestone_id)',
 };
@@ -88,7 +87,7 @@ export const types: ReferenceType[] = [
   { name: 'MilestoneCreatePayload', notGitLab: MILESTONE_MUTATIONS },
   { name: 'MilestoneUpdateInput', notGitLab: `${MILESTONE_MUTATIONS}; ${PARENT_IDS}` },
   { name: 'MilestoneUpdatePayload', notGitLab: MILESTONE_MUTATIONS },
-  ...connectionTypes('ProjectMilestonesConnection', 'GroupMilestonesConnection'),
+  ...gitlabConnection('Milestone'),
 ];
 
 /** This area's fields of the types every area adds to; see users.ts `sharedParts`. */

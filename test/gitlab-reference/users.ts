@@ -1,7 +1,7 @@
 // GitLab's GraphQL reference for users (the User interface, UserCore, CurrentUser, UserStatus)
 // and the root fields that read them. Written from docs.gitlab.com/api/graphql/reference and
 // gitlab-org/gitlab app/graphql/types/user_interface.rb.
-import { CONNECTION_NAME, connectionTypes, PAGING } from './core.ts';
+import { gitlabConnection, PAGING } from './core.ts';
 import type { ReferenceType } from './types.ts';
 
 /** GitLab's fields of the User interface that forgegate serves, with GitLab's types. */
@@ -60,7 +60,7 @@ export const types: ReferenceType[] = [
   { name: 'UserCreatePayload', notGitLab: NO_USER_MUTATIONS },
   { name: 'UserUpdateInput', notGitLab: NO_USER_MUTATIONS },
   { name: 'UserUpdatePayload', notGitLab: NO_USER_MUTATIONS },
-  ...connectionTypes('QueryUsersConnection'),
+  ...gitlabConnection('UserCore'),
 ];
 
 /**
@@ -79,7 +79,7 @@ export const sharedParts: ReferenceType[] = [
         args: { ...PAGING, active: 'Boolean', groupId: 'GroupID', humans: 'Boolean', search: 'String', usernames: '[String!]' },
       },
     },
-    kept: { users: CONNECTION_NAME, 'users.blocked': "the REST users API's blocked filter" },
+    kept: { 'users.blocked': "the REST users API's blocked filter" },
   },
   {
     name: 'Mutation',

@@ -81,25 +81,34 @@ const PlaceholderCsvRef = builder.objectRef<PlaceholderCsv>('PlaceholderReassign
   }),
 });
 
+/** GitLab's `ImportSourceUserConnection`, for the lists of namespaces and groups. */
+const ImportSourceUserConnection = builder.connectionObject(
+  { type: ImportSourceUserRef, name: 'ImportSourceUserConnection' },
+  { name: 'ImportSourceUserEdge' },
+);
+
 /** GitLab's `Namespace.importSourceUsers`, which a Group has as a namespace too (Owner only). */
 const importSourceUsersField = (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Namespace>) =>
-  t.connection({
-    type: ImportSourceUserRef,
-    description: 'Import source users of the namespace. This field can only be resolved for one namespace in any single request.',
-    args: {
-      statuses: t.arg({
-        type: [ImportSourceUserStatusEnum],
-        description: 'Filter mapping of users on source instance to users on destination instance by status.',
-      }),
-      search: t.arg.string({ description: 'Query to search mappings by name or username of users on source instance.' }),
-      sort: t.arg({
-        type: SourceUserSortEnum,
-        defaultValue: 'source_name_asc',
-        description: 'Sort mapping of users on source instance to users on destination instance by the criteria.',
-      }),
+  t.connection(
+    {
+      type: ImportSourceUserRef,
+      description: 'Import source users of the namespace. This field can only be resolved for one namespace in any single request.',
+      args: {
+        statuses: t.arg({
+          type: [ImportSourceUserStatusEnum],
+          description: 'Filter mapping of users on source instance to users on destination instance by status.',
+        }),
+        search: t.arg.string({ description: 'Query to search mappings by name or username of users on source instance.' }),
+        sort: t.arg({
+          type: SourceUserSortEnum,
+          defaultValue: 'source_name_asc',
+          description: 'Sort mapping of users on source instance to users on destination instance by the criteria.',
+        }),
+      },
+      resolve: async (namespace, args, ctx) => pagedConnection(args, await listSourceUsers(ctx, namespace, args)),
     },
-    resolve: async (namespace, args, ctx) => pagedConnection(args, await listSourceUsers(ctx, namespace, args)),
-  });
+    ImportSourceUserConnection,
+  );
 
 builder.objectFields(NamespaceRef, (t) => ({ importSourceUsers: importSourceUsersField(t) }));
 

@@ -29,9 +29,21 @@ export const routes = defineRoutes(
         path: `/${prefix}/:id/labels`,
         operation: `${kind}Labels`,
         paginated: true,
-        params: { id: param.ref(), include_ancestor_groups: param.bool(), search: param.string() },
-        // GitLab's REST list includes ancestor groups' labels unless told not to; GraphQL's does not.
-        variables: (v) => ({ ...v.id, includeAncestorGroups: v.include_ancestor_groups ?? true, search: v.search }),
+        params: {
+          id: param.ref(),
+          include_ancestor_groups: param.bool(),
+          search: param.string(),
+          // A group's list only: its subgroups' labels, and (only_group_labels=false) its projects'.
+          ...(kind === 'Group' && { include_descendant_groups: param.bool(), only_group_labels: param.bool() }),
+        },
+        // GitLab's REST list includes ancestor groups' labels unless told not to, and a group's list
+        // leaves its projects' labels out unless told to; GraphQL's does neither.
+        variables: (v) => ({
+          ...v.id,
+          includeAncestorGroups: v.include_ancestor_groups ?? true,
+          search: v.search,
+          ...(kind === 'Group' && { includeDescendantGroups: v.include_descendant_groups ?? false, onlyGroupLabels: v.only_group_labels ?? true }),
+        }),
         result: (data) => page(found(data.source, resource).labels, entity),
       }),
       route({

@@ -64,32 +64,44 @@ async function labelsBelow(ctx: Context, group: Namespace, args: { includeDescen
   return { groupIds: tree?.groupIds ?? [], projectIds: own?.projectIds ?? [] };
 }
 
+/** GitLab's `LabelConnection`, one type for every label list (Pothos would name one per field). */
+const LabelConnection = builder.connectionObject({ type: LabelRef, name: 'LabelConnection' }, { name: 'LabelEdge' });
+
 parentFields((t, kind) => ({
-  labels: t.connection({
-    type: LabelRef,
-    args: {
-      title: t.arg.string({ description: 'Exact match on title. Cannot be used with `searchTerm`.' }),
-      searchTerm: t.arg.string({ description: 'Search term to find labels with.' }),
-      searchIn: t.arg({
-        type: [LabelSearchFieldList],
-        required: true,
-        defaultValue: ['title', 'description'],
-        description: 'Specify which fields to search in. Ignored if using `title`.',
-      }),
-      includeAncestorGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from ancestor groups.' }),
-      // Group.labels only, as in GitLab.
-      ...(kind === 'group' && {
-        includeDescendantGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from descendant groups.' }),
-        onlyGroupLabels: t.arg.boolean({ defaultValue: false, description: "Include only group level labels (not those of the group's projects)." }),
-      }),
+  labels: t.connection(
+    {
+      type: LabelRef,
+      args: {
+        title: t.arg.string({ description: 'Exact match on title. Cannot be used with `searchTerm`.' }),
+        searchTerm: t.arg.string({ description: 'Search term to find labels with.' }),
+        searchIn: t.arg({
+          type: [LabelSearchFieldList],
+          required: true,
+          defaultValue: ['title', 'description'],
+          description: 'Specify which fields to search in. Ignored if using `title`.',
+        }),
+        includeAncestorGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from ancestor groups.' }),
+        // Group.labels only, as in GitLab.
+        ...(kind === 'group' && {
+          includeDescendantGroups: t.arg.boolean({ defaultValue: false, description: 'Include labels from descendant groups.' }),
+          onlyGroupLabels: t.arg.boolean({ defaultValue: false, description: "Include only group level labels (not those of the group's projects)." }),
+        }),
+      },
+      resolve: async (row, args, ctx) => {
+        const parent = parentOf(row);
+        const below = parent.kind === 'group' ? await labelsBelow(ctx, parent.group, args) : null;
+        const filter = {
+          includeAncestorGroups: args.includeAncestorGroups ?? false,
+          search: args.searchTerm,
+          searchIn: args.searchIn,
+          title: args.title,
+          below,
+        };
+        return pagedConnection(args, listLabels(ctx, parent, filter));
+      },
     },
-    resolve: async (row, args, ctx) => {
-      const parent = parentOf(row);
-      const below = parent.kind === 'group' ? await labelsBelow(ctx, parent.group, args) : null;
-      const filter = { includeAncestorGroups: args.includeAncestorGroups ?? false, search: args.searchTerm, searchIn: args.searchIn, title: args.title, below };
-      return pagedConnection(args, listLabels(ctx, parent, filter));
-    },
-  }),
+    LabelConnection,
+  ),
   label: t.field({
     type: LabelRef,
     nullable: true,

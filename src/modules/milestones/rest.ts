@@ -22,8 +22,17 @@ export const routes = defineRoutes(
           title: param.string(),
           search: param.string(),
           iids: param.intArray(),
+          // A group's list only: its ancestors' and its descendants' (subgroups and their projects) milestones too.
+          ...(kind === 'Group' && { include_ancestors: param.bool(), include_descendants: param.bool() }),
         },
-        variables: (v) => ({ ...v.id, state: v.state, title: v.title, search: v.search, iids: v.iids }),
+        variables: (v) => ({
+          ...v.id,
+          state: v.state,
+          title: v.title,
+          search: v.search,
+          iids: v.iids,
+          ...(kind === 'Group' && { includeAncestors: v.include_ancestors, includeDescendants: v.include_descendants }),
+        }),
         result: (data) => page(found(data.source, resource).milestones, milestoneEntity),
       }),
       route({

@@ -90,32 +90,38 @@ export const MilestoneRef = builder.prismaObject('Milestone', {
   }),
 });
 
+/** GitLab's `MilestoneConnection`, one type for every milestone list (Pothos would name one per field). */
+const MilestoneConnection = builder.connectionObject({ type: MilestoneRef, name: 'MilestoneConnection' }, { name: 'MilestoneEdge' });
+
 parentFields((t, kind) => ({
-  milestones: t.connection({
-    type: MilestoneRef,
-    args: {
-      ids: t.arg.idList({ description: 'Array of global milestone IDs, e.g., `"gid://gitlab/Milestone/1"`.' }),
-      iids: t.arg.intList({ description: 'Internal IDs of the milestones.' }),
-      state: t.arg({ type: MilestoneStateEnum, description: 'Filter milestones by state.' }),
-      title: t.arg.string({ description: 'Title of the milestone.' }),
-      searchTitle: t.arg.string({ description: 'Search string for the title (and description).' }),
-      containingDate: t.arg({ type: 'Time', description: 'Date the milestone contains.' }),
-      timeframe: t.arg({ type: TimeframeInput, description: 'List items overlapping the given timeframe.' }),
-      includeAncestors: t.arg.boolean({ description: 'Also return milestones in the ancestor groups.' }),
-      // Group.milestones only, as in GitLab.
-      ...(kind === 'group' && {
-        includeDescendants: t.arg.boolean({ description: 'Include milestones from all subgroups and subprojects.' }),
-      }),
-      sort: t.arg({ type: MilestoneSortEnum, description: 'Sort milestones by this criteria. Default: newest first.' }),
+  milestones: t.connection(
+    {
+      type: MilestoneRef,
+      args: {
+        ids: t.arg.idList({ description: 'Array of global milestone IDs, e.g., `"gid://gitlab/Milestone/1"`.' }),
+        iids: t.arg.intList({ description: 'Internal IDs of the milestones.' }),
+        state: t.arg({ type: MilestoneStateEnum, description: 'Filter milestones by state.' }),
+        title: t.arg.string({ description: 'Title of the milestone.' }),
+        searchTitle: t.arg.string({ description: 'Search string for the title (and description).' }),
+        containingDate: t.arg({ type: 'Time', description: 'Date the milestone contains.' }),
+        timeframe: t.arg({ type: TimeframeInput, description: 'List items overlapping the given timeframe.' }),
+        includeAncestors: t.arg.boolean({ description: 'Also return milestones in the ancestor groups.' }),
+        // Group.milestones only, as in GitLab.
+        ...(kind === 'group' && {
+          includeDescendants: t.arg.boolean({ description: 'Include milestones from all subgroups and subprojects.' }),
+        }),
+        sort: t.arg({ type: MilestoneSortEnum, description: 'Sort milestones by this criteria. Default: newest first.' }),
+      },
+      resolve: async (row, { ids, searchTitle, ...args }, ctx) => {
+        const parent = parentOf(row);
+        const below = 'includeDescendants' in args && args.includeDescendants && parent.kind === 'group';
+        const descendants = below ? await readableBelow(ctx, parent.group, { subgroups: true }) : null;
+        const filter = { ...args, search: searchTitle, ids: ids?.map((id) => databaseIdOfGlobalId('MilestoneID', id)), descendants };
+        return pagedConnection(args, listMilestones(ctx, parent, filter));
+      },
     },
-    resolve: async (row, { ids, searchTitle, ...args }, ctx) => {
-      const parent = parentOf(row);
-      const below = 'includeDescendants' in args && args.includeDescendants && parent.kind === 'group';
-      const descendants = below ? await readableBelow(ctx, parent.group, { subgroups: true }) : null;
-      const filter = { ...args, search: searchTitle, ids: ids?.map((id) => databaseIdOfGlobalId('MilestoneID', id)), descendants };
-      return pagedConnection(args, listMilestones(ctx, parent, filter));
-    },
-  }),
+    MilestoneConnection,
+  ),
   milestone: t.field({
     type: MilestoneRef,
     nullable: true,

@@ -74,6 +74,7 @@ export const CurrentUserRef = builder.prismaObject('User', {
   fields: () => ({}),
 });
 
+
 builder.queryFields((t) => ({
   currentUser: t.field({
     type: CurrentUserRef,

@@ -633,6 +633,33 @@ const EpicMoveChildInput = mutationInput('EpicMoveChildInput', (t) => ({
   newParentId: t.id({ description: 'Global id of the new parent; null makes the epic top-level.' }),
 }));
 
+const MoveTypeEnum = builder.enumType('MoveType', {
+  description: 'The position to which the adjacent object should be moved.',
+  values: {
+    before: { value: 'before', description: 'Adjacent object is moved before the object that is being moved.' },
+    after: { value: 'after', description: 'Adjacent object is moved after the object that is being moved.' },
+  } as const,
+});
+
+const EpicTreeNodeFieldsInput = builder.inputType('EpicTreeNodeFieldsInputType', {
+  description: 'A node of an epic tree.',
+  fields: (t) => ({
+    id: t.field({ type: 'EpicID', required: true, description: 'ID of the epic to be moved.' }),
+    adjacentReferenceId: t.field({ type: 'EpicID', description: 'ID of the epic next to which the moved epic lands.' }),
+    relativePosition: t.field({ type: MoveTypeEnum, description: 'Where the adjacent epic goes: before or after the moved one.' }),
+    newParentId: t.field({ type: 'EpicID', description: 'ID of the new parent epic.' }),
+  }),
+});
+
+const EpicTreeReorderInput = mutationInput('EpicTreeReorderInput', (t) => ({
+  baseEpicId: t.field({ type: 'EpicID', required: true, description: 'ID of the base epic of the tree.' }),
+  moved: t.field({ type: EpicTreeNodeFieldsInput, required: true, description: 'Parameters for updating the tree positions.' }),
+}));
+
+const EpicTreeReorderPayload = builder.objectRef<{ errors: string[]; clientMutationId?: string | null }>('EpicTreeReorderPayload').implement({
+  fields: (t) => ({ errors: payloadErrorsField(t), clientMutationId: payloadClientMutationIdField(t) }),
+});
+
 /** An epic named the way GitLab's generic mutations take one, or by group and iid (as REST does). */
 const epicTargetFields = <N extends string>(t: Fields, idName: N) => ({
   ...({ [idName]: t.id({ description: 'Global id of the epic, e.g. `gid://gitlab/Epic/7`.' }) } as Record<N, ReturnType<Fields['id']>>),
@@ -709,33 +736,6 @@ export const TodoRef = builder.objectRef<Todo>('Todo').implement({
 
 /** GitLab's TodoConnection: the one connection type of to-dos, for every field that lists them. */
 export const TodoConnectionRef = builder.connectionObject({ type: TodoRef, name: 'TodoConnection' }, { name: 'TodoEdge' });
-
-const MoveTypeEnum = builder.enumType('MoveType', {
-  description: 'The position to which the adjacent object should be moved.',
-  values: {
-    before: { value: 'before', description: 'Adjacent object is moved before the object that is being moved.' },
-    after: { value: 'after', description: 'Adjacent object is moved after the object that is being moved.' },
-  } as const,
-});
-
-const EpicTreeNodeFieldsInput = builder.inputType('EpicTreeNodeFieldsInputType', {
-  description: 'A node of an epic tree.',
-  fields: (t) => ({
-    id: t.field({ type: 'EpicID', required: true, description: 'ID of the epic to be moved.' }),
-    adjacentReferenceId: t.field({ type: 'EpicID', description: 'ID of the epic next to which the moved epic lands.' }),
-    relativePosition: t.field({ type: MoveTypeEnum, description: 'Where the adjacent epic goes: before or after the moved one.' }),
-    newParentId: t.field({ type: 'EpicID', description: 'ID of the new parent epic.' }),
-  }),
-});
-
-const EpicTreeReorderInput = mutationInput('EpicTreeReorderInput', (t) => ({
-  baseEpicId: t.field({ type: 'EpicID', required: true, description: 'ID of the base epic of the tree.' }),
-  moved: t.field({ type: EpicTreeNodeFieldsInput, required: true, description: 'Parameters for updating the tree positions.' }),
-}));
-
-const EpicTreeReorderPayload = builder.objectRef<{ errors: string[]; clientMutationId?: string | null }>('EpicTreeReorderPayload').implement({
-  fields: (t) => ({ errors: payloadErrorsField(t), clientMutationId: payloadClientMutationIdField(t) }),
-});
 
 const EpicPayload = (name: string) => payloadType(name, 'epic', EpicRef);
 

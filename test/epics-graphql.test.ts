@@ -378,3 +378,40 @@ describe('query count', () => {
     expect(restFew).toBeGreaterThanOrEqual(8);
   });
 });
+
+describe('epicTreeReorder under concurrency', () => {
+  it('renumbers the siblings under the tree lock: concurrent moves leave each child once, at distinct positions', async () => {
+    const make = async (title: string, parentId?: number) =>
+      (
+        await t
+          .api('post', `/groups/${acme.id}/epics`)
+          .send({ title, ...(parentId && { parent_id: parentId }) })
+          .expect(201)
+      ).body as { id: number; iid: number };
+    const parent = await make('Tree root');
+    const children = [];
+    for (const title of ['First', 'Second', 'Third', 'Fourth']) children.push(await make(title, parent.id));
+    const reorder = `mutation($input: EpicTreeReorderInput!) { epicTreeReorder(input: $input) { errors } }`;
+    const move = (moved: number, adjacent: number, relativePosition: 'before' | 'after') =>
+      gql(reorder, {
+        input: {
+          baseEpicId: `gid://gitlab/Epic/${parent.id}`,
+          moved: { id: `gid://gitlab/Epic/${moved}`, adjacentReferenceId: `gid://gitlab/Epic/${adjacent}`, relativePosition },
+        },
+      });
+    const answers = await Promise.all([
+      move(children[3].id, children[0].id, 'after'),
+      move(children[2].id, children[1].id, 'before'),
+      move(children[0].id, children[3].id, 'before'),
+    ]);
+    for (const answer of answers) expect(answer.epicTreeReorder.errors).toEqual([]);
+    const rows = await t.db.epic.findMany({ where: { parentId: parent.id }, orderBy: { relativePosition: 'asc' } });
+    expect(rows.map((r) => r.id).sort()).toEqual(children.map((c) => c.id).sort());
+    expect(rows.map((r) => r.relativePosition)).toEqual([1000, 2000, 3000, 4000]);
+    // GraphQL lists them in that order.
+    const data = await gql(`query($iid: ID) { group(fullPath: "acme") { epic(iid: $iid) { children { nodes { databaseId relativePosition } } } } }`, {
+      iid: String(parent.iid),
+    });
+    expect(data.group.epic.children.nodes).toEqual(rows.map((r) => ({ databaseId: r.id, relativePosition: r.relativePosition })));
+  });
+});

@@ -769,6 +769,66 @@ describe('epic forms', () => {
   });
 });
 
+describe('epic tree order', () => {
+  it('moves a child epic next to a sibling and under a new parent, keeping the order', async () => {
+    // Epic page › Child issues and epics: drag and drop.
+    const reorder = `
+      mutation epicTreeReorder($baseEpicId: EpicID!, $moved: EpicTreeNodeFieldsInputType!) {
+        epicTreeReorder(input: { baseEpicId: $baseEpicId, moved: $moved }) { errors }
+      }`;
+    const children = async () =>
+      (
+        await run(`query($iid: ID) { group(fullPath: "roadmap") { epic(iid: $iid) { children { nodes { title relativePosition } } } } }`, {
+          iid: String(epics.platform.iid),
+        })
+      ).group.epic.children.nodes;
+    expect((await children()).map((c: { title: string }) => c.title)).toEqual(['Search', 'Billing']);
+    // `after`: the sibling goes after the moved epic.
+    const moved = await run(
+      reorder,
+      {
+        baseEpicId: gid('Epic', epics.platform.id),
+        moved: { id: gid('Epic', epics.billing.id), adjacentReferenceId: gid('Epic', epics.search.id), relativePosition: 'after' },
+      },
+      reporter.token,
+    );
+    expect(moved.epicTreeReorder).toEqual({ errors: [] });
+    expect(await children()).toEqual([
+      { title: 'Billing', relativePosition: 1000 },
+      { title: 'Search', relativePosition: 2000 },
+    ]);
+    // Docs, a top-level epic, under Platform, right after Billing (`before`: the sibling goes before it).
+    const nested = await run(
+      reorder,
+      {
+        baseEpicId: gid('Epic', epics.platform.id),
+        moved: {
+          id: gid('Epic', epics.docs.id),
+          adjacentReferenceId: gid('Epic', epics.billing.id),
+          relativePosition: 'before',
+          newParentId: gid('Epic', epics.platform.id),
+        },
+      },
+      reporter.token,
+    );
+    expect(nested.epicTreeReorder).toEqual({ errors: [] });
+    expect((await children()).map((c: { title: string }) => c.title)).toEqual(['Billing', 'Docs', 'Search']);
+    // GitLab's refusals, as payload errors.
+    const asGuest = await run(reorder, { baseEpicId: gid('Epic', epics.platform.id), moved: { id: gid('Epic', epics.search.id) } }, guest.token);
+    expect(asGuest.epicTreeReorder.errors).toEqual(["You don't have permissions to move the objects."]);
+    const stranger = await run(
+      reorder,
+      {
+        baseEpicId: gid('Epic', epics.platform.id),
+        moved: { id: gid('Epic', epics.search.id), adjacentReferenceId: gid('Epic', epics.mobile.id), relativePosition: 'after' },
+      },
+      reporter.token,
+    );
+    expect(stranger.epicTreeReorder.errors).toEqual(["The sibling object's parent must match the current parent epic."]);
+    expect((await children()).map((c: { title: string }) => c.title)).toEqual(['Billing', 'Docs', 'Search']);
+  });
+});
+
 describe('authorization and cost of the new fields', () => {
   it('answers null to an outsider of the private group and hides nothing more from members', async () => {
     const document = `query($fullPath: ID!) { group(fullPath: $fullPath) { id emailsDisabled epics { nodes { id } } epic(iid: "1") { id participants { nodes { id } } } } }`;

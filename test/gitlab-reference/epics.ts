@@ -316,6 +316,17 @@ export const types: ReferenceType[] = [
     },
   },
   { name: 'TodoCreatePayload', fields: payload('todo', 'Todo') },
+  { name: 'MoveType', values: ['before', 'after'] },
+  {
+    name: 'EpicTreeNodeFieldsInputType',
+    fields: { id: 'EpicTreeSortingID!', adjacentReferenceId: 'EpicTreeSortingID', relativePosition: 'MoveType', newParentId: 'EpicID' },
+    kept: {
+      id: "EpicID!: GitLab's EpicTreeSortingID names an epic or an epic's issue; forgegate's tree has epics only",
+      adjacentReferenceId: "EpicID: GitLab's EpicTreeSortingID names an epic or an epic's issue; forgegate's tree has epics only",
+    },
+  },
+  { name: 'EpicTreeReorderInput', fields: { clientMutationId: 'String', baseEpicId: 'EpicID!', moved: 'EpicTreeNodeFieldsInputType!' } },
+  { name: 'EpicTreeReorderPayload', fields: { clientMutationId: 'String', errors: '[String!]!' } },
   { name: 'DestroyEpicInput', notGitLab: 'DELETE /groups/:id/epics/:epic_iid runs it; GitLab has no GraphQL mutation to delete an epic' },
   { name: 'DestroyEpicPayload', notGitLab: 'DELETE /groups/:id/epics/:epic_iid runs it; GitLab has no GraphQL mutation to delete an epic' },
   { name: 'EpicAddChildInput', notGitLab: 'nests an existing epic (GitLab does it through epicTreeReorder or the epic links REST API)' },
@@ -341,6 +352,7 @@ export const types: ReferenceType[] = [
       awardEmojiAdd: { type: 'AwardEmojiAddPayload', args: { input: 'AwardEmojiAddInput!' } },
       awardEmojiRemove: { type: 'AwardEmojiRemovePayload', args: { input: 'AwardEmojiRemoveInput!' } },
       todoCreate: { type: 'TodoCreatePayload', args: { input: 'TodoCreateInput!' } },
+      epicTreeReorder: { type: 'EpicTreeReorderPayload', args: { input: 'EpicTreeReorderInput!' } },
     },
     kept: {
       destroyEpic: 'ours: DELETE /groups/:id/epics/:epic_iid runs it',

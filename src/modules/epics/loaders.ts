@@ -75,7 +75,8 @@ export function createEpicLoaders(ctx: Context) {
       clear: (groupId: number, iid: number) => byIid.clear(iidKey(groupId, iid)),
     },
     children: batchGroupBy<number, Epic>(
-      (ids) => db.epic.findMany({ where: { parentId: { in: [...ids] } }, orderBy: { id: 'asc' } }),
+      // In their tree order: placed ones by position, the others after them by creation.
+      (ids) => db.epic.findMany({ where: { parentId: { in: [...ids] } }, orderBy: [{ relativePosition: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }] }),
       (e) => e.parentId!,
     ),
     ancestorIds: mapLoader((ids) => ancestorIds(ctx.db, ids), [] as number[]),

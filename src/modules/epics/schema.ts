@@ -6,7 +6,7 @@ import { ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { MilestoneRef, TimeframeInput } from '../milestones/index.ts';
 import { ProjectRef } from '../projects/index.ts';
-import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
+import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { GroupRef } from '../groups/index.ts';
 import { LabelRef } from '../labels/index.ts';
 import { textColor } from '../labels/service.ts';
@@ -34,6 +34,7 @@ import {
   markTodoDone,
   moveEpic,
   parentOf,
+  reorderEpicTree,
   requireEpicsFeature,
   setSubscription,
   updateEpic,
@@ -448,8 +449,8 @@ EpicRef.implement({
     }),
     relativePosition: t.int({
       nullable: true,
-      description: 'Position among its siblings in the epic tree; null, as forgegate keeps creation order.',
-      resolve: () => null,
+      description: 'Position among its siblings in the epic tree (set by epicTreeReorder); null until placed.',
+      resolve: (e) => e.relativePosition,
     }),
     labels: t.connection({ type: LabelRef, nullable: true, resolve: async (e, args, ctx) => listConnection(args, await ctx.loaders.epics.labels.load(e.id)) }),
     startDate: t.field({ type: 'Time', nullable: true, resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDate }),
@@ -633,6 +634,33 @@ const EpicMoveChildInput = mutationInput('EpicMoveChildInput', (t) => ({
   newParentId: t.id({ description: 'Global id of the new parent; null makes the epic top-level.' }),
 }));
 
+const MoveTypeEnum = builder.enumType('MoveType', {
+  description: 'The position to which the adjacent object should be moved.',
+  values: {
+    before: { value: 'before', description: 'Adjacent object is moved before the object that is being moved.' },
+    after: { value: 'after', description: 'Adjacent object is moved after the object that is being moved.' },
+  } as const,
+});
+
+const EpicTreeNodeFieldsInput = builder.inputType('EpicTreeNodeFieldsInputType', {
+  description: 'A node of an epic tree.',
+  fields: (t) => ({
+    id: t.field({ type: 'EpicID', required: true, description: 'ID of the epic to be moved.' }),
+    adjacentReferenceId: t.field({ type: 'EpicID', description: 'ID of the epic next to which the moved epic lands.' }),
+    relativePosition: t.field({ type: MoveTypeEnum, description: 'Where the adjacent epic goes: before or after the moved one.' }),
+    newParentId: t.field({ type: 'EpicID', description: 'ID of the new parent epic.' }),
+  }),
+});
+
+const EpicTreeReorderInput = mutationInput('EpicTreeReorderInput', (t) => ({
+  baseEpicId: t.field({ type: 'EpicID', required: true, description: 'ID of the base epic of the tree.' }),
+  moved: t.field({ type: EpicTreeNodeFieldsInput, required: true, description: 'Parameters for updating the tree positions.' }),
+}));
+
+const EpicTreeReorderPayload = builder.objectRef<{ errors: string[]; clientMutationId?: string | null }>('EpicTreeReorderPayload').implement({
+  fields: (t) => ({ errors: payloadErrorsField(t), clientMutationId: payloadClientMutationIdField(t) }),
+});
+
 /** An epic named the way GitLab's generic mutations take one, or by group and iid (as REST does). */
 const epicTargetFields = <N extends string>(t: Fields, idName: N) => ({
   ...({ [idName]: t.id({ description: 'Global id of the epic, e.g. `gid://gitlab/Epic/7`.' }) } as Record<N, ReturnType<Fields['id']>>),
@@ -810,6 +838,23 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: EpicMoveChildInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
       asPayload('epic', async () => within(null)(await moveEpic(ctx, epicId(input.id), parentIdOf(input.newParentId) ?? null)), input),
+  }),
+  epicTreeReorder: t.field({
+    type: EpicTreeReorderPayload,
+    description: "Moves an epic within the epic tree, next to a sibling, or under a new parent (GitLab's epic tree drag and drop).",
+    args: { input: t.arg({ type: EpicTreeReorderInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      asPayload(
+        'moved',
+        () =>
+          reorderEpicTree(ctx, input.baseEpicId, {
+            id: input.moved.id,
+            adjacentId: input.moved.adjacentReferenceId,
+            position: input.moved.relativePosition,
+            newParentId: input.moved.newParentId,
+          }),
+        input,
+      ),
   }),
   todoCreate: t.field({
     type: payloadType('TodoCreatePayload', 'todo', TodoRef),

@@ -3,7 +3,7 @@ import type { Epic, Namespace, Prisma, Todo } from '../../generated/prisma/clien
 import type { Context } from '../../core/context.ts';
 import { nextIid } from '../../core/store.ts';
 import type { Listing } from '../../core/listing.ts';
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { ForbiddenError, FullMessagesError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { lockKey } from '../../db/locks.ts';
 import { requireGroup, type GroupRef } from '../groups/service.ts';
@@ -286,7 +286,7 @@ function dateOrder(sort: DateSort) {
   };
 }
 
-/** Visible children of an epic, in creation order. */
+/** Visible children of an epic, in tree order (positioned ones first, then by creation). */
 export async function childrenOf(ctx: Context, epic: Epic): Promise<Epic[]> {
   return visibleAll(ctx, await ctx.loaders.epics.children.load(epic.id));
 }
@@ -606,6 +606,61 @@ export async function moveEpic(ctx: Context, childId: number, parentId: number |
   });
   forget(ctx, moved);
   return moved;
+}
+
+// ---- Tree order ---------------------------------------------------------------------------
+
+/** One move of GitLab's `epicTreeReorder`: the moved epic, the sibling it lands by, and a new parent if any. */
+export type TreeMove = { id: number; adjacentId?: number | null; position?: 'before' | 'after' | null; newParentId?: number | null };
+
+// Gaps between positions, so that GitLab's clients, which read them, see a stable order.
+const POSITION_GAP = 1000;
+
+const treeError = (message: string) => new FullMessagesError([message]);
+
+/**
+ * GitLab's `epicTreeReorder` for epics (forgegate has no issues in the tree): moves a child of the
+ * base epic, or an epic under `newParentId`, next to a sibling. `position` says where the sibling
+ * goes (GitLab's MoveType): `before` puts the sibling before the moved epic, so the moved epic
+ * lands right after it; `after` the other way round. The siblings are renumbered under the tree
+ * lock, so concurrent moves cannot interleave.
+ */
+export async function reorderEpicTree(ctx: Context, baseId: number, move: TreeMove): Promise<Epic> {
+  requireSignedIn(ctx);
+  requireEpicsFeature(ctx);
+  const base = await findEpicById(ctx, baseId);
+  if (!base || !(await abilities(ctx, base.groupId)).admin) throw treeError("You don't have permissions to move the objects.");
+  if (move.adjacentId != null && (move.position == null || move.adjacentId === move.id)) throw treeError('Relative position is not valid.');
+  const parentId = move.newParentId ?? base.id;
+  let moved = await findEpicById(ctx, move.id);
+  if (!moved || (move.newParentId == null && moved.parentId !== base.id)) throw treeError('The object does not belong to the base epic.');
+  const adjacent = move.adjacentId != null ? await findEpicById(ctx, move.adjacentId) : null;
+  if (move.adjacentId != null && adjacent?.parentId !== parentId) {
+    throw treeError(
+      move.newParentId == null
+        ? "The sibling object's parent must match the current parent epic."
+        : "The sibling object's parent must match the new parent epic.",
+    );
+  }
+  if (moved.parentId !== parentId) moved = await moveEpic(ctx, moved.id, parentId);
+  const group = (await ctx.loaders.namespace.load(moved.groupId))!;
+  const placed = await ctx.db.$transaction(async (tx) => {
+    await epicTreeLock(tx, group);
+    const siblings = await tx.epic.findMany({
+      where: { parentId, id: { not: moved.id } },
+      orderBy: [{ relativePosition: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }],
+    });
+    const at = adjacent ? siblings.findIndex((s) => s.id === adjacent.id) + (move.position === 'before' ? 1 : 0) : siblings.length;
+    const order = [...siblings.slice(0, at), moved, ...siblings.slice(at)];
+    for (const [i, epic] of order.entries()) {
+      if (epic.relativePosition !== (i + 1) * POSITION_GAP || epic.id === moved.id) {
+        await tx.epic.update({ where: { id: epic.id }, data: { relativePosition: (i + 1) * POSITION_GAP } });
+      }
+    }
+    return tx.epic.findUniqueOrThrow({ where: { id: moved.id } });
+  });
+  forget(ctx, placed);
+  return placed;
 }
 
 /** Whether the viewer gets notifications: an explicit choice, else the author does. */

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "epics" ADD COLUMN     "relative_position" INTEGER;

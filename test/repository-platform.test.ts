@@ -155,9 +155,12 @@ describe('commit refs, merge base, signature, contributors', () => {
       commit_source: 'gitaly',
     });
     const gql = await t.graphql(
-      `{ project(id: ${p.id}) { repository { a: commit(ref: "${sha}") { signatureKind } b: commit(ref: "main") { signatureKind } } } }`,
+      `{ project(id: ${p.id}) { repository { a: commit(ref: "${sha}") { signature { __typename verificationStatus } } b: commit(ref: "main") { signature { __typename } } } } }`,
     );
-    expect(gql.body.data.project.repository).toEqual({ a: { signatureKind: 'SSH' }, b: { signatureKind: null } });
+    expect(gql.body.data.project.repository).toEqual({
+      a: { signature: { __typename: 'SshSignature', verificationStatus: 'UNKNOWN_KEY' } },
+      b: { signature: null },
+    });
   });
 
   it('lists contributors by commits, name or email, paginated', async () => {

@@ -70,21 +70,6 @@ export async function contributorsOf(dir: string, sha: string): Promise<Contribu
   return [...byEmail.values()];
 }
 
-export type SignatureKind = 'PGP' | 'SSH' | 'X509';
-
-/** The kind of signature a commit carries in its `gpgsig` header, from its armour; null when unsigned. */
-export async function signatureKindOf(dir: string, sha: string): Promise<SignatureKind | null> {
-  requireShas(sha);
-  const raw = await runGit(dir, ['cat-file', 'commit', sha]);
-  const header = raw.slice(0, raw.indexOf('\n\n'));
-  const start = header.search(/^gpgsig(-sha256)? /m);
-  if (start < 0) return null;
-  const armour = header.slice(start);
-  if (armour.includes('BEGIN SSH SIGNATURE')) return 'SSH';
-  if (armour.includes('BEGIN SIGNED MESSAGE') || armour.includes('BEGIN PKCS7')) return 'X509';
-  return 'PGP';
-}
-
 /** The tree a commit points to. */
 export async function treeOf(dir: string, sha: string): Promise<string> {
   requireShas(sha);

@@ -314,10 +314,6 @@ export class Repository {
     return inspect.contributorsOf(this.path, sha);
   }
 
-  signatureKind(sha: string): Promise<inspect.SignatureKind | null> {
-    return inspect.signatureKindOf(this.path, sha);
-  }
-
   /**
    * A commit on `parent` whose tree is `parent`'s with the change from `base` to `theirs` applied
    * (cherry-pick: the commit's parent to the commit; revert: the other way round); TreeChangeError

@@ -77,6 +77,9 @@ const CHANGE = {
 
 const PAGE = { page: param.int(), per_page: param.int() };
 
+/** REST's name of each kind of signature GraphQL types. */
+const SIGNATURE_TYPES = { GpgSignature: 'PGP', SshSignature: 'SSH', X509Signature: 'X509' } as const;
+
 export const routes = defineRoutes([
   route({
     method: 'GET',
@@ -126,8 +129,13 @@ export const routes = defineRoutes([
     variables: (v) => ({ ...v.id, sha: v.sha }),
     result: (data) => {
       const commit = found(found(data.project, 'Project').repository?.commit, 'Commit');
+      const signature = found(commit.signature, 'Signature');
       // forgegate keeps no GPG, SSH or X.509 keys: a signature is never tied to a key of a user.
-      return { signature_type: found(commit.signatureKind, 'Signature'), verification_status: 'unknown_key', commit_source: 'gitaly' };
+      return {
+        signature_type: SIGNATURE_TYPES[signature.__typename],
+        verification_status: signature.verificationStatus?.toLowerCase(),
+        commit_source: 'gitaly',
+      };
     },
   }),
   route({

@@ -18,7 +18,6 @@ import {
   listContributors,
   mergeBaseOf,
   refsContaining,
-  signatureKind,
   type BlobObject,
   type ChangeKind,
   type ChangeResult,
@@ -64,11 +63,6 @@ const ContributorRef = builder.objectRef<ContributorRow>('RepositoryContributor'
   }),
 });
 
-const SignatureTypeEnum = builder.enumType('CommitSignatureKind', {
-  description: `How a commit is signed. ${FORGEGATE}`,
-  values: ['PGP', 'SSH', 'X509'] as const,
-});
-
 builder.objectFields(RepositoryRef, (t) => ({
   blobObject: t.field({
     type: BlobObjectRef,
@@ -106,13 +100,6 @@ builder.objectFields(CommitRef, (t) => ({
     description: `Branches, then tags, whose history holds the commit. ${FORGEGATE}`,
     args: { type: t.arg({ type: RefTypeEnum, defaultValue: 'all' }) },
     resolve: async (commit, args, ctx) => listConnection(args, await refsContaining(ctx, commit.project, commit.id, args.type ?? 'all')),
-  }),
-  signatureKind: t.field({
-    type: SignatureTypeEnum,
-    nullable: true,
-    extensions: scopes(...READ_SCOPES),
-    description: `The kind of signature the commit carries; null when unsigned. ${FORGEGATE}`,
-    resolve: (commit, _a, ctx) => signatureKind(ctx, commit.project, commit),
   }),
 }));
 

@@ -3,7 +3,7 @@ import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { announceRefChange } from '../../core/events.ts';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
-import type { Contributor, NamedRef, RefKind, SignatureKind } from '../../git/inspect.ts';
+import type { Contributor, NamedRef, RefKind } from '../../git/inspect.ts';
 import { TreeChangeError } from '../../git/inspect.ts';
 import type { CommitInfo, Repository } from '../../git/repository.ts';
 import { RefMovedError } from '../../git/writer.ts';
@@ -66,11 +66,6 @@ export async function listContributors(ctx: Context, project: ProjectWithNamespa
   const direction = order.sort === 'desc' ? -1 : 1;
   const rows = (await repository.contributors(tip)).map((c) => ({ ...c, additions: 0, deletions: 0 }));
   return rows.sort((a, b) => direction * (key === 'commits' ? a.commits - b.commits : a[key].localeCompare(b[key])));
-}
-
-/** The kind of signature a commit carries; null when it is unsigned (REST's 404 Signature Not Found). */
-export async function signatureKind(ctx: Context, project: ProjectWithNamespace, commit: CommitInfo): Promise<SignatureKind | null> {
-  return (await readableRepository(ctx, project)).signatureKind(commit.id);
 }
 
 /** The bare repository as a tar stream, for administrators only (GitLab's project snapshot). */

@@ -1,3 +1,4 @@
+import { sendAvatar } from '../../core/avatars.ts';
 import { param } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { globalId, sourceInput } from '../../rest/sources.ts';
@@ -79,9 +80,11 @@ export const routes = defineRoutes(
         description: param.string(),
         visibility: param.oneOf(VISIBILITY),
         request_access_enabled: param.bool(),
+        avatar: param.file(),
       },
       variables: (v) => ({
         input: {
+          avatar: v.avatar,
           id: v.id.id,
           fullPath: v.id.fullPath,
           name: v.name,
@@ -135,3 +138,16 @@ export const routes = defineRoutes(
   ],
   { authenticate: 'writes' },
 );
+
+/** GitLab's address of a group's avatar, for those who can see the group. */
+export const webRoutes = [
+  route({
+    method: 'GET',
+    path: '/uploads/-/system/group/avatar/:id/:filename',
+    operation: 'GroupAvatar',
+    params: { id: param.int({ required: true }), filename: param.string({ required: true }) },
+    variables: (v) => ({ id: v.id }),
+    result: (data, v) => ({ model: 'group' as const, id: v.id, name: v.filename, url: data.group?.avatarUrl ?? null }),
+    respond: (res, served, ctx) => sendAvatar(res, ctx.deps.config.dataDir, served),
+  }),
+];

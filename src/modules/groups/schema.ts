@@ -1,3 +1,4 @@
+import { avatarUrl } from '../../core/avatars.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
@@ -29,7 +30,7 @@ export const GroupRef = builder.prismaObject('Namespace', {
     parentId: t.exposeInt('parentId', { nullable: true }),
     requestAccessEnabled: t.exposeBoolean('requestAccessEnabled'),
     createdAt: t.expose('createdAt', { type: 'Time' }),
-    avatarUrl: t.string({ nullable: true, resolve: () => null }),
+    avatarUrl: t.string({ nullable: true, resolve: (g, _a, ctx) => avatarUrl(ctx.deps.config.externalUrl, 'group', g.id, g.avatar) }),
     webUrl: t.string({ nullable: false, resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
   }),
 });
@@ -103,6 +104,7 @@ const GroupUpdateInput = mutationInput('GroupUpdateInput', (t) => ({
   description: t.string(),
   visibility: t.field({ type: VisibilityEnum }),
   requestAccessEnabled: t.boolean(),
+  avatar: t.field({ type: 'Upload', description: 'Image file for the avatar (200 KiB at most).' }),
 }));
 
 const GroupCreateInput = mutationInput('GroupCreateInput', (t) => ({

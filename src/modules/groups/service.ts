@@ -1,6 +1,8 @@
 import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
 import type { Namespace, Prisma, Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
+import { readAvatar, writeAvatar } from '../../core/avatars.ts';
+import type { Upload } from '../../core/upload.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
@@ -146,6 +148,7 @@ export async function fullName(ctx: Context, namespace: Namespace): Promise<stri
 }
 
 export type GroupChanges = {
+  avatar?: Upload | null;
   name?: string | null;
   path?: string | null;
   description?: string | null;
@@ -189,6 +192,7 @@ export async function updateGroup(ctx: Context, ref: GroupRef, changes: GroupCha
     }
   }
   if (Object.keys(errors).length) throw new ValidationError(errors);
+  const avatar = changes.avatar ? await readAvatar(changes.avatar) : null;
   const fullPath = joinPath(parent?.fullPath, path);
   if (fullPath !== group.fullPath) {
     const taken = await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(fullPath), NOT: { id: group.id } } });
@@ -209,6 +213,7 @@ export async function updateGroup(ctx: Context, ref: GroupRef, changes: GroupCha
           visibility,
           ...(changes.description != null && { description: changes.description }),
           ...(changes.requestAccessEnabled != null && { requestAccessEnabled: changes.requestAccessEnabled }),
+          ...(avatar && { avatar: await writeAvatar(ctx.deps.config.dataDir, 'group', group.id, avatar) }),
         },
       });
     })

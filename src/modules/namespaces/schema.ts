@@ -1,3 +1,4 @@
+import { type AvatarModel, avatarUrl } from '../../core/avatars.ts';
 import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { findAdministeredNamespace, findNamespace, listNamespaces, namespaceExists, type NamespaceExists } from './service.ts';
@@ -29,7 +30,16 @@ export const NamespaceRef = builder.prismaObject('Namespace', {
     webUrl: t.string({
       resolve: (n, _a, ctx) => `${ctx.deps.config.externalUrl}/${n.kind === 'group' ? 'groups/' : ''}${n.fullPath}`,
     }),
-    avatarUrl: t.string({ nullable: true, resolve: () => null }),
+    avatarUrl: t.string({
+      nullable: true,
+      description: "The group's avatar, or the owner's for a personal namespace.",
+      resolve: async (n, _a, ctx) => {
+        const url = (model: AvatarModel, id: number, name: string | null) => avatarUrl(ctx.deps.config.externalUrl, model, id, name);
+        if (n.kind === 'group' || n.ownerId == null) return url('group', n.id, n.avatar);
+        const owner = await ctx.loaders.user.load(n.ownerId);
+        return url('user', n.ownerId, owner?.avatar ?? null);
+      },
+    }),
   }),
 });
 

@@ -1,11 +1,34 @@
 import type { UserDetailFragment } from '../../generated/operations.ts';
 import { param, type Values } from '../../rest/declare.ts';
+import { sendAvatar } from '../../core/avatars.ts';
 import { defineRoutes, route, type OperationData } from '../../rest/route.ts';
 import { expected, found, page, withoutNull } from '../../rest/shape.ts';
 import { globalId } from '../../rest/sources.ts';
 
 const GATED = ['email', 'is_admin', 'can_create_group', 'projects_limit', 'confirmed_at'] as const;
-const entity = (user: UserDetailFragment) => withoutNull(user, [...GATED]);
+
+/**
+ * Profile attributes GitLab's user entity carries that forgegate keeps no column for, as GitLab
+ * answers them for a user who never filled them in: empty strings, no pronouns, no followers.
+ */
+const UNSET_PROFILE = {
+  location: '',
+  skype: '',
+  linkedin: '',
+  twitter: '',
+  discord: '',
+  website_url: '',
+  organization: '',
+  job_title: '',
+  pronouns: null,
+  work_information: null,
+  followers: 0,
+  following: 0,
+  is_followed: false,
+  local_time: null,
+} as const;
+
+const entity = (user: UserDetailFragment) => ({ ...withoutNull(user, [...GATED]), ...UNSET_PROFILE });
 
 const ATTRIBUTES = {
   password: param.string(),
@@ -14,6 +37,7 @@ const ATTRIBUTES = {
   can_create_group: param.bool(),
   projects_limit: param.int(),
   skip_confirmation: param.bool(),
+  avatar: param.file(),
 };
 
 const attributes = (v: Values<typeof ATTRIBUTES>) => ({
@@ -23,6 +47,7 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({
   canCreateGroup: v.can_create_group,
   projectsLimit: v.projects_limit,
   skipConfirmation: v.skip_confirmation,
+  avatar: v.avatar,
 });
 
 /** The administrator's state actions, each a mutation of its own: its REST answer is the mutation's `stateChanged`. */
@@ -124,3 +149,16 @@ export const routes = defineRoutes(
   ],
   { authenticate: 'writes' },
 );
+
+/** GitLab's address of a user's avatar (users are public profiles, so are their avatars). */
+export const webRoutes = [
+  route({
+    method: 'GET',
+    path: '/uploads/-/system/user/avatar/:id/:filename',
+    operation: 'UserAvatar',
+    params: { id: param.int({ required: true }), filename: param.string({ required: true }) },
+    variables: (v) => ({ id: globalId('User', v.id) }),
+    result: (data, v) => ({ model: 'user' as const, id: v.id, name: v.filename, url: data.user?.avatarUrl ?? null }),
+    respond: (res, served, ctx) => sendAvatar(res, ctx.deps.config.dataDir, served),
+  }),
+];

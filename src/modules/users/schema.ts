@@ -1,5 +1,6 @@
 import type { User } from '../../generated/prisma/client.ts';
 import { USER_READ_SCOPES } from '../../auth/scopes.ts';
+import { avatarUrl } from '../../core/avatars.ts';
 import { builder, gid, scopes } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
@@ -34,7 +35,7 @@ export const UserInterface = builder.interfaceRef<User>('User').implement({
     bot: t.boolean({ nullable: false, resolve: () => false }),
     bio: t.string({ resolve: (u) => u.bio }),
     createdAt: t.field({ type: 'Time', resolve: (u) => u.createdAt }),
-    avatarUrl: t.string({ nullable: true, resolve: () => null }),
+    avatarUrl: t.string({ nullable: true, resolve: (u, _a, ctx) => avatarUrl(ctx.deps.config.externalUrl, 'user', u.id, u.avatar) }),
     webUrl: t.string({ nullable: false, resolve: (u, _a, ctx) => `${ctx.deps.config.externalUrl}/${u.username}` }),
     webPath: t.string({ nullable: false, description: 'Web path of the user.', resolve: (u) => `/${u.username}` }),
     publicEmail: t.string({ nullable: true, resolve: () => null }),
@@ -116,6 +117,7 @@ const userAttributeFields = (t: InputFields) => ({
   projectsLimit: t.int({ description: 'Number of projects the user can create.' }),
   skipConfirmation: t.boolean({ description: 'Confirm the email address without a confirmation mail.' }),
   state: t.field({ type: UserStateEnum, description: 'State of the user.' }),
+  avatar: t.field({ type: 'Upload', description: 'Image file for the avatar (200 KiB at most).' }),
 });
 
 const UserCreateInput = mutationInput('UserCreateInput', (t) => ({

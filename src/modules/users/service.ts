@@ -4,6 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
+import { type Avatar, readAvatar, writeAvatar } from '../../core/avatars.ts';
+import type { Upload } from '../../core/upload.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import type { Listing } from '../../core/listing.ts';
@@ -20,6 +22,7 @@ export type UserInput = {
   projectsLimit?: number | null;
   skipConfirmation?: boolean | null;
   state?: User['state'] | null;
+  avatar?: Upload | null;
 };
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -127,7 +130,16 @@ export async function createUser(ctx: Context, input: UserCreateInput): Promise<
   ctx.policy.requireAdmin();
   checkInput(rules.atLeastOneOf(input, { password: 'password', resetPassword: 'reset_password', forceRandomPassword: 'force_random_password' }));
   if (input.password == null && !input.forceRandomPassword && !input.resetPassword) throw new ValidationError({ password: ["can't be blank"] });
-  return createUserRecord(ctx.db, input);
+  const avatar = input.avatar ? await readAvatar(input.avatar) : null;
+  return storeAvatar(ctx, await createUserRecord(ctx.db, input), avatar);
+}
+
+/** Keeps a checked avatar as the user's (in place of the one before). */
+async function storeAvatar(ctx: Context, user: User, avatar: Avatar | null): Promise<User> {
+  if (!avatar) return user;
+  const name = await writeAvatar(ctx.deps.config.dataDir, 'user', user.id, avatar);
+  ctx.loaders.user.clear(user.id);
+  return ctx.db.user.update({ where: { id: user.id }, data: { avatar: name } });
 }
 
 export async function createUserRecord(db: Db, input: UserInput & { username: string; name: string; email: string }): Promise<User> {
@@ -161,7 +173,8 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
   const user = await ctx.db.user.findUnique({ where: { id } });
   if (!user) throw new NotFoundError('User');
   await validateUser(ctx.db, input, user);
-  return ctx.db
+  const avatar = input.avatar ? await readAvatar(input.avatar) : null;
+  const updated = await ctx.db
     .$transaction(async (tx) => {
       const updated = await tx.user.update({
         where: { id },
@@ -185,6 +198,7 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
       return updated;
     })
     .catch(rethrowUniqueAsConflict);
+  return storeAvatar(ctx, updated, avatar);
 }
 
 /** Two concurrent creates can both pass validation; the unique index decides, answered as 409. */

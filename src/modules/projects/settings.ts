@@ -131,7 +131,7 @@ export function settingsView(stored: unknown): SettingsView {
 }
 
 /** Every name of the view with its GraphQL name, worked out once. */
-const CAMEL_NAMES: [keyof SettingsView, string][] = [...settingNames, ...featureFlagNames, EMAILS_DISABLED].map((name) => [name, camelName(name)]);
+const CAMEL_NAMES = ([...settingNames, ...featureFlagNames, EMAILS_DISABLED] as (keyof SettingsView)[]).map((name) => [name, camelName(name)] as const);
 
 /** The settings view keyed by the GraphQL names (`issuesAccessLevel`), for the GraphQL type's plain fields. */
 export function camelSettingsView(stored: unknown): Record<string, SettingValue> {

@@ -177,6 +177,40 @@ describe('PUT /projects/:id with GitLab settings', () => {
   });
 });
 
+describe('avatars', () => {
+  const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 7)]);
+
+  it('stores a multipart avatar path-safe under DATA_DIR and serves it at avatar_url to who sees the project', async () => {
+    const p = await projectWithMembers('Pictured');
+    const put = await t.api('put', `/projects/${p.id}`, users.maintainer.token).attach('avatar', png, '../../my logo.png').expect(200);
+    const url = `${EXTERNAL_URL}/uploads/-/system/project/avatar/${p.id}/my_logo.png`;
+    expect(put.body.avatar_url).toBe(url);
+    expect(fs.readFileSync(path.join(t.config.dataDir, 'uploads', 'project', 'avatar', String(p.id), 'my_logo.png'))).toEqual(png);
+    const served = await request(t.base).get(new URL(url).pathname).set('PRIVATE-TOKEN', users.guest.token).buffer(true).expect(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(Buffer.from(served.body)).toEqual(png);
+    await request(t.base).get(new URL(url).pathname).set('PRIVATE-TOKEN', users.stranger.token).expect(404);
+    await request(t.base).get(`/uploads/-/system/project/avatar/${p.id}/other.png`).set('PRIVATE-TOKEN', users.guest.token).expect(404);
+    // GraphQL answers the same address; a new avatar replaces the old file.
+    expect((await t.graphql('query($id: Int) { project(id: $id) { avatarUrl } }', { id: p.id })).body.data.project.avatarUrl).toBe(url);
+    await t.api('put', `/projects/${p.id}`).attach('avatar', png, 'second.gif').expect(200);
+    expect(fs.readdirSync(path.join(t.config.dataDir, 'uploads', 'project', 'avatar', String(p.id)))).toEqual(['second.gif']);
+  });
+
+  it("refuses GitLab's too big and unsupported avatars, and developers", async () => {
+    const p = await projectWithMembers('Unpictured');
+    await t
+      .api('put', `/projects/${p.id}`)
+      .attach('avatar', Buffer.alloc(200 * 1024 + 1), 'big.png')
+      .expect(400, { message: { avatar: ['is too big (should be at most 200 KiB)'] } });
+    const svg = await t.api('put', `/projects/${p.id}`).attach('avatar', Buffer.from('<svg/>'), 'logo.svg').expect(400);
+    expect(svg.body.message.avatar[0]).toMatch(/^file format is not supported/);
+    await t.api('put', `/projects/${p.id}`).field('avatar', 'not a file').expect(400, { error: 'avatar is invalid' });
+    await t.api('put', `/projects/${p.id}`, users.developer.token).attach('avatar', png, 'logo.png').expect(403);
+    expect((await t.api('get', `/projects/${p.id}`).expect(200)).body.avatar_url).toBeNull();
+  });
+});
+
 describe('stars', () => {
   it('star and unstar: 201 with star_count, 304 when nothing changes', async () => {
     const p = await projectWithMembers('Starry');

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { native, type NativeRepository } from '../../src/git/native.ts';
+import { settingsView } from '../../src/modules/projects/settings.ts';
 
 const { DATABASE_URL, REPOSITORIES, DIGEST_KEY, EXTERNAL_URL } = process.env as Record<string, string>;
 // timestamp without time zone holds UTC.
@@ -50,45 +51,108 @@ async function viewer(req: http.IncomingMessage): Promise<Viewer> {
 const VISIBLE = `($2::boolean OR p.visibility IN ('public', 'internal') OR n.owner_id = $1 OR EXISTS (
   SELECT 1 FROM members m WHERE m.user_id = $1 AND m.access_level >= 10 AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date)
   AND (m.project_id = p.id OR m.namespace_id = ANY (n.traversal_ids))))`;
+// The viewer's own membership of the project and their level in its group (`permissions`), for $1.
 const PROJECT_COLUMNS = `p.id, p.name, p.path, p.description, p.visibility::text, p.default_branch, p.creator_id, p.archived, p.created_at, p.updated_at, p.last_activity_at,
+  p.settings, p.star_count, p.forks_count, p.open_issues_count, p.forked_from_id,
+  (SELECT m.access_level FROM members m WHERE m.project_id = p.id AND m.user_id = $1 AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date)) AS direct_level,
+  (SELECT MAX(a.access_level) FROM group_authorizations a WHERE a.namespace_id = n.id AND a.user_id = $1) AS group_level,
   n.id AS ns_id, n.name AS ns_name, n.path AS ns_path, n.kind::text AS ns_kind, n.full_path AS ns_full_path, n.parent_id AS ns_parent_id,
   (SELECT string_agg(a.name, ' / ' ORDER BY array_position(n.traversal_ids, a.id)) FROM namespaces a WHERE a.id = ANY (n.traversal_ids)) AS ns_full_name`;
 
 type ProjectRow = pg.QueryResultRow;
 const projectPath = (p: ProjectRow) => `${p.ns_full_path}/${p.path}`;
-const projectEntity = (p: ProjectRow) => ({
-  id: p.id,
-  description: p.description,
-  name: p.name,
-  name_with_namespace: `${p.ns_full_name} / ${p.name}`,
-  path: p.path,
-  path_with_namespace: projectPath(p),
-  created_at: iso(p.created_at),
-  updated_at: iso(p.updated_at),
-  default_branch: p.default_branch,
-  tag_list: [],
-  topics: [],
-  ssh_url_to_repo: `git@${host}:${projectPath(p)}.git`,
-  http_url_to_repo: `${ext}/${projectPath(p)}.git`,
-  web_url: `${ext}/${projectPath(p)}`,
-  avatar_url: null,
-  forks_count: 0,
-  star_count: 0,
-  last_activity_at: iso(p.last_activity_at),
-  visibility: p.visibility,
-  archived: p.archived,
-  creator_id: p.creator_id,
-  namespace: {
-    id: p.ns_id,
-    name: p.ns_name,
-    path: p.ns_path,
-    kind: p.ns_kind,
-    full_path: p.ns_full_path,
-    parent_id: p.ns_parent_id,
+const access = (level: number | null) => (level ? { access_level: level, notification_level: 3 } : null);
+
+/** empty_repo and readme_url from the repository (none on disk: empty, no README). */
+async function repositoryFacts(p: ProjectRow, web: string): Promise<{ empty: boolean; readme: string | null }> {
+  let repo: NativeRepository;
+  try {
+    repo = await native.openRepository(path.join(REPOSITORIES, `${p.id}.git`), { bare: true });
+  } catch {
+    return { empty: true, readme: null };
+  }
+  let empty = true;
+  for (const _branch of repo.branches({ type: 'Local' })) {
+    empty = false;
+    break;
+  }
+  let readme: string | null = null;
+  try {
+    const tree = repo.getCommit(repo.revparseSingle(`refs/heads/${p.default_branch}`)).tree();
+    for (const e of tree.iter()) {
+      if (e.type() === 'Blob' && /^readme(\.[a-z0-9]+)?$/i.test(e.name())) {
+        readme = `${web}/-/blob/${p.default_branch}/${e.name()}`;
+        break;
+      }
+    }
+  } catch {}
+  return { empty, readme };
+}
+
+// Forgegate's answer in its order; the bench's projects are group projects and no forks (no `owner`, no `forked_from_project`).
+const projectEntity = async (p: ProjectRow) => {
+  if (p.ns_kind !== 'group' || p.forked_from_id !== null) throw new Error('the floor answers group projects that are no forks');
+  const web = `${ext}/${projectPath(p)}`;
+  const self = `${ext}/api/v4/projects/${p.id}`;
+  const facts = await repositoryFacts(p, web);
+  return {
+    id: p.id,
+    description: p.description,
+    name: p.name,
+    name_with_namespace: `${p.ns_full_name} / ${p.name}`,
+    path: p.path,
+    path_with_namespace: projectPath(p),
+    created_at: iso(p.created_at),
+    default_branch: p.default_branch,
+    tag_list: [],
+    topics: [],
+    ssh_url_to_repo: `git@${host}:${projectPath(p)}.git`,
+    http_url_to_repo: `${web}.git`,
+    web_url: web,
     avatar_url: null,
-    web_url: p.ns_kind === 'group' ? `${ext}/groups/${p.ns_full_path}` : `${ext}/${p.ns_full_path}`,
-  },
-});
+    forks_count: p.forks_count,
+    star_count: p.star_count,
+    last_activity_at: iso(p.last_activity_at),
+    visibility: p.visibility,
+    namespace: {
+      id: p.ns_id,
+      name: p.ns_name,
+      path: p.ns_path,
+      kind: p.ns_kind,
+      full_path: p.ns_full_path,
+      parent_id: p.ns_parent_id,
+      avatar_url: null,
+      web_url: `${ext}/groups/${p.ns_full_path}`,
+    },
+    updated_at: iso(p.updated_at),
+    archived: p.archived,
+    creator_id: p.creator_id,
+    open_issues_count: p.open_issues_count,
+    empty_repo: facts.empty,
+    readme_url: facts.readme,
+    _links: {
+      self,
+      issues: `${self}/issues`,
+      merge_requests: `${self}/merge_requests`,
+      repo_branches: `${self}/repository/branches`,
+      labels: `${self}/labels`,
+      events: `${self}/events`,
+      members: `${self}/members`,
+      cluster_agents: `${self}/cluster_agents`,
+    },
+    ...settingsView(p.settings),
+    import_url: null,
+    import_type: null,
+    import_status: 'none',
+    import_error: null,
+    shared_with_groups: [],
+    mirror: false,
+    service_desk_address: null,
+    marked_for_deletion_on: null,
+    compliance_frameworks: [],
+    permissions: { project_access: access(p.direct_level), group_access: access(p.group_level) },
+  };
+};
 
 async function project(v: Viewer, where: string, value: unknown): Promise<ProjectRow> {
   const [row] = await q(`SELECT ${PROJECT_COLUMNS} FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${where} AND ${VISIBLE}`, [
@@ -339,7 +403,7 @@ async function projectList(v: Viewer, perPage: number) {
     ]),
     q(`SELECT count(*) FROM projects p JOIN namespaces n ON n.id = p.namespace_id WHERE ${VISIBLE}`, [v.id, v.admin]),
   ]);
-  return rows.map(projectEntity);
+  return Promise.all(rows.map(projectEntity));
 }
 
 const readBody = (req: http.IncomingMessage) =>
@@ -373,7 +437,7 @@ const server = http.createServer(async (req, res) => {
     let body: unknown;
     let status = 200;
     if (route('GET', /^\/api\/v4\/projects$/)) body = await projectList(v, Number(url.searchParams.get('per_page') ?? 20));
-    else if (one) body = projectEntity(await project(v, 'p.id = $3', Number(one[1])));
+    else if (one) body = await projectEntity(await project(v, 'p.id = $3', Number(one[1])));
     else if (releases) body = await releaseList(v, Number(releases[1]));
     else if (milestones) {
       body = await createMilestone(v, Number(milestones[1]), JSON.parse(await readBody(req)));

@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "projects" ADD COLUMN     "forked_from_id" INTEGER,
+ALTER TABLE "projects" ADD COLUMN     "avatar" TEXT,
+ADD COLUMN     "forked_from_id" INTEGER,
 ADD COLUMN     "forks_count" INTEGER NOT NULL DEFAULT 0,
 ADD COLUMN     "open_issues_count" INTEGER NOT NULL DEFAULT 0,
 ADD COLUMN     "settings" JSONB NOT NULL DEFAULT '{}',

@@ -1,9 +1,14 @@
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Response } from 'express';
+import type { Context } from '../../core/context.ts';
 import type { ProjectApiSettingsInput } from '../../generated/operations.ts';
 import { param, type Param, type ParamShape, type Values } from '../../rest/declare.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { expected, found, nodesOf, page } from '../../rest/shape.ts';
 import { globalId, projectInput } from '../../rest/sources.ts';
 import { projectEntity } from './entity.ts';
+import { openAvatar } from './service.ts';
 import { camelName, settingKinds } from './settings.ts';
 
 const VISIBILITY = ['private', 'internal', 'public'] as const;
@@ -119,6 +124,26 @@ function starAndArchiveRoutes() {
   ];
 }
 
+/** A stored avatar, streamed as GitLab's uploads are served. */
+async function sendAvatar(res: Response, avatar: { projectId: number; fileName: string }, ctx: Context) {
+  const file = await openAvatar(ctx, avatar.projectId, avatar.fileName);
+  res.set({ 'Content-Type': file.contentType, 'Cache-Control': 'max-age=0, private, must-revalidate' });
+  await pipeline(createReadStream(file.path), res);
+}
+
+/** Avatars at GitLab's upload path, readable by whoever sees the project. */
+export const webRoutes = defineRoutes([
+  route({
+    method: 'GET',
+    path: '/uploads/-/system/project/avatar/:id/:filename',
+    operation: 'ProjectGet',
+    params: { id: param.int({ required: true }), filename: param.string({ required: true }) },
+    variables: (v) => ({ id: v.id }),
+    result: (data, v) => ({ projectId: found(data.project, 'Project').id!, fileName: v.filename }),
+    respond: sendAvatar,
+  }),
+]);
+
 export const routes = defineRoutes(
   [
     route({
@@ -173,8 +198,8 @@ export const routes = defineRoutes(
       method: 'PUT',
       path: '/projects/:id',
       operation: 'ProjectUpdate',
-      params: { id: param.ref(), ...ATTRIBUTES, ...SETTING_PARAMS },
-      variables: (v) => ({ input: { ...projectInput(v.id), ...attributes(v) } }),
+      params: { id: param.ref(), avatar: param.file({ description: 'An image of at most 200 KiB (multipart).' }), ...ATTRIBUTES, ...SETTING_PARAMS },
+      variables: (v) => ({ input: { ...projectInput(v.id), ...attributes(v), avatar: v.avatar } }),
       result: (data) => projectEntity(expected(data.projectUpdate?.project, 'project')),
     }),
     route({

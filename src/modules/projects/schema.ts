@@ -24,6 +24,7 @@ import {
   PROJECT_ADMIN_LEVEL,
   PROJECT_OWNER_LEVEL,
   projectFullPath,
+  projectAvatarUrl,
   projectGroups,
   projectLanguages,
   projectSort,
@@ -35,7 +36,7 @@ import {
   viewerAccess,
   type ProjectInput,
 } from './service.ts';
-import { camelName, settingKinds, settingsView, type SettingsView } from './settings.ts';
+import { camelName, camelSettingsView, settingKinds, type SettingsView } from './settings.ts';
 
 export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
 
@@ -63,7 +64,7 @@ export const ProjectRef = builder.objectRef<ProjectWithNamespace>('Project').imp
     topics: t.exposeStringList('topics'),
     starCount: t.exposeInt('starCount'),
     forksCount: t.exposeInt('forksCount'),
-    avatarUrl: t.string({ nullable: true, resolve: () => null }),
+    avatarUrl: t.string({ nullable: true, resolve: (p, _a, ctx) => projectAvatarUrl(ctx, p) }),
     webUrl: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}` }),
     httpUrlToRepo: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}.git` }),
     sshUrlToRepo: t.string({
@@ -152,16 +153,22 @@ builder.objectField(ProjectRef, 'userPermissions', (t) =>
 type SettingKind = ReturnType<typeof settingKinds>[number][1];
 const FORGEGATE = "forgegate's (GitLab has it in REST only)";
 
-/** One GraphQL output field per setting of the table, read from the project's settings view. */
-const ProjectApiSettingsRef = builder.objectRef<SettingsView>('ProjectApiSettings').implement({
+/**
+ * One GraphQL output field per setting of the table, exposed from the settings view keyed by the
+ * GraphQL names (`camelSettingsView`): plain properties, which the compiled executor reads without
+ * a resolver call (69 fields on every project answer).
+ */
+// Typed as values of no type: each field's own type comes from the table (Pothos cannot type keys made at run time).
+const ProjectApiSettingsRef = builder.objectRef<Record<string, never>>('ProjectApiSettings').implement({
   description: `${FORGEGATE}: the project's plain-value settings as GitLab's REST project answers show them, by their REST name in camelCase.`,
   fields: (t) => {
     const field = (name: keyof SettingsView, setting: SettingKind) => {
       const description = `GitLab's \`${name}\`.`;
-      if (setting.kind === 'boolean') return t.boolean({ description, resolve: (v) => v[name] as boolean });
-      if (setting.kind === 'int') return t.int({ description, resolve: (v) => v[name] as number });
-      if (setting.kind === 'string') return t.string({ description, nullable: true, resolve: (v) => v[name] as string | null });
-      return t.string({ description: `${description} One of ${setting.values.join(', ')}.`, resolve: (v) => v[name] as string });
+      const camel = camelName(name);
+      if (setting.kind === 'boolean') return t.exposeBoolean(camel, { description });
+      if (setting.kind === 'int') return t.exposeInt(camel, { description });
+      if (setting.kind === 'string') return t.exposeString(camel, { description, nullable: true });
+      return t.exposeString(camel, { description: `${description} One of ${setting.values.join(', ')}.` });
     };
     return Object.fromEntries(settingKinds().map(([name, setting]) => [camelName(name), field(name, setting)]));
   },
@@ -225,7 +232,7 @@ builder.objectFields(ProjectRef, (t) => ({
   apiSettings: t.field({
     type: ProjectApiSettingsRef,
     description: `${FORGEGATE}: the project's settings (features' access levels, LFS, merge settings, …).`,
-    resolve: (p) => settingsView(p.settings),
+    resolve: (p) => camelSettingsView(p.settings) as Record<string, never>,
   }),
   emptyRepo: t.boolean({
     description: `${FORGEGATE}: whether the repository has no branch yet (shown also to users who may not read its code).`,
@@ -342,7 +349,11 @@ const ProjectCreateInput = mutationInput('ProjectCreateInput', (t) => ({
   ...projectAttributeFields(t),
 }));
 
-const ProjectUpdateInput = mutationInput('ProjectUpdateInput', (t) => ({ ...projectInputFields(t), ...projectAttributeFields(t) }));
+const ProjectUpdateInput = mutationInput('ProjectUpdateInput', (t) => ({
+  ...projectInputFields(t),
+  ...projectAttributeFields(t),
+  avatar: t.field({ type: 'Upload', description: "The project's avatar (an image of at most 200 KiB)." }),
+}));
 const ProjectDeleteInput = mutationInput('ProjectDeleteInput', projectInputFields);
 const ProjectRefInput = (name: string) => mutationInput(name, projectInputFields);
 const namespaceChoiceFields = (t: InputFields) => ({
@@ -396,7 +407,7 @@ builder.mutationFields((t) => ({
     type: payloadType('ProjectUpdatePayload', 'project', ProjectRef),
     description: "Changes a project's name, path, description, visibility, default branch or topics.",
     args: { input: t.arg({ type: ProjectUpdateInput, required: true }) },
-    resolve: (_r, { input }, ctx) => asPayload('project', () => updateProject(ctx, projectOf(input), attributesOf(input)), input),
+    resolve: (_r, { input }, ctx) => asPayload('project', () => updateProject(ctx, projectOf(input), { ...attributesOf(input), avatar: input.avatar }), input),
   }),
   projectFork: t.field({
     type: payloadType('ProjectForkPayload', 'project', ProjectRef),

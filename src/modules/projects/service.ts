@@ -13,7 +13,21 @@ import { REGULAR_FILE_MODE } from '../../git/repository.ts';
 import { exceedsVisibility, pathFromName, pathProblems } from '../namespaces/paths.ts';
 import { featureEnabled, flagActor } from '../../flags/index.ts';
 import { languageShares, type LanguageShare } from './languages.ts';
-import { setsAnySetting, settingsView, updatedSettings, type SettingsView } from './settings.ts';
+import { avatarFile, removeAvatars, safeFileName, storeAvatar } from './avatars.ts';
+import type { Upload } from '../../core/upload.ts';
+import {
+  EMAILS_DISABLED,
+  FEATURE_FLAGS,
+  featureFlagNames,
+  SETTINGS,
+  settingNames,
+  setsAnySetting,
+  settingsView,
+  type Setting,
+  type SettingValue,
+  type SettingsView,
+  type StoredSettings,
+} from './settings.ts';
 
 export type ProjectRef = { id?: number | null; fullPath?: string | null };
 
@@ -146,6 +160,8 @@ export type ProjectInput = {
   topics?: string[] | null;
   /** GitLab's plain-value settings by REST name (settings.ts). */
   settings?: Partial<SettingsView> | null;
+  /** A new avatar (`PUT` only). */
+  avatar?: Upload | null;
 };
 
 const TOPIC_MAX = 255;
@@ -291,6 +307,47 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
   });
 }
 
+/**
+ * The stored settings after an update given by any of the names (`null`/absent: unchanged),
+ * checked against the table: a value outside a setting's choices or bounds is a 400 with
+ * GitLab's validation body. A level given beside its boolean name wins, as GitLab applies the
+ * `*_access_level` after the boolean.
+ */
+function updatedSettings(stored: unknown, changes: Partial<SettingsView>): StoredSettings {
+  const next: StoredSettings = { ...((stored ?? {}) as StoredSettings) };
+  const errors: Record<string, string[]> = {};
+  const emailsDisabled = changes[EMAILS_DISABLED];
+  if (typeof emailsDisabled === 'boolean' && changes.emails_enabled == null) next.emails_enabled = !emailsDisabled;
+  for (const name of featureFlagNames) {
+    const value = changes[name];
+    if (typeof value === 'boolean') next[FEATURE_FLAGS[name]] = value ? 'enabled' : 'disabled';
+  }
+  for (const name of settingNames) {
+    const value = changes[name];
+    if (value === undefined || value === null) continue;
+    const problem = problemOf(SETTINGS[name], value);
+    if (problem) errors[name] = [problem];
+    else next[name] = value;
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return next;
+}
+
+function problemOf(setting: Setting, value: SettingValue): string | null {
+  switch (setting.kind) {
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'is invalid';
+    case 'choice':
+      return typeof value === 'string' && setting.values.includes(value) ? null : 'is not included in the list';
+    case 'int':
+      if (typeof value !== 'number' || !Number.isInteger(value)) return 'is not a number';
+      if (value < setting.min) return `must be greater than or equal to ${setting.min}`;
+      return value > setting.max ? `must be less than or equal to ${setting.max}` : null;
+    case 'string':
+      return typeof value === 'string' && value.length <= 255 ? null : 'is too long (maximum is 255 characters)';
+  }
+}
+
 const UPDATABLE = {
   name: 'name',
   path: 'path',
@@ -308,11 +365,12 @@ export const PROJECT_OWNER_LEVEL = AccessLevel.OWNER;
 /** Maintainers edit settings; only Owners change visibility. */
 export async function updateProject(ctx: Context, ref: ProjectRef, input: ProjectInput): Promise<ProjectWithNamespace> {
   // python-gitlab's save() sends only what changed, a setting alone included (`snippets_enabled`).
-  if (!setsAnySetting(input.settings)) checkInput(rules.atLeastOneOf(input, UPDATABLE));
+  if (!setsAnySetting(input.settings) && !input.avatar) checkInput(rules.atLeastOneOf(input, UPDATABLE));
   const project = await requireProject(ctx, ref);
   await ctx.policy.requireProjectAccess(project, input.visibility && input.visibility !== project.visibility ? PROJECT_OWNER_LEVEL : PROJECT_ADMIN_LEVEL);
   validate(input, project.namespace.visibility, project.namespace.kind === 'group');
   const settings = input.settings ? updatedSettings(project.settings, input.settings) : undefined;
+  const avatar = input.avatar ? checkedAvatar(input.avatar) : undefined;
   if (input.name != null || input.path != null) {
     await assertFree(ctx, project.namespaceId, input.name ?? project.name, input.path ?? project.path, project.id);
   }
@@ -324,6 +382,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
     }
     await repository.setHead(input.defaultBranch);
   }
+  if (input.avatar && avatar) await storeAvatar(ctx.deps.config.dataDir, project.id, input.avatar, avatar);
   const updated = await ctx.db.project.update({
     where: { id: project.id },
     data: {
@@ -334,6 +393,7 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
       defaultBranch: input.defaultBranch ?? undefined,
       topics: input.topics ? normalizedTopics(input.topics) : undefined,
       settings,
+      avatar,
       lastActivityAt: new Date(),
     },
     include: { namespace: true },
@@ -348,7 +408,47 @@ export async function deleteProject(ctx: Context, ref: ProjectRef): Promise<Proj
   await ctx.db.project.delete({ where: { id: project.id } });
   ctx.loaders.project.clear(project.id);
   await ctx.deps.git.remove(project.id);
+  await removeAvatars(ctx.deps.config.dataDir, project.id);
   return project;
+}
+
+/** GitLab's avatar limit and formats. */
+const AVATAR_MAX_BYTES = 200 * 1024;
+const AVATAR_FORMATS = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'ico', 'webp'];
+
+/** The avatar's path-safe file name, once its size and format pass GitLab's checks. */
+function checkedAvatar(upload: Upload): string {
+  const fileName = safeFileName(upload.filename);
+  const extension = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();
+  if (!fileName.includes('.') || !AVATAR_FORMATS.includes(extension)) {
+    throw new ValidationError({ avatar: [`file format is not supported. Please try one of the following supported formats: ${AVATAR_FORMATS.join(', ')}`] });
+  }
+  if (upload.size > AVATAR_MAX_BYTES) throw new ValidationError({ avatar: ['is too big (should be at most 200 KiB)'] });
+  return fileName;
+}
+
+/** Where the project's avatar is served (GitLab's upload path), null without one. */
+export const projectAvatarUrl = (ctx: Context, project: ProjectWithNamespace) =>
+  project.avatar ? `${ctx.deps.config.externalUrl}/uploads/-/system/project/avatar/${project.id}/${project.avatar}` : null;
+
+const AVATAR_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  tiff: 'image/tiff',
+  ico: 'image/vnd.microsoft.icon',
+  webp: 'image/webp',
+};
+
+/** The project's avatar for a viewer who may see the project, by the name its URL carries; 404 otherwise. */
+export async function openAvatar(ctx: Context, projectId: number, fileName: string) {
+  const project = await requireProject(ctx, { id: projectId });
+  if (!project.avatar || project.avatar !== fileName) throw new NotFoundError();
+  const path = avatarFile(ctx.deps.config.dataDir, project.id, project.avatar);
+  const extension = project.avatar.slice(project.avatar.lastIndexOf('.') + 1).toLowerCase();
+  return { path, contentType: AVATAR_TYPES[extension] ?? 'application/octet-stream' };
 }
 
 /** GitLab answers 304 Not Modified, without a body, to a star or unstar that changes nothing. */

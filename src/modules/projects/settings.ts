@@ -1,5 +1,3 @@
-import { ValidationError } from '../../core/errors.ts';
-
 /**
  * GitLab's project settings that are plain values: what `PUT /projects/:id` takes and every
  * project answer shows (features' access levels, `lfs_enabled`, `request_access_enabled`, merge
@@ -7,7 +5,7 @@ import { ValidationError } from '../../core/errors.ts';
  * the ones ever set (`projects.settings`); this table is the one list the REST parameters, the
  * GraphQL fields and the validation are made from.
  */
-type Setting =
+export type Setting =
   | { kind: 'boolean'; default: boolean }
   | { kind: 'choice'; values: readonly string[]; default: string }
   | { kind: 'string'; default: null }
@@ -132,45 +130,15 @@ export function settingsView(stored: unknown): SettingsView {
   return view;
 }
 
-/**
- * The stored settings after an update given by any of the names (`null`/absent: unchanged),
- * checked against the table: a value outside a setting's choices or bounds is a 400 with
- * GitLab's validation body. A level given beside its boolean name wins, as GitLab applies the
- * `*_access_level` after the boolean.
- */
-export function updatedSettings(stored: unknown, changes: Partial<SettingsView>): StoredSettings {
-  const next: StoredSettings = { ...((stored ?? {}) as StoredSettings) };
-  const errors: Record<string, string[]> = {};
-  const emailsDisabled = changes[EMAILS_DISABLED];
-  if (typeof emailsDisabled === 'boolean' && changes.emails_enabled == null) next.emails_enabled = !emailsDisabled;
-  for (const name of featureFlagNames) {
-    const value = changes[name];
-    if (typeof value === 'boolean') next[FEATURE_FLAGS[name]] = value ? 'enabled' : 'disabled';
-  }
-  for (const name of settingNames) {
-    const value = changes[name];
-    if (value === undefined || value === null) continue;
-    const problem = problemOf(SETTINGS[name], value);
-    if (problem) errors[name] = [problem];
-    else next[name] = value;
-  }
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-  return next;
-}
+/** Every name of the view with its GraphQL name, worked out once. */
+const CAMEL_NAMES = ([...settingNames, ...featureFlagNames, EMAILS_DISABLED] as (keyof SettingsView)[]).map((name) => [name, camelName(name)] as const);
 
-function problemOf(setting: Setting, value: SettingValue): string | null {
-  switch (setting.kind) {
-    case 'boolean':
-      return typeof value === 'boolean' ? null : 'is invalid';
-    case 'choice':
-      return typeof value === 'string' && setting.values.includes(value) ? null : 'is not included in the list';
-    case 'int':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return 'is not a number';
-      if (value < setting.min) return `must be greater than or equal to ${setting.min}`;
-      return value > setting.max ? `must be less than or equal to ${setting.max}` : null;
-    case 'string':
-      return typeof value === 'string' && value.length <= 255 ? null : 'is too long (maximum is 255 characters)';
-  }
+/** The settings view keyed by the GraphQL names (`issuesAccessLevel`), for the GraphQL type's plain fields. */
+export function camelSettingsView(stored: unknown): Record<string, SettingValue> {
+  const view = settingsView(stored);
+  const camel: Record<string, SettingValue> = {};
+  for (const [name, key] of CAMEL_NAMES) camel[key] = view[name];
+  return camel;
 }
 
 /** Whether an update sets any setting (for the "at least one parameter" rule). */

@@ -112,6 +112,12 @@ describe('group sharing (POST /groups/:id/share, DELETE /groups/:id/share/:group
         .expect(403);
       await t.api('put', `/groups/${sub.id}`, u.token).send({ description: 'nope' }).expect(403);
     }
+    // `/members/all` lists them too, at the level they get here; `/members` does not.
+    const all = (await t.api('get', `/projects/${project.id}/members/all`).expect(200)).body as { id: number; access_level: number }[];
+    expect(Object.fromEntries(all.map((m) => [m.id, m.access_level]))).toMatchObject({ [dev.id]: 20, [lead.id]: 30, [elder.id]: 30 });
+    expect(ids((await t.api('get', `/groups/${sub.id}/members`).expect(200)).body)).not.toContain(lead.id);
+    const groupAll = (await t.api('get', `/groups/${shared.id}/members/all?user_ids[]=${lead.id}`).expect(200)).body;
+    expect(groupAll).toEqual([expect.objectContaining({ id: lead.id, access_level: 30 })]);
     const gql = await t.graphql(
       `{ project(fullPath: "vault/inner/secret") { id } group(fullPath: "vault") { sharedWithGroups { groupFullPath groupAccessLevel } } }`,
       {},

@@ -12,6 +12,9 @@ const MEMBERSHIP = {
   expires_at: param.date(),
 };
 
+/** Members through a group share, as each parent kind's relation enum names them. */
+const SHARED_RELATION = { Project: 'SHARED_INTO_ANCESTORS', Group: 'SHARED_FROM_GROUPS' } as const;
+
 export const routes = defineRoutes(
   [
     route({
@@ -31,7 +34,14 @@ export const routes = defineRoutes(
           operation: `${kind}Members`,
           paginated: true,
           params: { id: param.ref(), query: param.string(), user_ids: param.intArray() },
-          variables: (v) => ({ ...v.id, search: v.query, userIds: v.user_ids, relations: suffix ? ['DIRECT', 'INHERITED'] : ['DIRECT'] }),
+          // `/all`: inherited members and those of the groups shared with the group or the project's groups.
+          variables: (v) => ({
+            ...v.id,
+            search: v.query,
+            userIds: v.user_ids,
+            // Each kind's operation takes its own relation enum; TypeScript cannot tie the value to the operation the same `kind` picked.
+            relations: (suffix ? ['DIRECT', 'INHERITED', SHARED_RELATION[kind]] : ['DIRECT']) as never,
+          }),
           result: (data) => page(found(data.source, resource).members, memberEntity),
         }),
       ),

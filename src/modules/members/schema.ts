@@ -19,7 +19,7 @@ const AccessLevelRef = builder.objectRef<number>('AccessLevel').implement({
   }),
 });
 
-const NO_SHARING = 'forgegate has no group sharing: selects no one.';
+const NO_PROJECT_SHARING = 'forgegate shares no project with a group: selects no one.';
 
 // GitLab's relation enums, one per parent type; the sharing relations exist so GitLab's documents validate.
 const ProjectMemberRelation = builder.enumType('ProjectMemberRelation', {
@@ -27,8 +27,8 @@ const ProjectMemberRelation = builder.enumType('ProjectMemberRelation', {
   values: {
     DIRECT: { value: 'direct', description: 'Direct members.' },
     INHERITED: { value: 'inherited', description: 'Inherited members.' },
-    INVITED_GROUPS: { value: 'invited_groups', description: `Invited Groups members. ${NO_SHARING}` },
-    SHARED_INTO_ANCESTORS: { value: 'shared_into_ancestors', description: `Shared Into Ancestors members. ${NO_SHARING}` },
+    INVITED_GROUPS: { value: 'invited_groups', description: `Invited Groups members. ${NO_PROJECT_SHARING}` },
+    SHARED_INTO_ANCESTORS: { value: 'shared_into_ancestors', description: 'Shared Into Ancestors members.' },
   } as const,
 });
 
@@ -37,12 +37,16 @@ const GroupMemberRelation = builder.enumType('GroupMemberRelation', {
   values: {
     DIRECT: { value: 'direct', description: 'Members in the group itself.' },
     INHERITED: { value: 'inherited', description: "Members in the group's ancestor groups." },
-    SHARED_FROM_GROUPS: { value: 'shared_from_groups', description: `Invited group's members. ${NO_SHARING}` },
+    SHARED_FROM_GROUPS: { value: 'shared_from_groups', description: "Invited group's members." },
   } as const,
 });
 
-const relationsOnly = (relations: readonly string[] | null | undefined) =>
-  (relations ?? []).filter((r): r is MemberRelation => r === 'direct' || r === 'inherited');
+/** GitLab's relations as the service's: both sharing relations are members through a group share. */
+const relationsOnly = (relations: readonly string[] | null | undefined): MemberRelation[] =>
+  (relations ?? []).flatMap((r): MemberRelation[] => {
+    if (r === 'direct' || r === 'inherited') return [r];
+    return r === 'shared_from_groups' || r === 'shared_into_ancestors' ? ['shared'] : [];
+  });
 
 export const MemberRef = builder.prismaObject('Member', {
   fields: (t) => ({

@@ -1,5 +1,5 @@
 import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
-import type { Member, User } from '../../generated/prisma/client.ts';
+import type { Member, Prisma, User } from '../../generated/prisma/client.ts';
 import { AccessLevel, MEMBER_ACCESS_LEVELS } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
@@ -10,7 +10,8 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import { ancestorGroupIds, parentAccessLevel, requireParentAccess, type Parent } from '../parents/parent.ts';
 
 export type MemberWithUser = Member & { user: User };
-export type MemberRelation = 'direct' | 'inherited';
+/** `shared`: members of the groups the parent's groups are shared with (GitLab's SHARED_FROM_GROUPS / SHARED_INTO_ANCESTORS). */
+export type MemberRelation = 'direct' | 'inherited' | 'shared';
 
 const today = () => new Date(new Date().toISOString().slice(0, 10));
 
@@ -26,23 +27,43 @@ function membershipScopes(parent: Parent, relations: MemberRelation[]) {
 }
 
 /**
- * Members of a project or group. With inherited relations a user who belongs at several levels
- * appears once, with the highest access level, as GitLab's `/members/all` does.
+ * Members through a share: the members (direct, or through a group above) of every group that a
+ * group at or above the parent is shared with, each at the lower of their level and the share's.
+ */
+async function sharedMembers(ctx: Context, parent: Parent, filter: Prisma.MemberWhereInput): Promise<MemberWithUser[]> {
+  const groups = parent.kind === 'group' ? parent.group.traversalIds : ancestorGroupIds(parent);
+  if (!groups.length) return [];
+  const links = await ctx.db.groupGroupLink.findMany({
+    where: { sharedGroupId: { in: groups }, OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] },
+    include: { sharedWithGroup: { select: { traversalIds: true } } },
+  });
+  if (!links.length) return [];
+  const through = [...new Set(links.flatMap((l) => l.sharedWithGroup.traversalIds))];
+  const rows = await ctx.db.member.findMany({ where: { AND: [filter, { namespaceId: { in: through } }] }, include: { user: true } });
+  return rows.map((row) => {
+    const reaching = links.filter((l) => l.sharedWithGroup.traversalIds.includes(row.namespaceId!));
+    return { ...row, accessLevel: Math.max(...reaching.map((l) => Math.min(row.accessLevel, l.groupAccess))) };
+  });
+}
+
+/**
+ * Members of a project or group. With inherited or shared relations a user who belongs at several
+ * levels appears once, with the highest access level, as GitLab's `/members/all` does.
  */
 export function listMembers(
   ctx: Context,
   parent: Parent,
   opts: { relations: MemberRelation[]; search?: string | null; userIds?: number[] },
 ): Listing<MemberWithUser> {
-  const where = {
-    OR: membershipScopes(parent, opts.relations),
+  const filter: Prisma.MemberWhereInput = {
     AND: [{ OR: [{ expiresAt: null }, { expiresAt: { gte: today() } }] }],
     ...(opts.userIds && { userId: { in: opts.userIds } }),
     ...(opts.search && {
       user: { OR: [{ username: containsIgnoringCase(opts.search) }, { name: containsIgnoringCase(opts.search) }] },
     }),
   };
-  if (!opts.relations.includes('inherited')) {
+  const where = { ...filter, OR: membershipScopes(parent, opts.relations) };
+  if (!opts.relations.includes('inherited') && !opts.relations.includes('shared')) {
     return {
       fetch: ({ offset, limit }) => ctx.db.member.findMany({ where, include: { user: true }, orderBy: { id: 'asc' }, skip: offset, take: limit }),
       count: () => ctx.db.member.count({ where }),
@@ -50,7 +71,10 @@ export function listMembers(
   }
   // Membership lists are short; deduplicating in memory keeps the query portable and simple.
   const all = (async () => {
-    const rows = await ctx.db.member.findMany({ where, include: { user: true }, orderBy: [{ accessLevel: 'desc' }, { id: 'asc' }] });
+    const rows = [
+      ...(await ctx.db.member.findMany({ where, include: { user: true } })),
+      ...(opts.relations.includes('shared') ? await sharedMembers(ctx, parent, filter) : []),
+    ].sort((a, b) => b.accessLevel - a.accessLevel || a.id - b.id);
     const best = new Map<number, MemberWithUser>();
     for (const row of rows) if (!best.has(row.userId)) best.set(row.userId, row);
     return [...best.values()].sort((a, b) => a.id - b.id);

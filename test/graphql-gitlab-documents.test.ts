@@ -366,7 +366,7 @@ describe('lookups by full path', () => {
       userPermissions: {
         __typename: 'ProjectPermissions',
         pushCode: true,
-        forkProject: false,
+        forkProject: true,
         readCode: true,
         downloadCode: true,
         adminProject: true,

@@ -279,7 +279,8 @@ describe('blob viewer documents', () => {
       pushCode: true,
       downloadCode: true,
       createMergeRequestIn: false,
-      forkProject: false,
+      // Forks exist (projectFork, REST's POST /projects/:id/fork): whoever reads the code may fork.
+      forkProject: true,
     });
     // A Guest of a private project may not read its code: GitLab answers `repository` null; here
     // the repository's fields refuse (FORBIDDEN), which the REST routes answer 403 with.
@@ -615,7 +616,7 @@ describe('last commit documents', () => {
       { projectPath: fullPath },
       dev.token,
     );
-    expect(data.project.userPermissions).toEqual({ __typename: 'ProjectPermissions', pushCode: true, forkProject: false, createMergeRequestIn: false });
+    expect(data.project.userPermissions).toEqual({ __typename: 'ProjectPermissions', pushCode: true, forkProject: true, createMergeRequestIn: false });
   });
 
   it('answers the README box of the project page (readme through blobs)', async () => {

@@ -409,4 +409,44 @@ export const types: ReferenceType[] = [
       alertManagementSettingsUpdate: "forgegate's: the project's incident settings for alerts",
     },
   },
+  // GitLab's global ID and JSON scalars the alert types and mutations take.
+  ...['AlertManagementHttpIntegrationID', 'IntegrationsPrometheusID', 'DiscussionID', 'NoteID', 'NoteableID', 'TodoID'].map((name) => ({ name })),
+  { name: 'JsonString' },
+  { name: 'PayloadAlertFieldPathSegment' },
+  {
+    // Values of app/graphql/types/todo_action_enum.rb.
+    name: 'TodoActionEnum',
+    values: [
+      'approval_required',
+      'assigned',
+      'build_failed',
+      'directly_addressed',
+      'marked',
+      'member_access_requested',
+      'mentioned',
+      'merge_train_removed',
+      'review_requested',
+      'unmergeable',
+    ],
+    kept: Object.fromEntries(
+      [
+        'approval_required',
+        'assigned',
+        'build_failed',
+        'directly_addressed',
+        'member_access_requested',
+        'mentioned',
+        'merge_train_removed',
+        'review_requested',
+        'unmergeable',
+      ].map((value) => [value, 'forgegate makes to-do items only when a user adds one (alertTodoCreate): `marked`']),
+    ),
+  },
+  {
+    name: 'Subscription',
+    kept: {
+      alertManagementAlertUpdated:
+        "ours: the alert list's live updates over server-sent events (GitLab's subscriptions are issuable and work item events over Action Cable)",
+    },
+  },
 ];

@@ -8,6 +8,8 @@ const PAGE = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
 const REST_ONLY = 'GitLab creates and deletes groups through REST only (`/groups`); our REST routes run this';
 const DATABASE_ID = "ours: the numeric id GitLab's REST answers as `id`";
 const PARENT_ID = "ours: GitLab's REST group and namespace entities have `parent_id`";
+const SHARES =
+  'GitLab shares and transfers groups over REST only (`POST /groups/:id/share`, `DELETE /groups/:id/share/:group_id`, `PUT /groups/:id/transfer`); our REST routes run this';
 const VISIBILITY = "GitLab's `String`: ours answers the same words (`private`, `internal`, `public`) typed as GitLab's VisibilityLevelsEnum";
 const FULL_PATH_OR_ID = "GitLab's `ID!`: ours may be left out when `id` names the group (REST); a GitLab document's `ID!` variable still fits";
 
@@ -93,6 +95,7 @@ export const types: ReferenceType[] = [
       groups: { type: 'GroupConnection', args: { ...PAGE, allAvailable: 'Boolean', ownedOnly: 'Boolean', search: 'String', topLevelOnly: 'Boolean' } },
     },
     kept: {
+      'groups.skipGroups': "ours: REST's `skip_groups` filter of `GET /groups`",
       'group.fullPath': FULL_PATH_OR_ID,
       'group.id': 'ours: REST names the group by its numeric `:id`',
       groups: CONNECTION_NAME,
@@ -104,4 +107,12 @@ export const types: ReferenceType[] = [
     fields: { groupUpdate: { type: 'GroupUpdatePayload', args: { input: 'GroupUpdateInput!' } } },
     kept: { groupCreate: REST_ONLY, groupDelete: REST_ONLY },
   },
+  // REST's group shares and transfer.
+  { name: 'Group', kept: { sharedWithGroups: "ours: the `shared_with_groups` of GitLab's REST group entity" } },
+  { name: 'GroupSharedWithGroupLink', notGitLab: "Group.sharedWithGroups: one of the REST group entity's `shared_with_groups`" },
+  ...['GroupShare', 'GroupShareDelete', 'GroupTransfer'].flatMap((name) => [
+    { name: `${name}Input`, notGitLab: SHARES },
+    { name: `${name}Payload`, notGitLab: SHARES },
+  ]),
+  { name: 'Mutation', kept: { groupShare: SHARES, groupShareDelete: SHARES, groupTransfer: SHARES } },
 ];

@@ -64,6 +64,25 @@ const HTTP_ID_KEPT = {
   id: 'GitLab declares AlertManagementHttpIntegrationID!, but its own settings page sends `$id: ID!`, which a typed input refuses at validation; the service still requires an AlertManagement::HttpIntegration global id',
 };
 
+/** GitLab's to-do actions (app/graphql/types/todo_action_enum.rb). */
+const TODO_ACTIONS = [
+  'added_approver',
+  'approval_required',
+  'assigned',
+  'build_failed',
+  'directly_addressed',
+  'marked',
+  'member_access_requested',
+  'mentioned',
+  'merge_train_removed',
+  'okr_checkin_requested',
+  'review_requested',
+  'review_submitted',
+  'ssh_key_expired',
+  'ssh_key_expiring_soon',
+  'unmergeable',
+];
+
 export const types: ReferenceType[] = [
   {
     name: 'AlertManagementAlert',
@@ -414,32 +433,13 @@ export const types: ReferenceType[] = [
   { name: 'JsonString' },
   { name: 'PayloadAlertFieldPathSegment' },
   {
-    // Values of app/graphql/types/todo_action_enum.rb.
     name: 'TodoActionEnum',
-    values: [
-      'approval_required',
-      'assigned',
-      'build_failed',
-      'directly_addressed',
-      'marked',
-      'member_access_requested',
-      'mentioned',
-      'merge_train_removed',
-      'review_requested',
-      'unmergeable',
-    ],
+    values: TODO_ACTIONS,
     kept: Object.fromEntries(
-      [
-        'approval_required',
-        'assigned',
-        'build_failed',
-        'directly_addressed',
-        'member_access_requested',
-        'mentioned',
-        'merge_train_removed',
-        'review_requested',
-        'unmergeable',
-      ].map((value) => [value, 'forgegate makes to-do items only when a user adds one (alertTodoCreate): `marked`']),
+      TODO_ACTIONS.filter((value) => value !== 'marked').map((value) => [
+        value,
+        'forgegate makes to-do items only when a user adds one (alertTodoCreate): `marked`',
+      ]),
     ),
   },
   {

@@ -8,8 +8,10 @@ const PAGE = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
 const REST_ONLY = 'GitLab creates and deletes groups through REST only (`/groups`); our REST routes run this';
 const DATABASE_ID = "ours: the numeric id GitLab's REST answers as `id`";
 const PARENT_ID = "ours: GitLab's REST group and namespace entities have `parent_id`";
-const SHARES =
-  'GitLab shares and transfers groups over REST only (`POST /groups/:id/share`, `DELETE /groups/:id/share/:group_id`, `PUT /groups/:id/transfer`); our REST routes run this';
+const SHARES = 'GitLab shares groups over REST only (`POST /groups/:id/share`, `DELETE /groups/:id/share/:group_id`); our REST routes run this';
+/** Why our groupTransfer input differs from GitLab's (app/graphql/mutations/groups/transfer.rb). */
+const TRANSFER_BY_REST =
+  "the REST route `PUT /groups/:id/transfer` passes the group's numeric id (or fullPath) and the parent's numeric `parentId`; GitLab's global ids (`id: GroupID!`, `targetId: GroupID`) are not taken yet";
 const VISIBILITY = "GitLab's `String`: ours answers the same words (`private`, `internal`, `public`) typed as GitLab's VisibilityLevelsEnum";
 const FULL_PATH_OR_ID = "GitLab's `ID!`: ours may be left out when `id` names the group (REST); a GitLab document's `ID!` variable still fits";
 
@@ -110,9 +112,19 @@ export const types: ReferenceType[] = [
   // REST's group shares and transfer.
   { name: 'Group', kept: { sharedWithGroups: "ours: the `shared_with_groups` of GitLab's REST group entity" } },
   { name: 'GroupSharedWithGroupLink', notGitLab: "Group.sharedWithGroups: one of the REST group entity's `shared_with_groups`" },
-  ...['GroupShare', 'GroupShareDelete', 'GroupTransfer'].flatMap((name) => [
+  ...['GroupShare', 'GroupShareDelete'].flatMap((name) => [
     { name: `${name}Input`, notGitLab: SHARES },
     { name: `${name}Payload`, notGitLab: SHARES },
   ]),
-  { name: 'Mutation', kept: { groupShare: SHARES, groupShareDelete: SHARES, groupTransfer: SHARES } },
+  {
+    name: 'GroupTransferInput',
+    fields: { clientMutationId: 'String', id: 'GroupID!', targetId: 'GroupID' },
+    kept: { id: TRANSFER_BY_REST, targetId: TRANSFER_BY_REST, fullPath: TRANSFER_BY_REST, parentId: TRANSFER_BY_REST },
+  },
+  { name: 'GroupTransferPayload', fields: { clientMutationId: 'String', errors: '[String!]!', group: 'Group' } },
+  {
+    name: 'Mutation',
+    fields: { groupTransfer: { type: 'GroupTransferPayload', args: { input: 'GroupTransferInput!' } } },
+    kept: { groupShare: SHARES, groupShareDelete: SHARES },
+  },
 ];

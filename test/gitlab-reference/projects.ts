@@ -9,8 +9,14 @@ const PAGE = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
 const REST_ONLY = 'GitLab changes projects through REST only (`/projects`); our REST routes run this';
 const BY_ID = 'ours: REST names the project by its numeric `:id`';
 const REST_ENTITY = "GitLab's REST project entity";
-/** REST's project actions (`POST /projects/:id/archive`, `/unarchive`, `/star`, `/unstar`, `/fork`, `PUT /projects/:id/transfer`). */
-const PROJECT_ACTIONS = ['Archive', 'Fork', 'Star', 'Transfer', 'Unarchive', 'Unstar'];
+/**
+ * REST's project actions (`POST /projects/:id/archive`, `/unarchive`, `/star`, `/unstar`, `/fork`). GitLab's
+ * GraphQL stars with `starProject(projectId, starred)`, which answers the star count only.
+ */
+const PROJECT_ACTIONS = ['Archive', 'Fork', 'Star', 'Unarchive', 'Unstar'];
+/** Why our projectTransfer input differs from GitLab's (app/graphql/mutations/projects/transfer.rb). */
+const TRANSFER_BY_REST =
+  "the REST route `PUT /projects/:id/transfer` passes the project's numeric id or path and the namespace's numeric id or path; GitLab's global ids (`id: ProjectID!`, `namespaceId: NamespaceID!`) are not taken yet";
 const VISIBILITY = "GitLab's `String`: ours answers the same words (`private`, `internal`, `public`) typed as GitLab's VisibilityLevelsEnum";
 
 export const types: ReferenceType[] = [
@@ -111,5 +117,15 @@ export const types: ReferenceType[] = [
     { name: `Project${name}Input`, notGitLab: REST_ONLY },
     { name: `Project${name}Payload`, notGitLab: REST_ONLY },
   ]),
-  { name: 'Mutation', kept: Object.fromEntries(PROJECT_ACTIONS.map((name) => [`project${name}`, REST_ONLY])) },
+  {
+    name: 'ProjectTransferInput',
+    fields: { clientMutationId: 'String', id: 'ProjectID!', namespaceId: 'NamespaceID!' },
+    kept: { id: TRANSFER_BY_REST, namespaceId: TRANSFER_BY_REST, namespacePath: TRANSFER_BY_REST, projectId: TRANSFER_BY_REST, projectPath: TRANSFER_BY_REST },
+  },
+  { name: 'ProjectTransferPayload', fields: { clientMutationId: 'String', errors: '[String!]!', project: 'Project' } },
+  {
+    name: 'Mutation',
+    fields: { projectTransfer: { type: 'ProjectTransferPayload', args: { input: 'ProjectTransferInput!' } } },
+    kept: Object.fromEntries(PROJECT_ACTIONS.map((name) => [`project${name}`, REST_ONLY])),
+  },
 ];

@@ -334,6 +334,7 @@ describe('blob viewer documents', () => {
       pushCode: true,
       downloadCode: true,
       createMergeRequestIn: false,
+      // Forks exist (projectFork, REST's POST /projects/:id/fork): whoever reads the code may fork.
       forkProject: true,
     });
     // A Guest of a private project may not read its code: GitLab answers `repository` null; here

@@ -64,6 +64,25 @@ const HTTP_ID_KEPT = {
   id: 'GitLab declares AlertManagementHttpIntegrationID!, but its own settings page sends `$id: ID!`, which a typed input refuses at validation; the service still requires an AlertManagement::HttpIntegration global id',
 };
 
+/** GitLab's to-do actions (app/graphql/types/todo_action_enum.rb). */
+const TODO_ACTIONS = [
+  'added_approver',
+  'approval_required',
+  'assigned',
+  'build_failed',
+  'directly_addressed',
+  'marked',
+  'member_access_requested',
+  'mentioned',
+  'merge_train_removed',
+  'okr_checkin_requested',
+  'review_requested',
+  'review_submitted',
+  'ssh_key_expired',
+  'ssh_key_expiring_soon',
+  'unmergeable',
+];
+
 export const types: ReferenceType[] = [
   {
     name: 'AlertManagementAlert',
@@ -407,6 +426,27 @@ export const types: ReferenceType[] = [
     kept: {
       alertManagementAlertTest: "forgegate's: a test payload through an endpoint",
       alertManagementSettingsUpdate: "forgegate's: the project's incident settings for alerts",
+    },
+  },
+  // GitLab's global ID and JSON scalars the alert types and mutations take.
+  ...['AlertManagementHttpIntegrationID', 'IntegrationsPrometheusID', 'DiscussionID', 'NoteID', 'NoteableID', 'TodoID'].map((name) => ({ name })),
+  { name: 'JsonString' },
+  { name: 'PayloadAlertFieldPathSegment' },
+  {
+    name: 'TodoActionEnum',
+    values: TODO_ACTIONS,
+    kept: Object.fromEntries(
+      TODO_ACTIONS.filter((value) => value !== 'marked').map((value) => [
+        value,
+        'forgegate makes to-do items only when a user adds one (alertTodoCreate): `marked`',
+      ]),
+    ),
+  },
+  {
+    name: 'Subscription',
+    kept: {
+      alertManagementAlertUpdated:
+        "ours: the alert list's live updates over server-sent events (GitLab's subscriptions are issuable and work item events over Action Cable)",
     },
   },
 ];

@@ -71,4 +71,6 @@ export const types: ReferenceType[] = [
       SECURITY_MANAGER: 'forgegate has no Security Manager role',
     },
   },
+  // GitLab's scalar for files of multipart requests.
+  { name: 'Upload' },
 ];

@@ -8,6 +8,10 @@ const PAGE = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
 const REST_ONLY = 'GitLab creates and deletes groups through REST only (`/groups`); our REST routes run this';
 const DATABASE_ID = "ours: the numeric id GitLab's REST answers as `id`";
 const PARENT_ID = "ours: GitLab's REST group and namespace entities have `parent_id`";
+const SHARES = 'GitLab shares groups over REST only (`POST /groups/:id/share`, `DELETE /groups/:id/share/:group_id`); our REST routes run this';
+/** Why our groupTransfer input differs from GitLab's (app/graphql/mutations/groups/transfer.rb). */
+const TRANSFER_BY_REST =
+  "the REST route `PUT /groups/:id/transfer` passes the group's numeric id (or fullPath) and the parent's numeric `parentId`; GitLab's global ids (`id: GroupID!`, `targetId: GroupID`) are not taken yet";
 const VISIBILITY = "GitLab's `String`: ours answers the same words (`private`, `internal`, `public`) typed as GitLab's VisibilityLevelsEnum";
 const FULL_PATH_OR_ID = "GitLab's `ID!`: ours may be left out when `id` names the group (REST); a GitLab document's `ID!` variable still fits";
 
@@ -93,6 +97,7 @@ export const types: ReferenceType[] = [
       groups: { type: 'GroupConnection', args: { ...PAGE, allAvailable: 'Boolean', ownedOnly: 'Boolean', search: 'String', topLevelOnly: 'Boolean' } },
     },
     kept: {
+      'groups.skipGroups': "ours: REST's `skip_groups` filter of `GET /groups`",
       'group.fullPath': FULL_PATH_OR_ID,
       'group.id': 'ours: REST names the group by its numeric `:id`',
       groups: CONNECTION_NAME,
@@ -103,5 +108,23 @@ export const types: ReferenceType[] = [
     name: 'Mutation',
     fields: { groupUpdate: { type: 'GroupUpdatePayload', args: { input: 'GroupUpdateInput!' } } },
     kept: { groupCreate: REST_ONLY, groupDelete: REST_ONLY },
+  },
+  // REST's group shares and transfer.
+  { name: 'Group', kept: { sharedWithGroups: "ours: the `shared_with_groups` of GitLab's REST group entity" } },
+  { name: 'GroupSharedWithGroupLink', notGitLab: "Group.sharedWithGroups: one of the REST group entity's `shared_with_groups`" },
+  ...['GroupShare', 'GroupShareDelete'].flatMap((name) => [
+    { name: `${name}Input`, notGitLab: SHARES },
+    { name: `${name}Payload`, notGitLab: SHARES },
+  ]),
+  {
+    name: 'GroupTransferInput',
+    fields: { clientMutationId: 'String', id: 'GroupID!', targetId: 'GroupID' },
+    kept: { id: TRANSFER_BY_REST, targetId: TRANSFER_BY_REST, fullPath: TRANSFER_BY_REST, parentId: TRANSFER_BY_REST },
+  },
+  { name: 'GroupTransferPayload', fields: { clientMutationId: 'String', errors: '[String!]!', group: 'Group' } },
+  {
+    name: 'Mutation',
+    fields: { groupTransfer: { type: 'GroupTransferPayload', args: { input: 'GroupTransferInput!' } } },
+    kept: { groupShare: SHARES, groupShareDelete: SHARES },
   },
 ];

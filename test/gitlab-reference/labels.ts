@@ -22,6 +22,9 @@ const ONE_LABEL = {
   'label.includeAncestorGroups': "the REST labels API's include_ancestor_groups on one label",
 };
 
+const LABEL_REST_ROUTES =
+  "GitLab's REST label routes (`PUT .../labels/:id/promote`, `POST .../labels/:id/subscribe` and `unsubscribe`); the REST routes run this";
+
 export const types: ReferenceType[] = [
   {
     name: 'Label',
@@ -67,4 +70,11 @@ export const sharedParts: ReferenceType[] = [
     fields: { labelCreate: { type: 'LabelCreatePayload', args: { input: 'LabelCreateInput!' } } },
     kept: { labelUpdate: LABEL_MUTATIONS, labelDelete: LABEL_MUTATIONS },
   },
+  // GitLab's REST label routes (promote, subscribe and unsubscribe) as mutations; its GraphQL has neither.
+  { name: 'Label', kept: { subscribed: "ours: the `subscribed` of GitLab's REST label entity, for the viewer" } },
+  { name: 'LabelPromoteInput', notGitLab: LABEL_REST_ROUTES },
+  { name: 'LabelPromotePayload', notGitLab: LABEL_REST_ROUTES },
+  { name: 'LabelSubscriptionInput', notGitLab: LABEL_REST_ROUTES },
+  { name: 'LabelSubscribePayload', notGitLab: LABEL_REST_ROUTES },
+  { name: 'Mutation', kept: { labelPromote: `ours: ${LABEL_REST_ROUTES}`, labelSubscribe: `ours: ${LABEL_REST_ROUTES}` } },
 ];

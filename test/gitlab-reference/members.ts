@@ -24,6 +24,7 @@ export const types: ReferenceType[] = [
   ...connectionTypes('ProjectProjectMembersConnection', 'GroupGroupMembersConnection'),
 ];
 
+const USER_IDS = "ours: the `user_ids[]` filter of GitLab's REST member lists";
 const ONE_MEMBER = 'one member by user id, as the REST members API reads it (GET members/:user_id, members/all/:user_id)';
 
 /** This area's fields of the types every area adds to; see users.ts `sharedParts`. */
@@ -33,14 +34,14 @@ export const sharedParts: ReferenceType[] = [
     fields: {
       projectMembers: { type: 'MemberInterfaceConnection', args: { ...PAGING, relations: '[ProjectMemberRelation!]', search: 'String' } },
     },
-    kept: { projectMembers: `${CONNECTION_NAME}; its nodes are our Member (${ONE_MEMBER_TYPE})`, member: ONE_MEMBER },
+    kept: { projectMembers: `${CONNECTION_NAME}; its nodes are our Member (${ONE_MEMBER_TYPE})`, 'projectMembers.userIds': USER_IDS, member: ONE_MEMBER },
   },
   {
     name: 'Group',
     fields: {
       groupMembers: { type: 'GroupMemberConnection', args: { ...PAGING, relations: '[GroupMemberRelation!]', search: 'String' } },
     },
-    kept: { groupMembers: `${CONNECTION_NAME}; its nodes are our Member`, member: ONE_MEMBER },
+    kept: { groupMembers: `${CONNECTION_NAME}; its nodes are our Member`, 'groupMembers.userIds': USER_IDS, member: ONE_MEMBER },
   },
   { name: 'Mutation', fields: {}, kept: { memberCreate: MEMBER_MUTATIONS, memberUpdate: MEMBER_MUTATIONS, memberDelete: MEMBER_MUTATIONS } },
 ];

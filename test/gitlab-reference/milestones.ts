@@ -25,6 +25,8 @@ const MILESTONE_KEPT = {
   milestone: 'one milestone by its database id, as the REST milestones API reads it (GET milestones/:milestone_id)',
 };
 
+const MILESTONE_REST_ROUTES = "GitLab's REST milestone routes (`DELETE .../milestones/:id`, `POST .../milestones/:id/promote`); the REST routes run this";
+
 export const types: ReferenceType[] = [
   {
     name: 'Milestone',
@@ -99,4 +101,11 @@ export const sharedParts: ReferenceType[] = [
     kept: MILESTONE_KEPT,
   },
   { name: 'Mutation', fields: {}, kept: { milestoneCreate: MILESTONE_MUTATIONS, milestoneUpdate: MILESTONE_MUTATIONS } },
+  // GitLab's REST milestone routes (delete, promote) as mutations; its GraphQL has neither.
+  { name: 'MilestoneDeleteInput', notGitLab: MILESTONE_REST_ROUTES },
+  { name: 'MilestoneDeletePayload', notGitLab: MILESTONE_REST_ROUTES },
+  { name: 'MilestonePromoteInput', notGitLab: MILESTONE_REST_ROUTES },
+  { name: 'MilestonePromotePayload', notGitLab: MILESTONE_REST_ROUTES },
+  { name: 'MilestoneIssueStats', notGitLab: "Milestone.issueStats: the `issue_stats` (total, closed) of GitLab's REST release milestones" },
+  { name: 'Mutation', kept: { milestoneDelete: `ours: ${MILESTONE_REST_ROUTES}`, milestonePromote: `ours: ${MILESTONE_REST_ROUTES}` } },
 ];

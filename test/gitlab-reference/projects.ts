@@ -1,12 +1,22 @@
 // Projects: GitLab's GraphQL reference (`Project`, `Query.project`, `Query.projects`, `ProjectID`,
 // `VisibilityLevelsEnum`). GitLab creates, updates and deletes projects through REST only; our REST
 // routes run the project mutations below.
+import { connectionTypes } from './core.ts';
 import { CONNECTION_NAME, connection } from './releases.ts';
 import type { ReferenceType } from './types.ts';
 
 const PAGE = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
 const REST_ONLY = 'GitLab changes projects through REST only (`/projects`); our REST routes run this';
 const BY_ID = 'ours: REST names the project by its numeric `:id`';
+const REST_ENTITY = "GitLab's REST project entity";
+/**
+ * REST's project actions (`POST /projects/:id/archive`, `/unarchive`, `/star`, `/unstar`, `/fork`). GitLab's
+ * GraphQL stars with `starProject(projectId, starred)`, which answers the star count only.
+ */
+const PROJECT_ACTIONS = ['Archive', 'Fork', 'Star', 'Unarchive', 'Unstar'];
+/** Why our projectTransfer input differs from GitLab's (app/graphql/mutations/projects/transfer.rb). */
+const TRANSFER_BY_REST =
+  "the REST route `PUT /projects/:id/transfer` passes the project's numeric id or path and the namespace's numeric id or path; GitLab's global ids (`id: ProjectID!`, `namespaceId: NamespaceID!`) are not taken yet";
 const VISIBILITY = "GitLab's `String`: ours answers the same words (`private`, `internal`, `public`) typed as GitLab's VisibilityLevelsEnum";
 
 export const types: ReferenceType[] = [
@@ -74,5 +84,48 @@ export const types: ReferenceType[] = [
   {
     name: 'Mutation',
     kept: { projectCreate: REST_ONLY, projectDelete: REST_ONLY, projectUpdate: REST_ONLY, projectHousekeepingStart: REST_ONLY },
+  },
+  // GitLab's project fields the REST project entity also reads, and the REST project routes as
+  // fields and mutations (settings, stars, forks, archive, transfer, groups).
+  {
+    name: 'Project',
+    fields: { languages: '[RepositoryLanguage!]', openIssuesCount: 'Int' },
+    kept: {
+      apiSettings: `ours: ${REST_ENTITY}: its plain-value settings`,
+      emptyRepo: `ours: ${REST_ENTITY}: \`empty_repo\``,
+      forkedFrom: `ours: ${REST_ENTITY}: \`forked_from_project\``,
+      groups: "ours: REST's `GET /projects/:id/groups` (the project's ancestor and shared groups)",
+      owner: `ours: ${REST_ENTITY}: \`owner\` (personal projects)`,
+      readmeUrl: `ours: ${REST_ENTITY}: \`readme_url\``,
+      repositoryStorage: "ours: REST's `GET /projects/:id/storage` (administrators)",
+      viewerAccess: `ours: ${REST_ENTITY}: \`permissions\` (project_access, group_access)`,
+      visibleForks: "ours: REST's `GET /projects/:id/forks`",
+    },
+  },
+  {
+    name: 'RepositoryLanguage',
+    fields: { color: 'Color', name: 'String!', share: 'Float' },
+    kept: { color: "GitLab's, missing: forgegate keeps no language colors (REST's `GET /projects/:id/languages` has none)" },
+  },
+  { name: 'ProjectApiSettings', notGitLab: `Project.apiSettings: ${REST_ENTITY}'s settings, by their REST names in camelCase` },
+  { name: 'ProjectApiSettingsInput', notGitLab: `the settings of REST's \`PUT /projects/:id\`, by their REST names in camelCase` },
+  { name: 'ProjectMemberAccess', notGitLab: `ProjectViewerAccess: ${REST_ENTITY}'s \`permissions.project_access\` and \`group_access\`` },
+  { name: 'ProjectViewerAccess', notGitLab: `Project.viewerAccess: ${REST_ENTITY}'s \`permissions\`` },
+  { name: 'ProjectRepositoryStorage', notGitLab: "Project.repositoryStorage: REST's `GET /projects/:id/storage`" },
+  ...connectionTypes('ProjectGroupsConnection', 'ProjectVisibleForksConnection'),
+  ...PROJECT_ACTIONS.flatMap((name) => [
+    { name: `Project${name}Input`, notGitLab: REST_ONLY },
+    { name: `Project${name}Payload`, notGitLab: REST_ONLY },
+  ]),
+  {
+    name: 'ProjectTransferInput',
+    fields: { clientMutationId: 'String', id: 'ProjectID!', namespaceId: 'NamespaceID!' },
+    kept: { id: TRANSFER_BY_REST, namespaceId: TRANSFER_BY_REST, namespacePath: TRANSFER_BY_REST, projectId: TRANSFER_BY_REST, projectPath: TRANSFER_BY_REST },
+  },
+  { name: 'ProjectTransferPayload', fields: { clientMutationId: 'String', errors: '[String!]!', project: 'Project' } },
+  {
+    name: 'Mutation',
+    fields: { projectTransfer: { type: 'ProjectTransferPayload', args: { input: 'ProjectTransferInput!' } } },
+    kept: Object.fromEntries(PROJECT_ACTIONS.map((name) => [`project${name}`, REST_ONLY])),
   },
 ];

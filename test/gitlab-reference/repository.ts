@@ -24,7 +24,6 @@ const ours = (name: string, why: string, edge = `${name}ConnectionEdge`): Refere
 
 const PAGE_ARGS = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
 
-const NO_FORKS = 'Forks do not exist here: always false.';
 const REST_ONLY = 'Ours: read by the REST routes (GitLab answers them from REST entities, not GraphQL).';
 
 /**
@@ -42,6 +41,9 @@ export const sharedParts: ReferenceType[] = [
       branchDelete: { type: 'BranchDeletePayload', args: { input: 'BranchDeleteInput!' } },
     },
     kept: {
+      commitCherryPick: 'Ours: GitLab cherry-picks over REST only (`POST .../commits/:sha/cherry_pick`); the REST route runs this mutation.',
+      commitRevert: 'Ours: GitLab reverts over REST only (`POST .../commits/:sha/revert`); the REST route runs this mutation.',
+      repositoryDeleteMergedBranches: 'Ours: GitLab deletes merged branches over REST only (`DELETE .../repository/merged_branches`).',
       tagCreate: "Ours: GitLab's tags are created over REST only; the REST route runs this mutation.",
       tagDelete: "Ours: GitLab's tags are deleted over REST only; the REST route runs this mutation.",
     },
@@ -65,6 +67,9 @@ export const types: ReferenceType[] = [
     },
     kept: {
       archive: "Ours: the archive REST route's operation (GitLab serves archives outside GraphQL).",
+      blobObject: REST_ONLY,
+      contributors: REST_ONLY,
+      mergeBase: REST_ONLY,
       branch: REST_ONLY,
       branches: REST_ONLY,
       tag: REST_ONLY,
@@ -240,9 +245,15 @@ export const types: ReferenceType[] = [
       stats: "Ours: the commit REST entity's `stats`.",
       diffStats: "The commit page's per-file changes, typed as GitLab's MergeRequest.diffStats.",
       diffStatsSummary: "The commit page's summary, typed as GitLab's MergeRequest.diffStatsSummary.",
-      'pipelines.status': 'Pipelines do not exist here: the list is always empty, so no status filter.',
+      'pipelines.status': 'Only the external pipelines commit statuses create exist here; the list takes no status filter.',
+      containingRefs: 'Ours: the REST route `GET /projects/:id/repository/commits/:sha/refs` (GitLab has it in REST only).',
+      signatureKind: "Ours: the kind of a commit's signature for the REST route `GET .../commits/:sha/signature`.",
     },
   },
+  ...ours('CommitContainingRefs', 'Commit.containingRefs: the REST commit refs listing.'),
+  { name: 'CommitContainingRef', notGitLab: 'Commit.containingRefs: a branch or tag of the REST commit refs listing (`type`, `name`).' },
+  { name: 'CommitRefScope', notGitLab: "Commit.containingRefs(type:): the REST commit refs listing's `type` (branch, tag, all)." },
+  { name: 'CommitSignatureKind', notGitLab: "Commit.signatureKind: the `signature_type` of REST's commit signature (PGP, SSH, X509)." },
   { name: 'CommitStats', notGitLab: "Commit.stats: the commit REST entity's `stats` (additions, deletions, total)." },
   { name: 'CommitsOrder', notGitLab: "Repository.commits(order:): the REST commits listing's `order` (default, topo)." },
   { name: 'RepositoryComparison', notGitLab: "Repository.compare: the REST compare route's answer (GitLab has no GraphQL compare)." },
@@ -328,9 +339,8 @@ export const types: ReferenceType[] = [
       'VERIFIED_SYSTEM',
     ],
   },
-  // Pipelines do not exist here: Commit.pipelines is always empty; these are the fields the last-commit widget selects.
+  // Commit.pipelines: the external pipelines of commit statuses (Pipeline itself: commit-statuses.ts).
   ...connection('Pipeline', 'Pipeline'),
-  { name: 'Pipeline', fields: { detailedStatus: 'DetailedStatus!', id: 'ID!' } },
   {
     name: 'DetailedStatus',
     fields: { detailsPath: 'String', group: 'String', icon: 'String', id: 'String!', label: 'String', text: 'String', tooltip: 'String' },
@@ -383,7 +393,6 @@ export const types: ReferenceType[] = [
       renameProject: 'Boolean!',
       updateRelease: 'Boolean!',
     },
-    kept: { forkProject: NO_FORKS },
   },
   // Mutations
   {
@@ -435,6 +444,13 @@ export const types: ReferenceType[] = [
     kept: { projectPath: 'Optional here: REST names the project by id (projectId) instead.', projectId: "Ours: the REST route's `:id`." },
   },
   { name: 'BranchDeletePayload', fields: { branch: 'Branch', clientMutationId: 'String', errors: '[String!]!' } },
+  ...['CommitCherryPick', 'CommitRevert', 'RepositoryDeleteMergedBranches'].flatMap((name) => [
+    { name: `${name}Input`, notGitLab: `Mutation.${name[0]!.toLowerCase()}${name.slice(1)}: a REST route of GitLab's (no GraphQL there).` },
+    { name: `${name}Payload`, notGitLab: `Mutation.${name[0]!.toLowerCase()}${name.slice(1)}: a REST route of GitLab's (no GraphQL there).` },
+  ]),
+  { name: 'GitBlobObject', notGitLab: "Repository.blobObject: a blob by object id, for REST's `GET .../repository/blobs/:sha`." },
+  { name: 'RepositoryContributor', notGitLab: "Repository.contributors: REST's `GET .../repository/contributors` entity." },
+  { name: 'RepositoryContributorOrder', notGitLab: "Repository.contributors(orderBy:): the REST contributors listing's `order_by`." },
   { name: 'TagCreateInput', notGitLab: 'Mutation.tagCreate: the REST tag creation route (GitLab creates tags over REST only).' },
   { name: 'TagCreatePayload', notGitLab: 'Mutation.tagCreate: the REST tag creation route (GitLab creates tags over REST only).' },
   { name: 'TagDeleteInput', notGitLab: 'Mutation.tagDelete: the REST tag deletion route (GitLab deletes tags over REST only).' },

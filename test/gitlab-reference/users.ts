@@ -1,7 +1,7 @@
 // GitLab's GraphQL reference for users (the User interface, UserCore, CurrentUser, UserStatus)
 // and the root fields that read them. Written from docs.gitlab.com/api/graphql/reference and
 // gitlab-org/gitlab app/graphql/types/user_interface.rb.
-import { gitlabConnection, PAGING } from './core.ts';
+import { connectionTypes, gitlabConnection, PAGING } from './core.ts';
 import type { ReferenceType } from './types.ts';
 
 /** GitLab's fields of the User interface that forgegate serves, with GitLab's types. */
@@ -37,6 +37,11 @@ const USER_KEPT = {
 
 const NO_USER_MUTATIONS = "GitLab's GraphQL has no user administration; the twin of the REST users API (POST/PUT /users)";
 
+/** The administrators' user actions of the REST users API (`POST /users/:id/block`, …, `DELETE /users/:id`). */
+const USER_ACTIONS = ['Activate', 'Ban', 'Block', 'Deactivate', 'Delete', 'Unban', 'Unblock'];
+
+const MEMBERSHIPS = "GitLab's REST `GET /users/:id/memberships` (administrators), which its GraphQL lacks";
+
 export const types: ReferenceType[] = [
   { name: 'User', fields: USER_FIELDS, kept: USER_KEPT },
   { name: 'UserCore', fields: { ...USER_FIELDS, namespace: 'Namespace' }, kept: USER_KEPT },
@@ -61,13 +66,16 @@ export const types: ReferenceType[] = [
   { name: 'UserUpdateInput', notGitLab: NO_USER_MUTATIONS },
   { name: 'UserUpdatePayload', notGitLab: NO_USER_MUTATIONS },
   ...gitlabConnection('UserCore'),
+  ...USER_ACTIONS.flatMap((name) => [
+    { name: `User${name}Input`, notGitLab: NO_USER_MUTATIONS },
+    { name: `User${name}Payload`, notGitLab: NO_USER_MUTATIONS },
+  ]),
+  { name: 'UserMembership', notGitLab: MEMBERSHIPS },
+  { name: 'MembershipSourceType', notGitLab: `the \`type\` filter (Project, Namespace) of ${MEMBERSHIPS}` },
+  ...connectionTypes('QueryUserMembershipsConnection'),
 ];
 
-/**
- * This area's fields of the types every area adds to (Query, Mutation). Checked once every area's
- * parts are merged (a part alone leaves the other areas' fields unexplained): the integrator
- * spreads them into `types` then.
- */
+/** This area's fields of the types every area adds to (Query, Mutation); the comparison merges them with the other areas' parts. */
 export const sharedParts: ReferenceType[] = [
   {
     name: 'Query',
@@ -79,11 +87,15 @@ export const sharedParts: ReferenceType[] = [
         args: { ...PAGING, active: 'Boolean', groupId: 'GroupID', humans: 'Boolean', search: 'String', usernames: '[String!]' },
       },
     },
-    kept: { 'users.blocked': "the REST users API's blocked filter" },
+    kept: { 'users.blocked': "the REST users API's blocked filter", userMemberships: `ours: ${MEMBERSHIPS}` },
   },
   {
     name: 'Mutation',
     fields: {},
-    kept: { userCreate: NO_USER_MUTATIONS, userUpdate: NO_USER_MUTATIONS },
+    kept: {
+      userCreate: NO_USER_MUTATIONS,
+      userUpdate: NO_USER_MUTATIONS,
+      ...Object.fromEntries(USER_ACTIONS.map((name) => [`user${name}`, NO_USER_MUTATIONS])),
+    },
   },
 ];

@@ -51,24 +51,26 @@ function detailedStatus(status: string, path: string, id: number): DetailedStatu
 const PipelineRef = builder.objectRef<PipelineParent>('Pipeline').implement({
   description: 'A pipeline; forgegate has the external ones commit statuses create.',
   fields: (t) => ({
-    id: t.id({ resolve: (p) => gid('Ci::Pipeline', p.id) }),
+    id: t.id({ nullable: false, resolve: (p) => gid('Ci::Pipeline', p.id) }),
     databaseId: t.exposeInt('id', { description: `Database ID of the pipeline. ${FORGEGATE}` }),
-    iid: t.string({ description: 'Internal ID of the pipeline.', resolve: (p) => String(p.iid) }),
+    iid: t.string({ nullable: false, description: 'Internal ID of the pipeline.', resolve: (p) => String(p.iid) }),
     sha: t.exposeString('sha', { nullable: true, description: "SHA of the pipeline's commit." }),
     ref: t.exposeString('ref', { nullable: true, description: 'Reference to the branch from which the pipeline was triggered.' }),
     source: t.string({ nullable: true, description: 'Source of the pipeline.', resolve: () => 'external' }),
     status: t.field({
       type: PipelineStatusEnum,
+      nullable: false,
       description: 'Status of the pipeline.',
       resolve: (p, _a, ctx) => pipelineStatus(ctx, p) as Promise<'created'>,
     }),
     detailedStatus: t.field({
       type: DetailedStatusRef,
+      nullable: false,
       description: 'Detailed status of the pipeline.',
       resolve: async (p, _a, ctx) => detailedStatus(await pipelineStatus(ctx, p), pipelinePath(p), p.id),
     }),
-    createdAt: t.expose('createdAt', { type: 'Time', description: "Timestamp of the pipeline's creation." }),
-    updatedAt: t.expose('updatedAt', { type: 'Time', description: "Timestamp of the pipeline's last activity." }),
+    createdAt: t.expose('createdAt', { type: 'Time', nullable: false, description: "Timestamp of the pipeline's creation." }),
+    updatedAt: t.expose('updatedAt', { type: 'Time', nullable: false, description: "Timestamp of the pipeline's last activity." }),
     path: t.string({ nullable: true, description: "Relative path to the pipeline's page.", resolve: (p) => pipelinePath(p) }),
     webUrl: t.string({
       description: `Web URL of the pipeline's page. ${FORGEGATE}`,
@@ -106,24 +108,30 @@ const StatusOrderEnum = builder.enumType('CommitStatusOrder', {
   values: { ID: { value: 'id' }, PIPELINE_ID: { value: 'pipeline_id' } } as const,
 });
 
+/** GitLab's name for a list of pipelines (Pothos would name it after the field). */
+const PipelineConnectionRef = builder.connectionObject({ type: PipelineRef, name: 'PipelineConnection' }, { name: 'PipelineEdge' });
+
 builder.objectFields(CommitRef, (t) => ({
-  pipelines: t.connection({
-    type: PipelineRef,
-    extensions: scopes(...REPOSITORY_READ_SCOPES),
-    description: 'Pipelines of the commit, newest first.',
-    args: {
-      ref: t.arg.string({ description: 'Filter pipelines by the ref they are run for.' }),
-      sha: t.arg.string({ description: 'Filter pipelines by the sha of the commit they are run for.' }),
+  pipelines: t.connection(
+    {
+      type: PipelineRef,
+      extensions: scopes(...REPOSITORY_READ_SCOPES),
+      description: 'Pipelines of the commit, newest first.',
+      args: {
+        ref: t.arg.string({ description: 'Filter pipelines by the ref they are run for.' }),
+        sha: t.arg.string({ description: 'Filter pipelines by the sha of the commit they are run for.' }),
+      },
+      resolve: async (commit, args, ctx) => {
+        if (args.sha != null && args.sha !== commit.id) return pagedConnection(args, { count: async () => 0, fetch: async () => [] });
+        const listing = await commitPipelines(ctx, commit.project, commit.id, args.ref);
+        return pagedConnection(args, {
+          count: listing.count,
+          fetch: async (page) => (await listing.fetch(page)).map((p) => ({ ...p, project: commit.project })),
+        });
+      },
     },
-    resolve: async (commit, args, ctx) => {
-      if (args.sha != null && args.sha !== commit.id) return pagedConnection(args, { count: async () => 0, fetch: async () => [] });
-      const listing = await commitPipelines(ctx, commit.project, commit.id, args.ref);
-      return pagedConnection(args, {
-        count: listing.count,
-        fetch: async (page) => (await listing.fetch(page)).map((p) => ({ ...p, project: commit.project })),
-      });
-    },
-  }),
+    PipelineConnectionRef,
+  ),
   statuses: t.connection({
     type: CommitStatusRef,
     extensions: scopes(...REPOSITORY_READ_SCOPES),

@@ -62,8 +62,8 @@ export const ProjectRef = builder.objectRef<ProjectWithNamespace>('Project').imp
     updatedAt: t.expose('updatedAt', { type: 'Time' }),
     lastActivityAt: t.expose('lastActivityAt', { type: 'Time' }),
     topics: t.exposeStringList('topics'),
-    starCount: t.exposeInt('starCount'),
-    forksCount: t.exposeInt('forksCount'),
+    starCount: t.exposeInt('starCount', { nullable: false }),
+    forksCount: t.exposeInt('forksCount', { nullable: false }),
     avatarUrl: t.string({ nullable: true, resolve: (p, _a, ctx) => projectAvatarUrl(ctx, p) }),
     webUrl: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}` }),
     httpUrlToRepo: t.string({ resolve: (p, _a, ctx) => `${ctx.deps.config.externalUrl}/${projectFullPath(p)}.git` }),
@@ -194,7 +194,7 @@ const settingsOf = (input: Record<string, unknown> | null | undefined): Partial<
 
 const RepositoryLanguageRef = builder.objectRef<{ name: string; share: number }>('RepositoryLanguage').implement({
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'Name of the language.' }),
+    name: t.exposeString('name', { nullable: false, description: 'Name of the language.' }),
     share: t.exposeFloat('share', { nullable: true, description: "Percentage of the repository's languages." }),
   }),
 });

@@ -3,7 +3,10 @@ import { batchBy } from '../../core/loaders.ts';
 
 /** The statuses of every user a request shows, in one query. */
 export function createUserStatusLoader(ctx: Context) {
-  return batchBy((ids: readonly number[]) => ctx.db.userStatus.findMany({ where: { userId: { in: [...ids] } } }), (row) => row.userId);
+  return batchBy(
+    (ids: readonly number[]) => ctx.db.userStatus.findMany({ where: { userId: { in: [...ids] } } }),
+    (row) => row.userId,
+  );
 }
 
 declare module '../../core/loaders.ts' {

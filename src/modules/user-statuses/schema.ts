@@ -13,7 +13,7 @@ const AvailabilityEnum = builder.enumType('AvailabilityEnum', {
 /** GitLab's `UserStatus` (storage: `user_statuses`). */
 const UserStatusRef = builder.objectRef<UserStatus>('UserStatus').implement({
   fields: (t) => ({
-    availability: t.field({ type: AvailabilityEnum, description: 'User availability status.', resolve: (s) => s.availability }),
+    availability: t.field({ type: AvailabilityEnum, nullable: false, description: 'User availability status.', resolve: (s) => s.availability }),
     emoji: t.string({ nullable: true, description: 'String representation of emoji.', resolve: (s) => s.emoji }),
     message: t.string({ nullable: true, description: 'User status message.', resolve: (s) => s.message }),
     messageHtml: t.string({

@@ -47,6 +47,7 @@ export const types: ReferenceType[] = [
     ],
   },
   { name: 'GenericCommitStatus', notGitLab: `a status an external system posted on a commit: ${REST_STATUSES}` },
+  { name: 'CommitStatusOrder', notGitLab: `the \`order_by\` of a commit's statuses: ${REST_STATUSES}` },
   { name: 'CommitStatusState', notGitLab: `the \`state\` a status is posted with: ${REST_STATUSES}` },
   { name: 'CommitStatusCreateInput', notGitLab: REST_STATUSES },
   { name: 'CommitStatusCreatePayload', notGitLab: REST_STATUSES },

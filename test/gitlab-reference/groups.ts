@@ -79,6 +79,7 @@ export const types: ReferenceType[] = [
       id: 'ours: REST names the group by its numeric `:id`',
       description: "ours: REST's `description` of `PUT /groups/:id`",
       requestAccessEnabled: "ours: REST's `request_access_enabled` of `PUT /groups/:id`",
+      avatar: "ours: REST's multipart `avatar` of `PUT /groups/:id`",
     },
   },
   { name: 'GroupUpdatePayload', fields: { clientMutationId: 'String', errors: '[String!]!', group: 'Group' } },

@@ -121,7 +121,7 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
       rest: `/projects/${project.id}`,
       graphql: inProject(`databaseId description name nameWithNamespace path fullPath createdAt updatedAt defaultBranch topics sshUrlToRepo httpUrlToRepo
         webUrl avatarUrl forksCount starCount lastActivityAt visibility archived creatorId namespace { databaseId name path kind fullPath parentId webUrl }
-        openIssuesCount emptyRepo readmeUrl forkedFrom { databaseId } apiSettings { lfsEnabled snippetsEnabled snippetsAccessLevel mergeMethod buildTimeout ciConfigPath }
+        openIssuesCount emptyRepo readmeUrl forkedFrom { databaseId } apiSettings
         viewerAccess { projectAccess { accessLevel } groupAccess { accessLevel } }`),
       variables: { id: project.id },
       at: 'project',
@@ -159,12 +159,12 @@ const AREAS: Record<string, { twin: () => Twin; outcomes: Record<Viewer, Outcome
         readme_url: 'readmeUrl',
         // Not a fork: REST leaves the key out, GraphQL answers null.
         'forked_from_project.id': (node) => at(node, 'forkedFrom.databaseId') ?? null,
-        lfs_enabled: 'apiSettings.lfsEnabled',
-        snippets_enabled: 'apiSettings.snippetsEnabled',
-        snippets_access_level: 'apiSettings.snippetsAccessLevel',
-        merge_method: 'apiSettings.mergeMethod',
-        build_timeout: 'apiSettings.buildTimeout',
-        ci_config_path: 'apiSettings.ciConfigPath',
+        lfs_enabled: 'apiSettings.lfs_enabled',
+        snippets_enabled: 'apiSettings.snippets_enabled',
+        snippets_access_level: 'apiSettings.snippets_access_level',
+        merge_method: 'apiSettings.merge_method',
+        build_timeout: 'apiSettings.build_timeout',
+        ci_config_path: 'apiSettings.ci_config_path',
         // Null where the viewer has no such membership, through both.
         'permissions.project_access.access_level': (node) => at(node, 'viewerAccess.projectAccess.accessLevel') ?? null,
         'permissions.group_access.access_level': (node) => at(node, 'viewerAccess.groupAccess.accessLevel') ?? null,

@@ -107,7 +107,6 @@ export const types: ReferenceType[] = [
     fields: { color: 'Color', name: 'String!', share: 'Float' },
     kept: { color: "GitLab's, missing: forgegate keeps no language colors (REST's `GET /projects/:id/languages` has none)" },
   },
-  { name: 'ProjectApiSettings', notGitLab: `Project.apiSettings: ${REST_ENTITY}'s settings, by their REST names in camelCase` },
   { name: 'ProjectApiSettingsInput', notGitLab: `the settings of REST's \`PUT /projects/:id\`, by their REST names in camelCase` },
   { name: 'ProjectMemberAccess', notGitLab: `ProjectViewerAccess: ${REST_ENTITY}'s \`permissions.project_access\` and \`group_access\`` },
   { name: 'ProjectViewerAccess', notGitLab: `Project.viewerAccess: ${REST_ENTITY}'s \`permissions\`` },

@@ -1,5 +1,6 @@
 import type { ProjectEntityFragment } from '../../generated/operations.ts';
 import { omit } from '../../rest/shape.ts';
+import type { SettingsView } from './settings.ts';
 
 /** The API address of a project, from its web URL: `<external URL>/<full path>` becomes `<external URL>/api/v4/projects/<id>`. */
 function apiUrl(project: ProjectEntityFragment) {
@@ -41,7 +42,7 @@ const ABSENT_FEATURES = {
 };
 
 type Flat = Omit<ProjectEntityFragment, 'settings' | 'owner' | 'forked_from_project'> &
-  ProjectEntityFragment['settings'] &
+  SettingsView &
   typeof ABSENT_FEATURES & { _links: ReturnType<typeof links> } & Partial<Pick<ProjectEntityFragment, 'owner' | 'forked_from_project'>>;
 
 /**

@@ -36,7 +36,7 @@ import {
   viewerAccess,
   type ProjectInput,
 } from './service.ts';
-import { camelName, camelSettingsView, settingKinds, type SettingsView } from './settings.ts';
+import { camelName, settingKinds, settingsView, type SettingsView } from './settings.ts';
 
 export const SortDirectionEnum = builder.enumType('SortDirection', { values: ['asc', 'desc'] as const });
 
@@ -153,27 +153,6 @@ builder.objectField(ProjectRef, 'userPermissions', (t) =>
 type SettingKind = ReturnType<typeof settingKinds>[number][1];
 const FORGEGATE = "forgegate's (GitLab has it in REST only)";
 
-/**
- * One GraphQL output field per setting of the table, exposed from the settings view keyed by the
- * GraphQL names (`camelSettingsView`): plain properties, which the compiled executor reads without
- * a resolver call (69 fields on every project answer).
- */
-// Typed as values of no type: each field's own type comes from the table (Pothos cannot type keys made at run time).
-const ProjectApiSettingsRef = builder.objectRef<Record<string, never>>('ProjectApiSettings').implement({
-  description: `${FORGEGATE}: the project's plain-value settings as GitLab's REST project answers show them, by their REST name in camelCase.`,
-  fields: (t) => {
-    const field = (name: keyof SettingsView, setting: SettingKind) => {
-      const description = `GitLab's \`${name}\`.`;
-      const camel = camelName(name);
-      if (setting.kind === 'boolean') return t.exposeBoolean(camel, { description });
-      if (setting.kind === 'int') return t.exposeInt(camel, { description });
-      if (setting.kind === 'string') return t.exposeString(camel, { description, nullable: true });
-      return t.exposeString(camel, { description: `${description} One of ${setting.values.join(', ')}.` });
-    };
-    return Object.fromEntries(settingKinds().map(([name, setting]) => [camelName(name), field(name, setting)]));
-  },
-});
-
 const ProjectApiSettingsInput = builder.inputType('ProjectApiSettingsInput', {
   description: `${FORGEGATE}: settings to change, by their REST name in camelCase; those not given are kept.`,
   fields: (t) => {
@@ -230,9 +209,12 @@ const RepositoryStorageRef = builder.objectRef<ReturnType<typeof projectStorage>
 
 builder.objectFields(ProjectRef, (t) => ({
   apiSettings: t.field({
-    type: ProjectApiSettingsRef,
-    description: `${FORGEGATE}: the project's settings (features' access levels, LFS, merge settings, …).`,
-    resolve: (p) => camelSettingsView(p.settings) as Record<string, never>,
+    type: 'JSON',
+    nullable: false,
+    // One value rather than 69 fields: REST reads them all at once, and as fields a page of 100
+    // projects would cost more than the anonymous complexity limit.
+    description: `${FORGEGATE}: the project's plain-value settings (features' access levels, LFS, merge settings, …) by their REST names, as GitLab's REST project answers show them.`,
+    resolve: (p) => settingsView(p.settings),
   }),
   emptyRepo: t.boolean({
     description: `${FORGEGATE}: whether the repository has no branch yet (shown also to users who may not read its code).`,

@@ -130,17 +130,6 @@ export function settingsView(stored: unknown): SettingsView {
   return view;
 }
 
-/** Every name of the view with its GraphQL name, worked out once. */
-const CAMEL_NAMES = ([...settingNames, ...featureFlagNames, EMAILS_DISABLED] as (keyof SettingsView)[]).map((name) => [name, camelName(name)] as const);
-
-/** The settings view keyed by the GraphQL names (`issuesAccessLevel`), for the GraphQL type's plain fields. */
-export function camelSettingsView(stored: unknown): Record<string, SettingValue> {
-  const view = settingsView(stored);
-  const camel: Record<string, SettingValue> = {};
-  for (const [name, key] of CAMEL_NAMES) camel[key] = view[name];
-  return camel;
-}
-
 /** Whether an update sets any setting (for the "at least one parameter" rule). */
 export const setsAnySetting = (changes: Partial<SettingsView> | null | undefined) =>
   !!changes && Object.values(changes).some((value) => value !== undefined && value !== null);

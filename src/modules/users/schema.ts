@@ -75,7 +75,6 @@ export const CurrentUserRef = builder.prismaObject('User', {
   fields: () => ({}),
 });
 
-
 builder.queryFields((t) => ({
   currentUser: t.field({
     type: CurrentUserRef,

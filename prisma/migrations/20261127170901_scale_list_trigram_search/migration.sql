@@ -64,3 +64,6 @@ CREATE INDEX "users_name_idx" ON "users" USING GIN ("name" gin_trgm_ops);
 
 -- CreateIndex
 CREATE INDEX "users_email_idx" ON "users" USING GIN ("email" gin_trgm_ops);
+
+-- CreateIndex
+CREATE INDEX "alerts_hosts_idx" ON "alerts" USING GIN ("hosts");

@@ -218,4 +218,38 @@ describe('list plans on large tables', () => {
       for (const sort of ['desc', 'asc']) await expectIndexedOrder(`/projects/${project.id}/releases?order_by=${orderBy}&sort=${sort}&page=50`, 'releases');
     }
   });
+
+  // GitLab leaves X-Total out past 10,000 rows: REST counts no further, GraphQL's count stays exact.
+  it('counts at most 10,001 rows for REST pages, and leaves the total out', async () => {
+    for (const [path, table] of [
+      [`/groups/${group.id}/epics?include_descendant_groups=false&page=3`, 'epics'],
+      [`/groups/${group.id}/projects?page=3`, 'projects'],
+      [`/projects/${project.id}/alert_management/alerts?page=3`, 'alerts'],
+    ] as const) {
+      t.queryCounter.reset();
+      t.queryCounter.record = true;
+      const res = await t.api('get', path).expect(200);
+      t.queryCounter.record = false;
+      expect(res.body, path).toHaveLength(20);
+      expect(res.headers['x-total'], path).toBeUndefined();
+      expect(res.headers['x-total-pages'], path).toBeUndefined();
+      expect([res.headers['x-next-page'], res.headers['x-prev-page']], path).toEqual(['4', '2']);
+      expect(res.headers.link, path).not.toContain('rel="last"');
+      const counts = t.queryCounter.statements
+        .map((text, i) => ({ text, values: t.queryCounter.values[i] }))
+        .filter(({ text }) => /count\(/i.test(text) && text.includes(table));
+      expect(counts, path).toHaveLength(1);
+      expect(counts[0].text, path).toMatch(/\bLIMIT\b/);
+      expect(counts[0].values.map(String), path).toContain('10001');
+    }
+    // The last page is told by a page that is not full.
+    const last = await t.api('get', `/groups/${group.id}/epics?include_descendant_groups=false&per_page=100&page=300`).expect(200);
+    expect(last.body).toHaveLength(100);
+    expect(last.headers['x-next-page']).toBe('301');
+    const beyond = await t.api('get', `/groups/${group.id}/epics?include_descendant_groups=false&per_page=100&page=301`).expect(200);
+    expect(beyond.body).toHaveLength(0);
+    expect(beyond.headers['x-next-page']).toBe('');
+    const { body } = await t.graphql('{ group(fullPath: "big") { epics(includeDescendantGroups: false) { count } } }');
+    expect(body.data.group.epics.count).toBe(ROWS);
+  });
 });

@@ -190,7 +190,7 @@ export async function listEpics(ctx: Context, group: Namespace, filter: EpicFilt
   const where: Prisma.EpicWhereInput = { AND: and, ...(createdAt && { createdAt }), ...(updatedAt && { updatedAt }) };
   return {
     fetch: ({ offset, limit }) => ctx.db.epic.findMany({ where, orderBy: orderBy(filter.sort), skip: offset, take: limit }),
-    count: () => ctx.db.epic.count({ where }),
+    count: () => ctx.db.epic.count({ where, take: ctx.countLimit }),
   };
 }
 

@@ -116,7 +116,7 @@ export function projectSort(sort: string | null | undefined): { orderBy: Project
  * (test/visibility-sql.test.ts).
  */
 export function listProjects(ctx: Context, filter: ProjectFilter): Listing<ProjectWithNamespace> {
-  const pages = projectPages(ctx.deps.sql, projectConditions(ctx, filter), filter);
+  const pages = projectPages(ctx.deps.sql, projectConditions(ctx, filter), filter, ctx.countLimit);
   return {
     fetch: async (page) => {
       const projects = await pages.fetch(page);

@@ -66,9 +66,14 @@ export function projectConditions(ctx: Context, filter: ProjectFilter): Conditio
 
 /**
  * The projects under `where`, in the filter's order: the page and the count are one plain
- * statement each over the pool.
+ * statement each over the pool; the count stops at `countLimit` rows when given.
  */
-export function projectPages(sql: SqlReader, where: Conditions, filter: Pick<ProjectFilter, 'orderBy' | 'sort'>): Listing<ProjectWithNamespace> {
+export function projectPages(
+  sql: SqlReader,
+  where: Conditions,
+  filter: Pick<ProjectFilter, 'orderBy' | 'sort'>,
+  countLimit?: number,
+): Listing<ProjectWithNamespace> {
   // The column and direction come from the lists above, never from the request.
   const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
   const direction = filter.sort === 'asc' ? 'ASC' : 'DESC';
@@ -79,6 +84,11 @@ export function projectPages(sql: SqlReader, where: Conditions, filter: Pick<Pro
       const page = new Conditions(where.values);
       return readProjects(sql, `${from} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
     },
-    count: async () => (await sql.rows<{ count: number }>(`SELECT count(*)::int AS count FROM ${PROJECTS_JOIN} WHERE ${where}`, where.values))[0]!.count,
+    count: async () => {
+      const counted = new Conditions(where.values);
+      const limit = countLimit == null ? '' : ` LIMIT ${counted.bind(countLimit)}`;
+      const statement = `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${PROJECTS_JOIN} WHERE ${where}${limit}) c`;
+      return (await sql.rows<{ count: number }>(statement, counted.values))[0]!.count;
+    },
   };
 }

@@ -225,6 +225,8 @@ describe('list plans on large tables', () => {
       [`/groups/${group.id}/epics?include_descendant_groups=false&page=3`, 'epics'],
       [`/groups/${group.id}/projects?page=3`, 'projects'],
       [`/projects/${project.id}/alert_management/alerts?page=3`, 'alerts'],
+      ['/users?page=3', 'users'],
+      [`/groups/${group.id}/subgroups?page=3`, 'namespaces'],
     ] as const) {
       t.queryCounter.reset();
       t.queryCounter.record = true;

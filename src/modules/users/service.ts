@@ -53,7 +53,7 @@ export function listUsers(
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.user.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
-    count: () => ctx.db.user.count({ where }),
+    count: () => ctx.db.user.count({ where, take: ctx.countLimit }),
   };
 }
 

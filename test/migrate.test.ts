@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { pgConfigFromUrl } from '../src/db/adapter-fixes.ts';
-import { applyMigrations, applyWithEngine, migrationState } from '../src/db/migrate.ts';
+import { applyMigrations, applyWithEngine, MissingExtensionError, migrationState } from '../src/db/migrate.ts';
 import { createTestDatabase } from './helpers/app.ts';
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -110,5 +111,27 @@ describe('migrations at start', () => {
       c.query("INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ('failed', 'x', '29990101000000_half_done', now())"),
     );
     await expect(applyMigrations(url)).rejects.toThrow(/failed migrations|P3009|29990101000000_half_done/);
+  });
+
+  // pg_trgm (search) comes with the migrations; a role that may not create it is told so at start.
+  it('stop with a clear message when the role may not create pg_trgm, before any migration runs', async () => {
+    const url = await createTestDatabase({ empty: true });
+    const role = `fg_no_create_${randomBytes(4).toString('hex')}`;
+    await withClient(url, (c) => c.query(`CREATE ROLE ${role} LOGIN`));
+    try {
+      const asRole = new URL(url);
+      asRole.username = role;
+      const failure = await applyMigrations(asRole.toString()).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(MissingExtensionError);
+      expect((failure as Error).message).toMatch(new RegExp(`extension pg_trgm is not installed in database "[^"]+" and role "${role}" may not create it`));
+      expect((failure as Error).message).toContain('CREATE EXTENSION pg_trgm;');
+      // Nothing was applied: the probe's transaction was rolled back.
+      expect(await stateOf(url)).toBe('new');
+      // The database's owner may: the same start then succeeds.
+      expect((await applyMigrations(url)).length).toBeGreaterThan(0);
+      expect((await withClient(url, (c) => c.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'"))).rowCount).toBe(1);
+    } finally {
+      await withClient(url, (c) => c.query(`DROP ROLE ${role}`));
+    }
   });
 });

@@ -12,6 +12,11 @@ export type Context = {
   policy: Policy;
   loaders: Loaders;
   requestId: string;
+  /**
+   * Where a list's count may stop (REST's paginated routes: GitLab leaves X-Total out past 10,000
+   * rows), so that a page of a large list does not count all of it; unset, counts are exact.
+   */
+  countLimit?: number;
 };
 
 export function createContext(deps: AppDeps, viewer: Viewer, requestId: string = randomUUID()): Context {

@@ -9,12 +9,15 @@ export class QueryCounter {
   count = 0;
   /** The statements' text, in order, while `record` is on (tests compare the SQL of two requests). */
   statements: string[] = [];
+  /** Each statement's bound values, beside `statements` (tests EXPLAIN the statements a request sent). */
+  values: unknown[][] = [];
   /** Rows the statements returned while `record` is on (tests: what a check reads, not only how often). */
   rows = 0;
   record = false;
   reset() {
     this.count = 0;
     this.statements = [];
+    this.values = [];
     this.rows = 0;
   }
 }
@@ -56,8 +59,9 @@ export function createDb(
       (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
         counter.count += 1;
         if (!counter.record) return query(...args);
-        const first = args[0] as string | { text?: string };
+        const first = args[0] as string | { text?: string; values?: unknown[] };
         counter.statements.push(typeof first === 'string' ? first : (first?.text ?? ''));
+        counter.values.push((typeof first === 'string' ? (Array.isArray(args[1]) ? args[1] : undefined) : first?.values) ?? []);
         const countRows = (r: { rows?: unknown[] } | undefined) => (counter.rows += r?.rows?.length ?? 0);
         // pg-pool passes a callback; direct callers get a promise.
         const last = args.at(-1);

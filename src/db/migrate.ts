@@ -166,6 +166,42 @@ async function migrateNewDatabase(client: pg.Client): Promise<string[] | null> {
   }
 }
 
+/** Extensions the migrations create: pg_trgm serves search (trigram indexes, as GitLab's). */
+const EXTENSIONS = ['pg_trgm'];
+
+/** A database where the migrations cannot create an extension they need. */
+export class MissingExtensionError extends Error {}
+
+/**
+ * Each extension the migrations need and the database lacks, created in a transaction rolled
+ * back: a role without the right to create it (pg_trgm is trusted: the database's owner, or a role
+ * with CREATE on it, may) learns what to ask for before any migration runs, rather than from a
+ * failed migration halfway through the history.
+ */
+async function checkExtensions(client: pg.Client): Promise<void> {
+  const {
+    rows: [found],
+  } = await client.query<{ role: string; db: string; present: string[] }>(
+    'SELECT current_user AS role, current_database() AS db, array(SELECT extname::text FROM pg_extension WHERE extname = ANY($1)) AS present',
+    [EXTENSIONS],
+  );
+  for (const name of EXTENSIONS.filter((e) => !found.present.includes(e))) {
+    await client.query('BEGIN');
+    try {
+      // The name is one of the constants above, never input.
+      await client.query(`CREATE EXTENSION IF NOT EXISTS ${name}`);
+    } catch (error) {
+      throw new MissingExtensionError(
+        `PostgreSQL extension ${name} is not installed in database "${found.db}" and role "${found.role}" may not create it ` +
+          `(${(error as Error).message}). forgegate's search needs it: have a superuser run \`CREATE EXTENSION ${name};\` in that database ` +
+          `(or grant the role CREATE on it), then start again.`,
+      );
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  }
+}
+
 /** Applies pending migrations (like `prisma migrate deploy`); returns the names applied. */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   const client = new pg.Client(pgConfigFromUrl(databaseUrl));
@@ -173,6 +209,7 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   try {
     const state = await migrationState(client);
     if (state === 'current') return [];
+    await checkExtensions(client);
     const applied = state === 'new' ? await migrateNewDatabase(client) : null;
     if (applied) return applied;
   } finally {

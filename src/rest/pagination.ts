@@ -31,13 +31,20 @@ export function withoutCredentials(query: Record<string, unknown>): Record<strin
 
 // Beyond this GitLab stops counting: X-Total, X-Total-Pages and rel="last" are left out.
 const COUNT_LIMIT = 10_000;
+/** What a paginated route's lists count up to (`ctx.countLimit`): one past the limit tells "more". */
+export const COUNT_BOUND = COUNT_LIMIT + 1;
 
-/** X-Page, X-Per-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages and Link, as GitLab writes them. */
-export function setPaginationHeaders(req: Request, res: Response, externalUrl: string, { page, perPage }: PageRequest, total: number) {
-  const totalPages = Math.max(1, Math.ceil(total / perPage));
-  const next = page < totalPages ? page + 1 : null;
-  const prev = page > 1 ? Math.min(page - 1, totalPages) : null;
+/**
+ * X-Page, X-Per-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages and Link, as GitLab writes
+ * them. Past COUNT_LIMIT the total may be bounded (COUNT_BOUND), so a next page is then told by a
+ * full page (`size`, the rows answered), as GitLab pages without a count.
+ */
+export function setPaginationHeaders(req: Request, res: Response, externalUrl: string, { page, perPage }: PageRequest, total: number, size: number = perPage) {
   const counted = total <= COUNT_LIMIT;
+  const totalPages = Math.max(1, Math.ceil(total / perPage));
+  const hasNext = counted ? page < totalPages : size >= perPage;
+  const next = hasNext ? page + 1 : null;
+  const prev = page > 1 ? (counted ? Math.min(page - 1, totalPages) : page - 1) : null;
   res.set('X-Page', String(page));
   res.set('X-Per-Page', String(perPage));
   res.set('X-Next-Page', next ? String(next) : '');

@@ -374,7 +374,7 @@ export async function listAlerts(ctx: Context, project: ProjectWithNamespace, fi
   const where = alertWhere(project.id, filter);
   return {
     fetch: ({ offset, limit }) => ctx.db.alert.findMany({ where, orderBy: alertOrder(filter.sort), skip: offset, take: limit }),
-    count: () => ctx.db.alert.count({ where }),
+    count: () => ctx.db.alert.count({ where, take: ctx.countLimit }),
   };
 }
 

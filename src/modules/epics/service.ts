@@ -241,7 +241,7 @@ export async function listEpics(ctx: Context, group: Namespace, filter: EpicFilt
   if (filter.timeframe || isDateSort(filter.sort)) return byCompositeDates(ctx, where, filter);
   return {
     fetch: ({ offset, limit }) => ctx.db.epic.findMany({ where, orderBy: orderBy(filter.sort), skip: offset, take: limit }),
-    count: () => ctx.db.epic.count({ where }),
+    count: () => ctx.db.epic.count({ where, take: ctx.countLimit }),
   };
 }
 

@@ -61,7 +61,7 @@ export async function listGroups(ctx: Context, filter: GroupFilter): Promise<Lis
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.namespace.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
-    count: () => ctx.db.namespace.count({ where }),
+    count: () => ctx.db.namespace.count({ where, take: ctx.countLimit }),
   };
 }
 

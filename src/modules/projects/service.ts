@@ -142,7 +142,7 @@ export function projectSort(sort: string | null | undefined): { orderBy: Project
  * (test/visibility-sql.test.ts).
  */
 export function listProjects(ctx: Context, filter: ProjectFilter): Listing<ProjectWithNamespace> {
-  const pages = projectPages(ctx, projectConditions(ctx, filter), filter);
+  const pages = projectPages(ctx, projectConditions(ctx, filter), filter, ctx.countLimit);
   return {
     fetch: async (page) => (await pages.fetch(page)).map((row) => withLevels(ctx, row)),
     count: pages.count,

@@ -93,9 +93,15 @@ export function projectConditions(ctx: Context, filter: ProjectFilter): Conditio
 
 /**
  * The projects under `where`, in the filter's order, each with the viewer's levels
- * (`levelColumns`): the page and the count are one plain statement each over the pool.
+ * (`levelColumns`): the page and the count are one plain statement each over the pool; the count
+ * stops at `countLimit` rows when given.
  */
-export function projectPages(ctx: Context, where: Conditions, filter: Pick<ProjectFilter, 'orderBy' | 'sort'>): Listing<ProjectWithLevels> {
+export function projectPages(
+  ctx: Context,
+  where: Conditions,
+  filter: Pick<ProjectFilter, 'orderBy' | 'sort'>,
+  countLimit?: number,
+): Listing<ProjectWithLevels> {
   const { sql } = ctx.deps;
   // The column and direction come from the lists above, never from the request.
   const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
@@ -108,6 +114,11 @@ export function projectPages(ctx: Context, where: Conditions, filter: Pick<Proje
       const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, page)} FROM ${PROJECTS_JOIN} WHERE ${where}`;
       return sql.rows<ProjectWithLevels>(`${select} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
     },
-    count: async () => (await sql.rows<{ count: number }>(`SELECT count(*)::int AS count FROM ${PROJECTS_JOIN} WHERE ${where}`, where.values))[0]!.count,
+    count: async () => {
+      const counted = new Conditions(where.values);
+      const limit = countLimit == null ? '' : ` LIMIT ${counted.bind(countLimit)}`;
+      const statement = `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${PROJECTS_JOIN} WHERE ${where}${limit}) c`;
+      return (await sql.rows<{ count: number }>(statement, counted.values))[0]!.count;
+    },
   };
 }

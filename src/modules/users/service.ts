@@ -80,7 +80,7 @@ export async function listUsers(ctx: Context, filter: UserFilter): Promise<Listi
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.user.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
-    count: () => ctx.db.user.count({ where }),
+    count: () => ctx.db.user.count({ where, take: ctx.countLimit }),
   };
 }
 

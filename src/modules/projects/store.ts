@@ -111,8 +111,11 @@ export function projectPages(
     fetch: ({ offset, limit }) => {
       // The page's own values: the levels and the window are bound for it alone, not for the count.
       const page = new Conditions(where.values);
-      const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, page)} FROM ${PROJECTS_JOIN} WHERE ${where}`;
-      return sql.rows<ProjectWithLevels>(`${select} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
+      // The window is found by id first: the levels (subqueries of each row) are then read for the
+      // page's rows alone, not also for every row the offset skips.
+      const window = `SELECT p.id FROM ${PROJECTS_JOIN} WHERE ${where} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`;
+      const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, page)} FROM ${PROJECTS_JOIN} WHERE p.id IN (${window})`;
+      return sql.rows<ProjectWithLevels>(`${select} ${order}`, page.values);
     },
     count: async () => {
       const counted = new Conditions(where.values);

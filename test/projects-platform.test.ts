@@ -249,6 +249,8 @@ describe('archive', () => {
       await t.api('post', `${base}/repository/branches`, token).send({ branch: 'b', ref: 'main' }).expect(403, { message: '403 Forbidden' });
       await t.api('post', `${base}/repository/tags`, token).send({ tag_name: 'v1', ref: 'main' }).expect(403, { message: '403 Forbidden' });
       await t.api('post', `${base}/releases`, token).send({ tag_name: 'v1', ref: 'main' }).expect(403, { message: '403 Forbidden' });
+      await t.api('post', `${base}/labels`, token).send({ name: 'l', color: '#ff0000' }).expect(403, { message: '403 Forbidden' });
+      await t.api('post', `${base}/milestones`, token).send({ title: 'm' }).expect(403, { message: '403 Forbidden' });
     }
     await t.api('get', `${base}/repository/files/README.md?ref=main`, users.reporter.token).expect(200);
     const gql = await t.graphql('query($id: Int) { project(id: $id) { archived repository { branch(name: "main") { name } } } }', { id: p.id });

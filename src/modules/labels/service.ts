@@ -7,7 +7,7 @@ import type { Listing } from '../../core/listing.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
-import { ancestorGroupIds, parentColumn, requireParentAccess, type Parent } from '../parents/parent.ts';
+import { ancestorGroupIds, parentColumn, requireParentWrite, type Parent } from '../parents/parent.ts';
 
 const NAMED_COLORS: Record<string, string> = {
   black: '#000000',
@@ -111,7 +111,7 @@ export type LabelInput = { name: string; color: string; description?: string | n
 export const LABEL_WRITE_LEVEL = AccessLevel.REPORTER;
 
 export async function createLabel(ctx: Context, parent: Parent, input: LabelInput): Promise<Label> {
-  await requireParentAccess(ctx, parent, LABEL_WRITE_LEVEL);
+  await requireParentWrite(ctx, parent, LABEL_WRITE_LEVEL);
   const errors: Record<string, string[]> = {};
   const color = normalizeColor(input.color);
   if (!color) errors.color = ['must be a valid color code'];
@@ -177,7 +177,7 @@ async function ownLabel(ctx: Context, parent: Parent, ref: { id?: number | null;
   checkInput(rules.exactlyOneOf(ref, { id: 'label_id', title: 'name' }));
   const label = await findLabel(ctx, parent, ref, { includeAncestorGroups: false });
   if (!label) throw new NotFoundError('Label');
-  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
+  await requireParentWrite(ctx, parent, AccessLevel.REPORTER);
   return label;
 }
 

@@ -6,7 +6,7 @@ import type { Context } from '../../core/context.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
-import { ancestorGroupIds, parentColumn, parentId, requireParentAccess, type Parent } from '../parents/parent.ts';
+import { ancestorGroupIds, parentColumn, parentId, requireParentWrite, type Parent } from '../parents/parent.ts';
 import { withNextIid } from '../../core/iids.ts';
 
 /** GitLab's `MilestoneSort` values; without one, newest first (what the REST list answers). */
@@ -133,7 +133,7 @@ function validate(input: MilestoneInput, existing?: Milestone) {
 const titleTaken = () => new ValidationError({ title: ['has already been taken'] });
 
 export async function createMilestone(ctx: Context, parent: Parent, input: MilestoneInput & { title: string }): Promise<Milestone> {
-  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
+  await requireParentWrite(ctx, parent, AccessLevel.REPORTER);
   validate(input);
   // No interactive transaction: it cost two more round trips and, in Prisma, about a third of a
   // create's CPU. A refused create hands its iid back (see withNextIid).
@@ -157,7 +157,7 @@ export async function createMilestone(ctx: Context, parent: Parent, input: Miles
 export async function updateMilestone(ctx: Context, parent: Parent, id: number, input: MilestoneInput): Promise<Milestone> {
   const milestone = await findMilestone(ctx, parent, id);
   if (!milestone) throw new NotFoundError('Milestone');
-  await requireParentAccess(ctx, parent, AccessLevel.REPORTER);
+  await requireParentWrite(ctx, parent, AccessLevel.REPORTER);
   validate(input, milestone);
   const state = input.stateEvent === 'close' ? 'closed' : input.stateEvent === 'activate' ? 'active' : undefined;
   return ctx.db.milestone
@@ -184,7 +184,7 @@ const ADMIN_MILESTONE_LEVEL = AccessLevel.REPORTER;
 export async function deleteMilestone(ctx: Context, parent: Parent, id: number): Promise<Milestone> {
   const milestone = await findMilestone(ctx, parent, id);
   if (!milestone) throw new NotFoundError('Milestone');
-  await requireParentAccess(ctx, parent, ADMIN_MILESTONE_LEVEL);
+  await requireParentWrite(ctx, parent, ADMIN_MILESTONE_LEVEL);
   await ctx.db.milestone.delete({ where: { id: milestone.id } });
   return milestone;
 }
@@ -202,7 +202,7 @@ export async function promoteMilestone(ctx: Context, project: ProjectWithNamespa
   const parent: Parent = { kind: 'project', project };
   const milestone = await findMilestone(ctx, parent, id);
   if (!milestone) throw new NotFoundError('Milestone');
-  await requireParentAccess(ctx, parent, ADMIN_MILESTONE_LEVEL);
+  await requireParentWrite(ctx, parent, ADMIN_MILESTONE_LEVEL);
   const group = project.namespace;
   if (group.kind !== 'group') throw new ForbiddenError();
   await ctx.policy.requireGroupAccess(group, PROMOTE_GROUP_LEVEL);

@@ -62,6 +62,12 @@ export async function requireParentAccess(ctx: Context, parent: Parent, level: n
   else await ctx.policy.requireGroupAccess(parent.group, level);
 }
 
+/** Access to change what the parent holds (labels, milestones): an archived project's are read-only, as GitLab's archived features. */
+export async function requireParentWrite(ctx: Context, parent: Parent, level: number): Promise<void> {
+  if (parent.kind === 'project') await ctx.policy.requireProjectWrite(parent.project, level);
+  else await ctx.policy.requireGroupAccess(parent.group, level);
+}
+
 export const parentId = (parent: Parent) => (parent.kind === 'project' ? parent.project.id : parent.group.id);
 
 /** The parent's own row column: `{ projectId }` or `{ groupId }`. */

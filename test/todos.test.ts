@@ -55,6 +55,26 @@ describe('GET /todos', () => {
     await t.api('get', '/todos?state=later').expect(400);
   });
 
+  it("lists an alert's to-do with its project, filtered by type and project", async () => {
+    const project = (await t.api('post', '/projects').send({ name: 'Ops', namespace_id: acme.id }).expect(201)).body;
+    // The alert itself is seeded: how alerts arrive is the alerts tests' subject.
+    await t.db.alert.create({ data: { projectId: project.id, iid: 1, title: 'Disk full', startedAt: new Date() } });
+    const made = await t.graphql(
+      `mutation { alertTodoCreate(input: { projectPath: "${project.path_with_namespace}", iid: "1" }) { todo { databaseId } errors } }`,
+    );
+    const id = made.body.data.alertTodoCreate.todo.databaseId;
+    const [todo] = (await t.api('get', '/todos?type=AlertManagement::Alert').expect(200)).body;
+    expect(todo).toMatchObject({
+      id,
+      project: { id: project.id, name: 'Ops', path: project.path, path_with_namespace: project.path_with_namespace },
+      group: null,
+      target_type: 'AlertManagement::Alert',
+      state: 'pending',
+    });
+    expect(await todoIds(`?project_id=${project.id}`)).toEqual([id]);
+    await t.api('post', `/todos/${id}/mark_as_done`).expect(201);
+  });
+
   it('answers 401 to anonymous requests on every route', async () => {
     await t.api('get', '/todos', null).expect(401);
     await t.api('post', '/todos/1/mark_as_done', null).expect(401);
@@ -84,7 +104,7 @@ describe('the GraphQL twin', () => {
     expect(nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(rest);
     expect(nodes[0]).toEqual({ databaseId: rest[0], state: 'pending', targetType: 'EPIC', body: 'Twin' });
     const filtered = await t.graphql('{ currentUser { todos(state: [done], type: [EPIC]) { nodes { databaseId } } } }');
-    expect(filtered.body.data.currentUser.todos.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(await todoIds('?state=done'));
+    expect(filtered.body.data.currentUser.todos.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(await todoIds('?state=done&type=Epic'));
 
     const marked = await t.graphql('mutation { todosMarkAllDone(input: { clientMutationId: "m" }) { todos { databaseId state } errors clientMutationId } }');
     const payload = marked.body.data.todosMarkAllDone;

@@ -316,6 +316,35 @@ export const types: ReferenceType[] = [
     },
   },
   { name: 'TodoCreatePayload', fields: payload('todo', 'Todo') },
+  {
+    name: 'TodosMarkAllDoneInput',
+    fields: { clientMutationId: 'String', targetId: 'TodoableID' },
+    kept: { targetId: "not served yet: marks every pending to-do of the viewer (REST POST /todos/mark_as_done), not one target's" },
+  },
+  { name: 'TodosMarkAllDonePayload', fields: { clientMutationId: 'String', errors: '[String!]!', todos: '[Todo!]!' } },
+  {
+    name: 'CurrentUser',
+    fields: {
+      todos: {
+        type: 'TodoConnection',
+        args: {
+          ...page,
+          action: '[TodoActionEnum!]',
+          authorId: '[ID!]',
+          groupId: '[ID!]',
+          isSnoozed: 'Boolean',
+          projectId: '[ID!]',
+          sort: 'TodoSort',
+          state: '[TodoStateEnum!]',
+          type: '[TodoTargetEnum!]',
+        },
+      },
+    },
+    kept: {
+      'todos.isSnoozed': 'forgegate has no snoozed to-dos',
+      'todos.sort': 'not served yet: newest first, as the REST list',
+    },
+  },
   { name: 'MoveType', values: ['before', 'after'] },
   {
     name: 'EpicTreeNodeFieldsInputType',
@@ -352,6 +381,7 @@ export const types: ReferenceType[] = [
       awardEmojiAdd: { type: 'AwardEmojiAddPayload', args: { input: 'AwardEmojiAddInput!' } },
       awardEmojiRemove: { type: 'AwardEmojiRemovePayload', args: { input: 'AwardEmojiRemoveInput!' } },
       todoCreate: { type: 'TodoCreatePayload', args: { input: 'TodoCreateInput!' } },
+      todosMarkAllDone: { type: 'TodosMarkAllDonePayload', args: { input: 'TodosMarkAllDoneInput!' } },
       epicTreeReorder: { type: 'EpicTreeReorderPayload', args: { input: 'EpicTreeReorderInput!' } },
     },
     kept: {

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../../core/errors.ts';
-import type { AwardEmojiEntityFragment, EpicEntityFragment, EpicLabelBasicFragment } from '../../generated/operations.ts';
+import type { AwardEmojiEntityFragment, EpicEntityFragment, EpicLabelBasicFragment, TodoEntityFragment } from '../../generated/operations.ts';
 import { gid } from '../../graphql/builder.ts';
 import { param, type Values } from '../../rest/declare.ts';
 import type { Params } from '../../rest/params.ts';
@@ -291,4 +291,63 @@ export const routes = defineRoutes(
     }),
   ],
   { authenticate: 'writes' },
+);
+
+/** GitLab's REST `type` of a to-do's target, and the GraphQL TodoTargetEnum value it filters by. */
+const TODO_TYPES = { Epic: 'EPIC', 'AlertManagement::Alert': 'ALERT' } as const;
+const TARGET_TYPES = { EPIC: 'Epic', ALERT: 'AlertManagement::Alert' } as const;
+
+/** GraphQL's to-do as GitLab's Todo entity (the epic as its entity; an alert's target is not served yet). */
+const todoEntity = (todo: TodoEntityFragment) => ({
+  ...todo,
+  project: todo.project ?? null,
+  group: todo.group && { ...todo.group, kind: 'group' },
+  target_type: TARGET_TYPES[todo.target_type],
+  target: todo.target && epicEntity(todo.target),
+});
+
+/** GitLab's Todos API (lib/api/todos.rb: `before { authenticate! }`): only the viewer's own to-dos. */
+export const todoRoutes = defineRoutes(
+  [
+    route({
+      method: 'GET',
+      path: '/todos',
+      operation: 'TodoList',
+      paginated: true,
+      params: {
+        action: param.oneOf(['marked']),
+        author_id: param.int(),
+        project_id: param.int(),
+        group_id: param.int(),
+        state: param.oneOf(['pending', 'done']),
+        type: param.oneOf(Object.keys(TODO_TYPES) as (keyof typeof TODO_TYPES)[]),
+      },
+      variables: (v) => ({
+        action: v.action && [v.action],
+        authorId: v.author_id === undefined ? undefined : [String(v.author_id)],
+        projectId: v.project_id === undefined ? undefined : [String(v.project_id)],
+        groupId: v.group_id === undefined ? undefined : [String(v.group_id)],
+        state: v.state && [v.state],
+        type: v.type && [TODO_TYPES[v.type]],
+      }),
+      result: (data) => page(expected(data.currentUser, 'currentUser').todos, todoEntity),
+    }),
+    route({
+      method: 'POST',
+      path: '/todos/:id/mark_as_done',
+      operation: 'TodoMarkDone',
+      status: 201,
+      params: { id: param.int({ required: true }) },
+      variables: (v) => ({ input: { id: gid('Todo', v.id) } }),
+      result: (data) => todoEntity(expected(data.todoMarkDone?.todo, 'todo')),
+    }),
+    route({
+      method: 'POST',
+      path: '/todos/mark_as_done',
+      operation: 'TodosMarkAllDone',
+      status: 204,
+      variables: () => ({ input: {} }),
+    }),
+  ],
+  { authenticate: 'always' },
 );

@@ -11,7 +11,7 @@ import { GroupRef } from '../groups/index.ts';
 import { LabelRef } from '../labels/index.ts';
 import { textColor } from '../labels/service.ts';
 import { renderInlineMarkdown, renderMarkdown } from '../releases/markdown.ts';
-import { UserRef } from '../users/index.ts';
+import { CurrentUserRef, UserRef } from '../users/index.ts';
 import { addAward, emojiNamed, removeAward } from './award-emoji.ts';
 import {
   abilities,
@@ -32,6 +32,8 @@ import {
   listEpics,
   markTodo,
   markTodoDone,
+  markAllTodosDone,
+  viewerTodos,
   moveEpic,
   parentOf,
   reorderEpicTree,
@@ -745,6 +747,40 @@ export const TodoRef = builder.objectRef<Todo>('Todo').implement({
 /** GitLab's TodoConnection: the one connection type of to-dos, for every field that lists them. */
 export const TodoConnectionRef = builder.connectionObject({ type: TodoRef, name: 'TodoConnection' }, { name: 'TodoEdge' });
 
+/** GitLab's `CurrentUser.todos`: the viewer's to-do list, whatever the targets (REST `GET /todos`). */
+builder.objectFields(CurrentUserRef, (t) => ({
+  todos: t.connection(
+    {
+      type: TodoRef,
+      nullable: true,
+      description: 'To-do items of the user.',
+      args: {
+        action: t.arg({ type: [TodoActionEnum], description: 'Action to be filtered.' }),
+        authorId: t.arg({ type: ['ID'], description: 'ID of an author.' }),
+        projectId: t.arg({ type: ['ID'], description: 'ID of a project.' }),
+        groupId: t.arg({ type: ['ID'], description: 'ID of a group.' }),
+        state: t.arg({ type: [TodoStateEnum], description: 'State of the todo.' }),
+        type: t.arg({ type: [TodoTargetEnum], description: 'Type of the todo.' }),
+      },
+      resolve: (_u, args, ctx) => pagedConnection(args, viewerTodos(ctx, args)),
+    },
+    TodoConnectionRef,
+  ),
+}));
+
+const TodosMarkAllDoneInput = mutationInput('TodosMarkAllDoneInput', () => ({}));
+
+type TodosPayload = { todos: Todo[] | null; errors: string[]; clientMutationId?: string | null };
+
+/** GitLab's TodosMarkAllDonePayload: the to-dos it marked, a list (which `payloadType` does not make). */
+const TodosMarkAllDonePayload = builder.objectRef<TodosPayload>('TodosMarkAllDonePayload').implement({
+  fields: (t) => ({
+    todos: t.field({ type: [TodoRef], nullable: false, description: 'Updated to-do items.', resolve: (p) => p.todos ?? [] }),
+    errors: payloadErrorsField(t),
+    clientMutationId: payloadClientMutationIdField(t),
+  }),
+});
+
 const TodoMarkDoneInput = mutationInput('TodoMarkDoneInput', (t) => ({
   id: t.field({ type: 'TodoID', required: true, description: 'Global ID of the to-do item to mark as done.' }),
 }));
@@ -871,6 +907,12 @@ builder.mutationFields((t) => ({
     description: "Marks a to-do of the current user as done (any target: the alert sidebar's to-do button).",
     args: { input: t.arg({ type: TodoMarkDoneInput, required: true }) },
     resolve: (_r, { input }, ctx) => asPayload('todo', () => markTodoDone(ctx, input.id), input),
+  }),
+  todosMarkAllDone: t.field({
+    type: TodosMarkAllDonePayload,
+    description: 'Marks every pending to-do of the current user as done; `todos` are the ones it marked.',
+    args: { input: t.arg({ type: TodosMarkAllDoneInput, required: true }) },
+    resolve: (_r, { input }, ctx) => asPayload('todos', () => markAllTodosDone(ctx), input),
   }),
   awardEmojiAdd: t.field({
     type: payloadType('AwardEmojiAddPayload', 'awardEmoji', AwardEmojiRef),

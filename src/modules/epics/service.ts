@@ -3,7 +3,7 @@ import type { Epic, Namespace, Prisma, Todo } from '../../generated/prisma/clien
 import type { Context } from '../../core/context.ts';
 import { nextIid } from '../../core/store.ts';
 import type { Listing } from '../../core/listing.ts';
-import { ForbiddenError, FullMessagesError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
+import { ForbiddenError, FullMessagesError, NotFoundError, ParamError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { lockKey } from '../../db/locks.ts';
 import { requireGroup, type GroupRef } from '../groups/service.ts';
@@ -713,6 +713,64 @@ export async function markTodoDone(ctx: Context, todoId: number): Promise<Todo> 
   if (!todo) throw new NotFoundError('Todo');
   if (todo.state === 'done') return todo;
   return ctx.db.todo.update({ where: { id: todo.id }, data: { state: 'done' } });
+}
+
+/** The filters of the viewer's to-do list (`CurrentUser.todos`, REST `GET /todos`); each one a set of values. */
+export interface TodoFilter {
+  action?: readonly string[] | null;
+  authorId?: readonly (string | number)[] | null;
+  projectId?: readonly (string | number)[] | null;
+  groupId?: readonly (string | number)[] | null;
+  state?: readonly Todo['state'][] | null;
+  type?: readonly ('EPIC' | 'ALERT')[] | null;
+}
+
+/** Numeric ids of an `[ID!]` filter: plain ids or global ids; anything else is a clear 4xx. */
+function filterIds(name: string, ids: readonly (string | number)[] | null | undefined): number[] | undefined {
+  return ids?.map((id) => {
+    const match = /^(?:gid:\/\/gitlab\/[A-Za-z:]+\/)?(\d{1,15})$/.exec(String(id));
+    if (!match) throw new ParamError(`${name}: "${id}" is not a valid id`);
+    return Number(match[1]);
+  });
+}
+
+/**
+ * The viewer's own to-dos, newest first. Pending ones only unless `state` says otherwise (GitLab's
+ * TodosFinder): the list of the REST `GET /todos` and of `CurrentUser.todos`.
+ */
+export function viewerTodos(ctx: Context, filter: TodoFilter): Listing<Todo> {
+  requireSignedIn(ctx);
+  const ids = (name: string, given: TodoFilter['authorId']) => {
+    const list = filterIds(name, given);
+    return list && { in: list };
+  };
+  const where: Prisma.TodoWhereInput = {
+    userId: ctx.viewer.userId!,
+    state: { in: filter.state?.length ? [...filter.state] : ['pending'] },
+    ...(filter.action?.length && { action: { in: [...filter.action] } }),
+    ...(filter.authorId?.length && { authorId: ids('authorId', filter.authorId) }),
+    ...(filter.projectId?.length && { projectId: ids('projectId', filter.projectId) }),
+    ...(filter.groupId?.length && { groupId: ids('groupId', filter.groupId) }),
+    ...(filter.type?.length && {
+      OR: filter.type.map((type) => (type === 'EPIC' ? { epicId: { not: null } } : { alertId: { not: null } })),
+    }),
+  };
+  return {
+    fetch: ({ offset, limit }) => ctx.db.todo.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
+    count: () => ctx.db.todo.count({ where, take: ctx.countLimit }),
+  };
+}
+
+/** `todosMarkAllDone` and REST `POST /todos/mark_as_done`: every pending to-do of the viewer done; answers those. */
+export async function markAllTodosDone(ctx: Context): Promise<Todo[]> {
+  requireSignedIn(ctx);
+  const where = { userId: ctx.viewer.userId!, state: 'pending' as const };
+  return ctx.db.$transaction(async (tx) => {
+    const pending = await tx.todo.findMany({ where, select: { id: true } });
+    const ids = pending.map((todo) => todo.id);
+    await tx.todo.updateMany({ where: { id: { in: ids } }, data: { state: 'done' } });
+    return tx.todo.findMany({ where: { id: { in: ids } }, orderBy: { id: 'desc' } });
+  });
 }
 
 /** Whether epics show and take a `color`: the feature flag `epic_highlight_color` (off by default). */

@@ -1,7 +1,7 @@
 import { defineModule } from '../module.ts';
 import { routes, webRoutes } from './rest.ts';
 // The GraphQL types other areas reference or extend (importing them registers this area's schema).
-export { UserCoreConnectionRef, UserInterface, UserRef } from './schema.ts';
+export { CurrentUserRef, UserCoreConnectionRef, UserInterface, UserRef } from './schema.ts';
 
 export const users = defineModule({
   name: 'users',

@@ -117,10 +117,13 @@ describe('migrations at start', () => {
   it('stop with a clear message when the role may not create pg_trgm, before any migration runs', async () => {
     const url = await createTestDatabase({ empty: true });
     const role = `fg_no_create_${randomBytes(4).toString('hex')}`;
-    await withClient(url, (c) => c.query(`CREATE ROLE ${role} LOGIN`));
+    // With a password: the embedded server authenticates by password (a trusting server ignores it).
+    const password = randomBytes(8).toString('hex');
+    await withClient(url, (c) => c.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`));
     try {
       const asRole = new URL(url);
       asRole.username = role;
+      asRole.password = password;
       const failure = await applyMigrations(asRole.toString()).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(MissingExtensionError);
       expect((failure as Error).message).toMatch(new RegExp(`extension pg_trgm is not installed in database "[^"]+" and role "${role}" may not create it`));

@@ -24,7 +24,8 @@ function loadTogether(root: string, startAt: number): Promise<string> {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(output.trim()) : reject(new Error(`probe exited with ${code}`))));
+    // 'close', not 'exit': a process can exit before its stdout is read to the end.
+    child.on('close', (code) => (code === 0 ? resolve(output.trim()) : reject(new Error(`probe exited with ${code}`))));
   });
 }
 

@@ -305,8 +305,14 @@ describe('git processes per repository', () => {
       );
       stalled.flushHeaders();
       for (let probe = 0; probe < 200; probe++) {
-        const outcome = await Promise.race([lost, advertise()]);
-        if (outcome === 'lost') break;
+        const answer = advertise();
+        const outcome = await Promise.race([lost, answer]);
+        // A probe still in flight holds the slot itself: finished before the next push tries, or a
+        // later probe's 429 would be its doing and not the push's.
+        if (outcome === 'lost') {
+          await answer;
+          break;
+        }
         if (outcome.status === 429) holder = stalled;
         if (holder) break;
         await sleep();

@@ -41,7 +41,9 @@ export async function readProject(ctx: Context, key: ProjectKey): Promise<Projec
   const where = new Conditions();
   const { bind } = where;
   if ('id' in key) where.and(`p.id = ${bind(key.id)}`);
-  else where.and(`lower(n.full_path) = lower(${bind(key.namespacePath)}) AND lower(p.path) = lower(${bind(key.path)})`);
+  // Paths match regardless of case: ILIKE without wildcards (escaped) is read through the paths'
+  // trigram indexes, where lower(path) = lower(x) would read every project.
+  else where.and(`n.full_path ILIKE ${bind(escapeLike(key.namespacePath))} AND p.path ILIKE ${bind(escapeLike(key.path))}`);
   const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, where)} FROM ${PROJECTS_JOIN} WHERE ${where}`;
   const [row] = await ctx.deps.sql.rows<ProjectWithLevels>(select, where.values);
   return row ?? null;

@@ -1,7 +1,7 @@
 // Alerts of a project: intake (grouping and resolving by fingerprint, enforced by a partial unique
 // index on open alerts), reading and triage, the project's alert settings, and incidents.
-import { containsIgnoringCase, findUnstorableText, jsonNestedDeeperThan } from '../../core/input.ts';
-import type { Alert, AlertIntegration, AlertNote, AlertSettings, AlertSeverity, AlertStatus, Issue, Prisma, Todo } from '../../generated/prisma/client.ts';
+import { findUnstorableText, jsonNestedDeeperThan } from '../../core/input.ts';
+import type { Alert, AlertIntegration, AlertNote, AlertSettings, AlertSeverity, AlertStatus, Issue, Todo } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
@@ -32,7 +32,18 @@ import {
   type ParsedAlert,
 } from './payload.ts';
 import { ALERT_CHANNEL, alertChanges, type AlertChange } from './stream.ts';
-import { addEventToOpenAlert, countIntakeThisMinute, insertOrGroupAlert, lockAlert, resolveOpenAlert, type Touched } from './store.ts';
+import {
+  addEventToOpenAlert,
+  type AlertOrder,
+  alertCountsByStatus,
+  alertPages,
+  type AlertQuery,
+  countIntakeThisMinute,
+  insertOrGroupAlert,
+  lockAlert,
+  resolveOpenAlert,
+  type Touched,
+} from './store.ts';
 
 declare module '../../core/events.ts' {
   interface DomainEvents {
@@ -327,31 +338,22 @@ async function requireAlertAccess(ctx: Context, project: ProjectWithNamespace, l
   await ctx.policy.requireProjectAccess(project, level);
 }
 
-function alertWhere(projectId: number, filter: AlertFilter): Prisma.AlertWhereInput {
-  const search = filter.search?.trim();
+function alertQuery(projectId: number, filter: AlertFilter): AlertQuery {
   return {
     projectId,
     // Every alert forgegate receives is an operations alert.
-    ...(filter.domain === 'threat_monitoring' && { id: { in: [] } }),
-    ...(filter.iid != null && { iid: filter.iid }),
-    ...(filter.statuses?.length && { status: { in: filter.statuses } }),
-    ...(filter.severities?.length && { severity: { in: filter.severities } }),
-    ...(filter.assigneeUsername && { assignees: { some: { user: { username: filter.assigneeUsername } } } }),
-    ...(search && {
-      OR: [
-        { title: containsIgnoringCase(search) },
-        { description: containsIgnoringCase(search) },
-        { service: containsIgnoringCase(search) },
-        { monitoringTool: containsIgnoringCase(search) },
-        { hosts: { has: search } },
-      ],
-    }),
+    none: filter.domain === 'threat_monitoring',
+    iid: filter.iid,
+    statuses: filter.statuses,
+    severities: filter.severities,
+    assigneeUsername: filter.assigneeUsername,
+    search: filter.search?.trim(),
   };
 }
 
-function alertOrder(sort: AlertSort | null | undefined): Prisma.AlertOrderByWithRelationInput[] {
-  const [, column, direction] = /^(.*)_(asc|desc)$/.exec(sort ?? 'created_desc')! as unknown as [string, string, 'asc' | 'desc'];
-  const columns: Record<string, 'createdAt' | 'updatedAt' | 'startedAt' | 'endedAt' | 'events' | 'severity' | 'status'> = {
+function alertOrder(sort: AlertSort | null | undefined): AlertOrder {
+  const [, name, direction] = /^(.*)_(asc|desc)$/.exec(sort ?? 'created_desc')! as unknown as [string, string, 'asc' | 'desc'];
+  const columns: Record<string, AlertOrder['column']> = {
     created: 'createdAt',
     created_time: 'createdAt',
     updated: 'updatedAt',
@@ -362,34 +364,32 @@ function alertOrder(sort: AlertSort | null | undefined): Prisma.AlertOrderByWith
     severity: 'severity',
     status: 'status',
   };
-  const key = columns[column];
+  const column = columns[name];
   // GitLab: ascending severity is least critical first, ascending status is ignored first, so
   // both run against their enum order (critical…unknown, triggered…ignored).
-  const enumDirection = direction === 'asc' ? 'desc' : 'asc';
-  return [{ [key]: key === 'severity' || key === 'status' ? enumDirection : direction }, { id: direction }];
+  // Ties go by id in the requested direction.
+  const asc = direction === 'asc';
+  const enumOrder = column === 'severity' || column === 'status';
+  return { column, direction: asc !== enumOrder ? 'ASC' : 'DESC', idDirection: asc ? 'ASC' : 'DESC' };
 }
 
 export async function listAlerts(ctx: Context, project: ProjectWithNamespace, filter: AlertFilter): Promise<Listing<Alert>> {
   await requireAlertAccess(ctx, project, READ_ALERTS);
-  const where = alertWhere(project.id, filter);
-  return {
-    fetch: ({ offset, limit }) => ctx.db.alert.findMany({ where, orderBy: alertOrder(filter.sort), skip: offset, take: limit }),
-    count: () => ctx.db.alert.count({ where, take: ctx.countLimit }),
-  };
+  return alertPages(ctx.deps.sql, alertQuery(project.id, filter), alertOrder(filter.sort), ctx.countLimit);
 }
 
 /** Counts by status for the alert list's tabs (`open` = triggered + acknowledged), with the list's search and assignee. */
 export async function alertStatusCounts(ctx: Context, project: ProjectWithNamespace, filter: Pick<AlertFilter, 'search' | 'assigneeUsername'>) {
   await requireAlertAccess(ctx, project, READ_ALERTS);
-  const groups = await ctx.db.alert.groupBy({ by: ['status'], where: alertWhere(project.id, filter), _count: { _all: true } });
-  const count = (s: AlertStatus) => groups.find((g) => g.status === s)?._count._all ?? 0;
+  const counts = await alertCountsByStatus(ctx.deps.sql, alertQuery(project.id, filter));
+  const count = (s: AlertStatus) => counts.get(s) ?? 0;
   return {
     triggered: count('triggered'),
     acknowledged: count('acknowledged'),
     resolved: count('resolved'),
     ignored: count('ignored'),
     open: count('triggered') + count('acknowledged'),
-    all: groups.reduce((sum, g) => sum + g._count._all, 0),
+    all: [...counts.values()].reduce((sum, n) => sum + n, 0),
   };
 }
 

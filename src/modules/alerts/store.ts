@@ -1,6 +1,8 @@
+import { escapeLike } from '../../core/input.ts';
+import type { Listing } from '../../core/listing.ts';
 import type { Db } from '../../db/client.ts';
-import { selectList } from '../../db/rows.ts';
-import { Prisma } from '../../generated/prisma/client.ts';
+import { Conditions, selectList, type SqlReader } from '../../db/rows.ts';
+import { type Alert, type AlertSeverity, type AlertStatus, Prisma } from '../../generated/prisma/client.ts';
 import type { ParsedAlert } from './payload.ts';
 
 /** An alert a payload made, grouped or resolved: what the intake answers and announces. */
@@ -61,4 +63,92 @@ export async function resolveOpenAlert(db: Db, projectId: number, fingerprint: s
 export async function lockAlert(tx: Prisma.TransactionClient, alertId: number): Promise<boolean> {
   const [locked] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM alerts WHERE id = ${alertId} FOR UPDATE`;
   return Boolean(locked);
+}
+
+/** A project's alerts as its list filters them; the service decides which filters apply. */
+export type AlertQuery = {
+  projectId: number;
+  none?: boolean;
+  iid?: number | null;
+  statuses?: readonly AlertStatus[] | null;
+  severities?: readonly AlertSeverity[] | null;
+  assigneeUsername?: string | null;
+  search?: string | null;
+};
+
+/** The sortable columns, by the sort's name; the direction comes with the sort. */
+export const ALERT_ORDER_COLUMNS = {
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  events: 'events',
+  severity: 'severity',
+  status: 'status',
+} as const;
+export type AlertOrder = { column: keyof typeof ALERT_ORDER_COLUMNS; direction: 'ASC' | 'DESC'; idDirection: 'ASC' | 'DESC' };
+
+const ALERT = selectList('Alert', 'a');
+
+/** The conditions over `alerts a`, one per filter given, the project's first (every index leads with it). */
+function alertConditions(query: AlertQuery): Conditions {
+  const where = new Conditions();
+  const { bind } = where;
+  where.and(`a.project_id = ${bind(query.projectId)}`);
+  if (query.none) where.and('FALSE');
+  if (query.iid != null) where.and(`a.iid = ${bind(query.iid)}`);
+  if (query.statuses?.length) where.and(`a.status = ANY(${bind(query.statuses)}::"AlertStatus"[])`);
+  if (query.severities?.length) where.and(`a.severity = ANY(${bind(query.severities)}::"AlertSeverity"[])`);
+  if (query.assigneeUsername) {
+    where.and(
+      `EXISTS (SELECT 1 FROM alert_assignees aa JOIN users u ON u.id = aa.user_id WHERE aa.alert_id = a.id AND u.username = ${bind(query.assigneeUsername)})`,
+    );
+  }
+  if (query.search) {
+    // ILIKE with the search's wildcards escaped, each column through its trigram index; a host matches whole.
+    const pattern = bind(`%${escapeLike(query.search)}%`);
+    const columns = ['title', 'description', 'service', 'monitoring_tool'].map((c) => `a.${c} ILIKE ${pattern}`);
+    where.and(`${columns.join(' OR ')} OR a.hosts @> ARRAY[${bind(query.search)}]::text[]`);
+  }
+  return where;
+}
+
+/**
+ * A project's alerts under `query`, in `order`: a page and a count, one statement each.
+ * A search's matches are found first (a MATERIALIZED CTE, through the trigram indexes) and then
+ * sorted: otherwise the planner, expecting matches spread evenly, may walk the whole order index and
+ * filter each row, which reads most of the project when the matches sit together (as GitLab's
+ * issuable finder does with its search CTE).
+ */
+export function alertPages(sql: SqlReader, query: AlertQuery, order: AlertOrder, countLimit?: number): Listing<Alert> {
+  const where = alertConditions(query);
+  // The column and direction come from the lists above, never from the request.
+  const column = ALERT_ORDER_COLUMNS[order.column];
+  const by = `ORDER BY a.${column} ${order.direction}, a.id ${order.idDirection}`;
+  const rows = query.search
+    ? `WITH matches AS MATERIALIZED (SELECT a.id, a.${column} FROM alerts a WHERE ${where}) SELECT a.id FROM matches a`
+    : `SELECT a.id FROM alerts a WHERE ${where}`;
+  return {
+    fetch: ({ offset, limit }) => {
+      const page = new Conditions(where.values);
+      const window = `${rows} ${by} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`;
+      return sql.rows<Alert>(`SELECT ${ALERT} FROM alerts a WHERE a.id IN (${window}) ${by}`, page.values);
+    },
+    count: async () => {
+      const counted = new Conditions(where.values);
+      const limit = countLimit == null ? '' : ` LIMIT ${counted.bind(countLimit)}`;
+      const statement = `SELECT count(*)::int AS count FROM (SELECT 1 FROM alerts a WHERE ${where}${limit}) c`;
+      return (await sql.rows<{ count: number }>(statement, counted.values))[0]!.count;
+    },
+  };
+}
+
+/** How many of the query's alerts have each status. */
+export async function alertCountsByStatus(sql: SqlReader, query: AlertQuery): Promise<Map<AlertStatus, number>> {
+  const where = alertConditions(query);
+  const rows = await sql.rows<{ status: AlertStatus; count: number }>(
+    `SELECT a.status, count(*)::int AS count FROM alerts a WHERE ${where} GROUP BY a.status`,
+    where.values,
+  );
+  return new Map(rows.map((r) => [r.status, r.count]));
 }

@@ -40,8 +40,15 @@ function levelColumns(ctx: Context, conditions: Conditions): string {
 export async function readProject(ctx: Context, key: ProjectKey): Promise<ProjectWithLevels | null> {
   const where = new Conditions();
   const { bind } = where;
-  if ('id' in key) where.and(`p.id = ${bind(key.id)}`);
-  else where.and(`lower(n.full_path) = lower(${bind(key.namespacePath)}) AND lower(p.path) = lower(${bind(key.path)})`);
+  if ('id' in key) {
+    // The namespace by its id too: with the project's join alone, the planner may merge-join the
+    // namespaces in id order and, for a group newer than its statistics, walk every namespace first.
+    const id = bind(key.id);
+    where.and(`p.id = ${id} AND n.id = (SELECT namespace_id FROM projects WHERE id = ${id})`);
+  }
+  // Paths match regardless of case: ILIKE without wildcards (escaped) is read through the paths'
+  // trigram indexes, where lower(path) = lower(x) would read every project.
+  else where.and(`n.full_path ILIKE ${bind(escapeLike(key.namespacePath))} AND p.path ILIKE ${bind(escapeLike(key.path))}`);
   const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, where)} FROM ${PROJECTS_JOIN} WHERE ${where}`;
   const [row] = await ctx.deps.sql.rows<ProjectWithLevels>(select, where.values);
   return row ?? null;

@@ -3,7 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import { countQueries, createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
 import { gitbeaker } from './helpers/gitbeaker.ts';
 
 let t: TestApp;
@@ -459,6 +459,43 @@ describe('listing, reading and revoking personal access tokens', () => {
 });
 
 describe('speed', () => {
+  it('reads the tokens of a list of users (User.personalAccessTokens) in the same statements for 2 and 20 users (positive control)', async () => {
+    const users: { username: string }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const user = await t.user(`batch${i}`);
+      await adminToken(user.id, { name: `first of ${i}` });
+      await adminToken(user.id, { name: `second of ${i}` });
+      const revoked = await adminToken(user.id, { name: `revoked of ${i}` });
+      await t.api('delete', `/personal_access_tokens/${revoked.id}`).expect(204);
+      users.push(user);
+    }
+    const query = (n: number) => async () => {
+      const usernames = users.slice(0, n).map((u) => u.username);
+      const res = await t.graphql(
+        `query($u: [String!]) { users(usernames: $u, first: 50) { nodes { username
+           all: personalAccessTokens(search: " of ") { count nodes { name } }
+           active: personalAccessTokens(search: " of ", revoked: false, sort: CREATED_DESC, first: 1) { count nodes { name } } } } }`,
+        { u: usernames },
+      );
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.users.nodes as {
+        username: string;
+        all: { count: number; nodes: { name: string }[] };
+        active: { count: number; nodes: { name: string }[] };
+      }[];
+    };
+    const answered = await query(20)();
+    expect(answered).toHaveLength(20);
+    for (const node of answered) {
+      const i = node.username.slice('batch'.length);
+      expect(node.all).toEqual({ count: 3, nodes: [{ name: `first of ${i}` }, { name: `second of ${i}` }, { name: `revoked of ${i}` }] });
+      expect(node.active).toEqual({ count: 2, nodes: [{ name: `second of ${i}` }] });
+    }
+    await expectCounterSees(t, query(2));
+    const two = await countQueries(t, query(2));
+    expect(await countQueries(t, query(20))).toBe(two);
+  });
+
   it('lists tokens with a fixed number of SQL statements, whatever the page size', async () => {
     const many = await t.user('many');
     for (let i = 0; i < 12; i++) await adminToken(many.id, { name: `n${i}` });

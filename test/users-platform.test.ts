@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
+import { countQueries, createTestApp, EXTERNAL_URL, expectCounterSees, type TestApp } from './helpers/app.ts';
 import { gitbeaker } from './helpers/gitbeaker.ts';
 
 // Issue 39, users: the administrator's state actions and their effect on credentials, deleting a
@@ -203,6 +203,20 @@ describe('namespaces (GET /namespaces, /namespaces/:id, /namespaces/:namespace/e
     expect((await t.api('get', '/namespaces/child/exists', u.token).expect(200)).body.exists).toBe(false);
     await t.api('get', '/namespaces/x/exists?parent_id=abc', u.token).expect(400, { error: 'parent_id is invalid' });
     await t.api('get', '/namespaces/x/exists', null).expect(401);
+  });
+
+  it('finds the free path in one statement, however many numbered paths are taken (positive control)', async () => {
+    const u = await t.user('nsmany');
+    const exists = (path: string) => async () => (await t.api('get', `/namespaces/${path}/exists`, u.token).expect(200)).body;
+    await expectCounterSees(t, exists('nsmany'));
+    // The token, then the namespaces whose path starts with the one asked.
+    expect(await countQueries(t, exists('nsmany'))).toBe(2);
+    for (const n of [1, 2, 3, 5]) await t.user(`nsmany${n}`);
+    expect(await exists('nsmany')()).toEqual({ exists: true, suggests: ['nsmany4'] });
+    expect(await countQueries(t, exists('nsmany'))).toBe(2);
+    expect(await exists('NSMany')()).toEqual({ exists: true, suggests: ['nsmany4'] });
+    // Paths that only begin like it are no reason to answer taken.
+    expect(await exists('nsman')()).toEqual({ exists: false, suggests: [] });
   });
 
   it('has GraphQL twins', async () => {

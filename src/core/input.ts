@@ -129,3 +129,4 @@ export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${
  */
 export const equalsIgnoringCase = (text: string) => ({ equals: escapeLike(text), mode: 'insensitive' as const });
 export const containsIgnoringCase = (text: string) => ({ contains: escapeLike(text), mode: 'insensitive' as const });
+export const startsWithIgnoringCase = (text: string) => ({ startsWith: escapeLike(text), mode: 'insensitive' as const });

@@ -85,9 +85,12 @@ export class GitStore {
   private readonly handles = new BoundedCache<number, KeptHandle>(OPEN_HANDLES);
   /** libgit2 opens so far (tests: a kept handle is reused, and let go). */
   opens = 0;
+  /** Repositories handed out so far, kept handle or not (tests: a list reads no repository per item). */
+  handedOut = 0;
 
   /** A Repository for one request (its commit cache lives as long), over the project's kept handle. */
   async open(projectId: number): Promise<Repository> {
+    this.handedOut += 1;
     let kept = this.handles.get(projectId);
     if (!kept) {
       this.opens += 1;

@@ -1,7 +1,7 @@
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { Context } from '../../core/context.ts';
 import { UnauthorizedError } from '../../core/errors.ts';
-import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
+import { containsIgnoringCase, equalsIgnoringCase, startsWithIgnoringCase } from '../../core/input.ts';
 import type { Listing } from '../../core/listing.ts';
 import type { Namespace, Prisma } from '../../generated/prisma/client.ts';
 import { pathProblems } from './paths.ts';
@@ -58,12 +58,15 @@ export type NamespaceExists = { exists: boolean; suggests: string[] };
  */
 export async function namespaceExists(ctx: Context, path: string, parentId: number | null): Promise<NamespaceExists> {
   if (!ctx.viewer.user) throw new UnauthorizedError();
-  const taken = (candidate: string) => ctx.db.namespace.count({ where: { parentId, path: equalsIgnoringCase(candidate) } }).then((n) => n > 0);
-  if (!(await taken(path))) return { exists: false, suggests: [] };
+  // Every candidate (the path, then the path and a number) starts with the path: one read finds
+  // which are taken.
+  const siblings = await ctx.db.namespace.findMany({ where: { parentId, path: startsWithIgnoringCase(path) }, select: { path: true } });
+  const taken = new Set(siblings.map((s) => s.path.toLowerCase()));
   const base = path.toLowerCase();
+  if (!taken.has(base)) return { exists: false, suggests: [] };
   for (let n = 1; ; n++) {
     const candidate = `${base}${n}`;
-    if (!(await taken(candidate)) && !pathProblems(candidate, { topLevel: parentId == null }).length) return { exists: true, suggests: [candidate] };
+    if (!taken.has(candidate) && !pathProblems(candidate, { topLevel: parentId == null }).length) return { exists: true, suggests: [candidate] };
   }
 }
 

@@ -1,4 +1,5 @@
 import { defineModule } from '../module.ts';
+import { createUserTokensLoader } from './loaders.ts';
 import { routes } from './rest.ts';
 import './schema.ts';
 
@@ -6,5 +7,6 @@ import './schema.ts';
 export const personalAccessTokens = defineModule({
   name: 'personal-access-tokens',
   routes,
+  loaders: { userTokens: createUserTokensLoader },
   operations: new URL('./operations.graphql', import.meta.url),
 });

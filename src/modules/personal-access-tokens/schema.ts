@@ -1,7 +1,7 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder, databaseIdOf, gid, scopes, scopesWithSelection } from '../../graphql/builder.ts';
 import { defineAbility, hiddenUnless } from '../../graphql/abilities.ts';
-import { pagedConnection } from '../../graphql/connections.ts';
+import { listConnection, pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields, type Types } from '../../graphql/payloads.ts';
 import { ParamError } from '../../core/errors.ts';
 import { UserRef } from '../users/index.ts';
@@ -14,7 +14,6 @@ import {
   isActive,
   listImpersonationTokens,
   listPersonalAccessTokens,
-  listTokensOfUser,
   mayReadTokensOf,
   revokeImpersonationToken,
   revokePersonalAccessToken,
@@ -94,7 +93,8 @@ builder.objectField(UserRef, 'personalAccessTokens', (t) =>
     description: "The user's personal access tokens (the access tokens page): the user and administrators only, null for others.",
     ...hiddenUnless('readUserPersonalAccessTokens', (user: { id: number }) => user.id),
     args: filterArgs(t.arg),
-    resolve: (user, args, ctx) => pagedConnection(args, listTokensOfUser(ctx, user.id, args)),
+    resolve: async (user, { first, last, before, after, ...filter }, ctx) =>
+      listConnection({ first, last, before, after }, await ctx.loaders.userTokens(filter).load(user.id)),
   }),
 );
 

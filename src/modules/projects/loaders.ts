@@ -1,6 +1,7 @@
 import type { Context } from '../../core/context.ts';
 import { SettledLoader } from '../../core/loaders.ts';
-import { directProjectLevels } from './store.ts';
+import { refreshRepositoryFacts } from './service.ts';
+import { directProjectLevels, type RepositoryFacts } from './store.ts';
 
 /**
  * The viewer's own membership level in projects (not through a group; 0: none): REST's
@@ -16,8 +17,17 @@ export function createDirectLevelLoader(ctx: Context) {
   });
 }
 
+/**
+ * The repository facts of projects whose rows are older than the columns that keep them (null:
+ * not read yet): read from each repository once, and stored, the first time an answer shows them.
+ */
+export function createRepositoryFactsLoader(ctx: Context) {
+  return new SettledLoader<number, RepositoryFacts | null>((ids) => Promise.all(ids.map((id) => refreshRepositoryFacts(ctx.deps, id))));
+}
+
 declare module '../../core/loaders.ts' {
   interface ModuleLoaders {
     directProjectLevels: ReturnType<typeof createDirectLevelLoader>;
+    repositoryFacts: ReturnType<typeof createRepositoryFactsLoader>;
   }
 }

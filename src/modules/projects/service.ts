@@ -4,7 +4,20 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { ORDER_COLUMNS, projectConditions, projectPages, readProject, type ProjectKey, type ProjectWithLevels } from './store.ts';
+import {
+  lockForRepositoryFacts,
+  ORDER_COLUMNS,
+  projectConditions,
+  projectPages,
+  readProject,
+  storeRepositoryFacts,
+  type ProjectKey,
+  type ProjectWithLevels,
+  type RepositoryFacts,
+} from './store.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { DomainEvents } from '../../core/events.ts';
+import type { GitStore } from '../../git/store.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -32,6 +45,11 @@ import {
 export type ProjectRef = { id?: number | null; fullPath?: string | null };
 
 export const projectFullPath = (p: ProjectWithNamespace) => `${p.namespace.fullPath}/${p.path}`;
+
+/** The file names GitLab takes for the README (`readme_url`), at the top of the default branch. */
+const README = /^readme(\.[a-z0-9]+)?$/i;
+/** The README a project created with `initialize_with_readme` starts with. */
+const README_FILE = 'README.md';
 
 /**
  * A project with its namespace, by id or by full path (compared case-insensitively, as GitLab
@@ -231,6 +249,8 @@ type NewProject = {
   topics: string[];
   settings: object;
   forkedFromId?: number;
+  emptyRepo?: boolean;
+  readmePath?: string | null;
 };
 
 /**
@@ -288,6 +308,9 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
     defaultBranch,
     topics: normalizedTopics(input.topics ?? []),
     settings,
+    // The facts of the repository made below (a failure there removes the row again).
+    emptyRepo: !input.initializeWithReadme,
+    readmePath: input.initializeWithReadme ? README_FILE : null,
   };
   return persistProject(ctx, data, async (project) => {
     await ctx.deps.git.init(project.id, defaultBranch);
@@ -299,7 +322,7 @@ export async function createProject(ctx: Context, input: ProjectInput): Promise<
       branch: defaultBranch,
       parent: null,
       expectedTip: null,
-      changes: [{ path: 'README.md', content: Buffer.from(readme), mode: REGULAR_FILE_MODE }],
+      changes: [{ path: README_FILE, content: Buffer.from(readme), mode: REGULAR_FILE_MODE }],
       message: 'Initial commit',
       author,
       committer: author,
@@ -398,7 +421,9 @@ export async function updateProject(ctx: Context, ref: ProjectRef, input: Projec
     },
     include: { namespace: true },
   });
-  return remembered(ctx, updated)!;
+  // The README is looked up on the new default branch.
+  const facts = updated.defaultBranch === project.defaultBranch ? null : await refreshRepositoryFacts(ctx.deps, project.id);
+  return remembered(ctx, { ...updated, ...facts })!;
 }
 
 /** Deletes the project (Owners only); its repository is removed after the row. */
@@ -560,6 +585,7 @@ export async function forkProject(ctx: Context, ref: ProjectRef, input: ForkInpu
     // A rollout (config/feature_flags/experiment): objects hard-linked instead of copied.
     const hardLinks = await featureEnabled(ctx.deps, 'fork_hardlinked_objects_experiment_percentage', flagActor('Project', source.id));
     await ctx.deps.git.fork(source.id, created.id, { hardLinks });
+    await refreshRepositoryFacts(ctx.deps, created.id);
   });
   return reread(ctx, fork.id);
 }
@@ -633,21 +659,50 @@ export async function viewerAccess(ctx: Context, project: ProjectWithNamespace) 
   return { projectAccess: access(projectLevel), groupAccess: access(groupLevel) };
 }
 
-/** Whether the project's repository has no branch yet (REST's `empty_repo`, shown to everyone who sees the project); a repository missing from the storage counts as empty. */
-export async function isEmptyRepository(ctx: Context, project: ProjectWithNamespace): Promise<boolean> {
-  try {
-    return !(await ctx.loaders.repository.load(project.id)).hasBranches();
-  } catch {
-    return true;
-  }
+/**
+ * Reads what a project answer shows of its repository (no branch yet: `empty_repo`; the README at
+ * the top of the default branch) and keeps it on the project's row, so that a page of projects
+ * opens no repository. Called once a ref change has landed: by every push event (API writes and
+ * git pushes, `onBranchPush`) and by the writes that announce no push (a project's first commit,
+ * a fork, a bundle import, a new default branch). Null when the project is gone.
+ */
+export function refreshRepositoryFacts(deps: Pick<AppDeps, 'db' | 'git'>, projectId: number): Promise<RepositoryFacts | null> {
+  return deps.db.$transaction(async (tx) => {
+    const defaultBranch = await lockForRepositoryFacts(tx, projectId);
+    if (defaultBranch == null) return null;
+    const facts = await readRepositoryFacts(deps.git, projectId, defaultBranch);
+    await storeRepositoryFacts(tx, projectId, facts);
+    return facts;
+  });
 }
 
-const README = /^readme(\.[a-z0-9]+)?$/i;
+async function readRepositoryFacts(git: GitStore, projectId: number, defaultBranch: string): Promise<RepositoryFacts> {
+  // A repository missing from the storage counts as empty, as GitLab's does.
+  const repository = await git.open(projectId).catch(() => null);
+  if (!repository?.hasBranches()) return { emptyRepo: true, readmePath: null };
+  const tip = repository.branchTip(defaultBranch);
+  const readme = tip ? repository.listTree(tip, '')?.find((e) => e.type === 'blob' && README.test(e.name)) : undefined;
+  return { emptyRepo: false, readmePath: readme?.name ?? null };
+}
+
+/** A branch created, moved or deleted, through the API or a git push: the row's repository facts follow. Tags change neither. */
+export async function onBranchPush(event: DomainEvents['push'], deps: AppDeps): Promise<void> {
+  if (event.ref.startsWith('refs/heads/')) await refreshRepositoryFacts(deps, event.projectId);
+}
+
+/** The facts kept on the row; a row older than the columns reads its repository once, and keeps them. */
+async function repositoryFacts(ctx: Context, project: ProjectWithNamespace): Promise<RepositoryFacts> {
+  if (project.emptyRepo != null) return { emptyRepo: project.emptyRepo, readmePath: project.readmePath };
+  return (await ctx.loaders.repositoryFacts.load(project.id)) ?? { emptyRepo: true, readmePath: null };
+}
+
+/** Whether the project's repository has no branch yet (REST's `empty_repo`, shown to everyone who sees the project). */
+export async function isEmptyRepository(ctx: Context, project: ProjectWithNamespace): Promise<boolean> {
+  return (await repositoryFacts(ctx, project)).emptyRepo;
+}
 
 /** The web address of the README at the top of the default branch (GitLab's `readme_url`), null without one. */
 export async function readmeUrl(ctx: Context, project: ProjectWithNamespace): Promise<string | null> {
-  const repository = await ctx.loaders.repository.load(project.id).catch(() => null);
-  const tip = repository?.branchTip(project.defaultBranch);
-  const readme = tip ? repository!.listTree(tip, '')?.find((e) => e.type === 'blob' && README.test(e.name)) : undefined;
-  return readme ? `${ctx.deps.config.externalUrl}/${projectFullPath(project)}/-/blob/${project.defaultBranch}/${readme.name}` : null;
+  const { readmePath } = await repositoryFacts(ctx, project);
+  return readmePath ? `${ctx.deps.config.externalUrl}/${projectFullPath(project)}/-/blob/${project.defaultBranch}/${readmePath}` : null;
 }

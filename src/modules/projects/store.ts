@@ -4,6 +4,7 @@ import { escapeLike } from '../../core/input.ts';
 import type { Listing } from '../../core/listing.ts';
 import { PROJECTS_JOIN, projectWithNamespaceColumns } from '../../core/store.ts';
 import { Conditions, type SqlReader } from '../../db/rows.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { ProjectFilter } from './service.ts';
 
 /** The project's columns under a key of its own (the row's `project`), so that the viewer's level beside it is not one of its fields. */
@@ -131,4 +132,22 @@ export function projectPages(
       return (await sql.rows<{ count: number }>(statement, counted.values))[0]!.count;
     },
   };
+}
+
+/** What a project answer shows of its repository, kept on the project's row. */
+export type RepositoryFacts = { emptyRepo: boolean; readmePath: string | null };
+
+/**
+ * The project's default branch, its row locked until the transaction ends: two refreshes of its
+ * repository's facts take turns, so the later one reads the repository after the earlier wrote.
+ * Null when the project is gone.
+ */
+export async function lockForRepositoryFacts(tx: Prisma.TransactionClient, projectId: number): Promise<string | null> {
+  const [row] = await tx.$queryRaw<{ default_branch: string }[]>`SELECT default_branch FROM projects WHERE id = ${projectId} FOR UPDATE`;
+  return row?.default_branch ?? null;
+}
+
+/** Stores the repository's facts, leaving `updated_at` as it is (a push is no edit of the project). */
+export async function storeRepositoryFacts(tx: Prisma.TransactionClient, projectId: number, facts: RepositoryFacts): Promise<void> {
+  await tx.$executeRaw`UPDATE projects SET empty_repo = ${facts.emptyRepo}, readme_path = ${facts.readmePath} WHERE id = ${projectId}`;
 }

@@ -18,6 +18,7 @@ import { normalizeColor } from '../labels/service.ts';
 import { linkProblems, normalizeFilepath, type LinkRow } from '../releases/links.ts';
 import { ContributorMapper, type SourceContributor } from '../import-source-users/service.ts';
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
+import { refreshRepositoryFacts } from '../projects/service.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { labelPriority, labelTitle, releaseAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
 import { isRelation, type Relation } from './service.ts';
@@ -85,6 +86,8 @@ async function importBundle(ctx: Context, project: ProjectWithNamespace, file: U
       bundle = spooled;
     }
     await ctx.deps.git.fetchBundle(project.id, bundle!);
+    // The bundle's branches land without a push event.
+    await refreshRepositoryFacts(ctx.deps, project.id);
     return 1;
   } finally {
     if (spooled) await fsp.rm(spooled, { force: true });

@@ -52,7 +52,7 @@ export async function listAccessRequests(ctx: Context, parent: Parent): Promise<
   const where = scopeOf(parent);
   return {
     fetch: ({ offset, limit }) => ctx.db.accessRequest.findMany({ where, include: { user: true }, orderBy: { id: 'asc' }, skip: offset, take: limit }),
-    count: () => ctx.db.accessRequest.count({ where }),
+    count: () => ctx.db.accessRequest.count({ where, take: ctx.countLimit }),
   };
 }
 

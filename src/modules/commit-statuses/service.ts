@@ -202,7 +202,7 @@ export async function commitPipelines(ctx: Context, project: ProjectWithNamespac
   await readableRepository(ctx, project);
   const where = { projectId: project.id, sha, ...(ref ? { ref } : {}) };
   return {
-    count: () => ctx.db.pipeline.count({ where }),
+    count: () => ctx.db.pipeline.count({ where, take: ctx.countLimit }),
     fetch: ({ offset, limit }) => ctx.db.pipeline.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
   };
 }

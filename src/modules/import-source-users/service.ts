@@ -178,7 +178,7 @@ export async function listSourceUsers(ctx: Context, group: Namespace, filter: So
   return {
     fetch: ({ offset, limit }) =>
       ctx.db.importSourceUser.findMany({ where, orderBy: sourceUserOrder(filter.sort ?? 'source_name_asc'), skip: offset, take: limit }),
-    count: () => ctx.db.importSourceUser.count({ where }),
+    count: () => ctx.db.importSourceUser.count({ where, take: ctx.countLimit }),
   };
 }
 

@@ -86,7 +86,7 @@ export function listLabels(ctx: Context, parent: Parent, opts: LabelFilter): Lis
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.label.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
-    count: () => ctx.db.label.count({ where }),
+    count: () => ctx.db.label.count({ where, take: ctx.countLimit }),
   };
 }
 

@@ -66,7 +66,7 @@ export function listMembers(
   if (!opts.relations.includes('inherited') && !opts.relations.includes('shared')) {
     return {
       fetch: ({ offset, limit }) => ctx.db.member.findMany({ where, include: { user: true }, orderBy: { id: 'asc' }, skip: offset, take: limit }),
-      count: () => ctx.db.member.count({ where }),
+      count: () => ctx.db.member.count({ where, take: ctx.countLimit }),
     };
   }
   // Membership lists are short; deduplicating in memory keeps the query portable and simple.
@@ -221,6 +221,6 @@ export async function listUserMemberships(ctx: Context, userId: number, type: Me
   return {
     fetch: ({ offset, limit }) =>
       ctx.db.member.findMany({ where, include: { project: source, namespace: source }, orderBy: { id: 'asc' }, skip: offset, take: limit }),
-    count: () => ctx.db.member.count({ where }),
+    count: () => ctx.db.member.count({ where, take: ctx.countLimit }),
   };
 }

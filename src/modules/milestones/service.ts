@@ -103,7 +103,7 @@ export function listMilestones(ctx: Context, parent: Parent, filter: MilestoneFi
       const all = await ctx.db.milestone.findMany({ where, orderBy });
       return [...all.filter((m) => !isExpired(m)), ...all.filter(isExpired)].slice(offset, offset + limit);
     },
-    count: () => ctx.db.milestone.count({ where }),
+    count: () => ctx.db.milestone.count({ where, take: ctx.countLimit }),
   };
 }
 

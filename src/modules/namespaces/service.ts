@@ -30,7 +30,7 @@ export function listNamespaces(ctx: Context, filter: NamespaceFilter): Listing<N
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.namespace.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit }),
-    count: () => ctx.db.namespace.count({ where }),
+    count: () => ctx.db.namespace.count({ where, take: ctx.countLimit }),
   };
 }
 

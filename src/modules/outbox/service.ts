@@ -8,6 +8,6 @@ export function listEmails(ctx: Context, filter: { to?: string | null }): Listin
   const where = filter.to ? { to: { has: filter.to } } : {};
   return {
     fetch: ({ offset, limit }) => ctx.db.email.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
-    count: () => ctx.db.email.count({ where }),
+    count: () => ctx.db.email.count({ where, take: ctx.countLimit }),
   };
 }

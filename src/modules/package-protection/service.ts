@@ -97,7 +97,7 @@ export async function listRules(ctx: Context, project: ProjectWithNamespace): Pr
   const where = { projectId: project.id };
   return {
     fetch: ({ offset, limit }) => ctx.db.packageProtectionRule.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit }),
-    count: () => ctx.db.packageProtectionRule.count({ where }),
+    count: () => ctx.db.packageProtectionRule.count({ where, take: ctx.countLimit }),
   };
 }
 

@@ -154,7 +154,7 @@ function listing(ctx: Context, where: Prisma.PersonalAccessTokenWhereInput, sort
   const orderBy = tokenOrder(sort);
   return {
     fetch: ({ offset, limit }) => ctx.db.personalAccessToken.findMany({ where, orderBy, skip: offset, take: limit }),
-    count: () => ctx.db.personalAccessToken.count({ where }),
+    count: () => ctx.db.personalAccessToken.count({ where, take: ctx.countLimit }),
   };
 }
 

@@ -4,7 +4,8 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import { ORDER_COLUMNS, projectConditions, projectPages, readProject, type ProjectKey, type ProjectWithLevels } from './store.ts';
+import { keysetOf } from '../../db/keyset.ts';
+import { ORDER_COLUMNS, projectConditions, projectPages, projectSortKeys, readProject, type ProjectKey, type ProjectWithLevels } from './store.ts';
 import type { Listing } from '../../core/listing.ts';
 import { BadRequestError, DomainError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
@@ -146,6 +147,7 @@ export function listProjects(ctx: Context, filter: ProjectFilter): Listing<Proje
   return {
     fetch: async (page) => (await pages.fetch(page)).map((row) => withLevels(ctx, row)),
     count: pages.count,
+    keyset: keysetOf(projectSortKeys(filter.orderBy), async (seek) => (await pages.seek(seek)).map((row) => withLevels(ctx, row))),
   };
 }
 

@@ -24,12 +24,12 @@ export type ReleaseFilter = { sort?: ReleaseSort | null; updatedBefore?: Date | 
 
 /** Releases of a project the viewer can see (the project field already checked that): the list every release page reads. */
 export function listReleases(ctx: Context, project: ProjectWithNamespace, filter: ReleaseFilter = {}): Listing<Release> {
-  return projectReleasePages(ctx.deps.sql, project.id, filter);
+  return projectReleasePages(ctx.deps.sql, project.id, filter, ctx.countLimit);
 }
 
 /** Releases of every project in the group and its subgroups that the viewer may read. */
 export function listGroupReleases(ctx: Context, group: Namespace, sort?: ReleaseSort | null): Listing<Release> {
-  return groupReleasePages(ctx.deps.sql, projectConditions(ctx, { namespaceId: group.id, includeSubgroups: true }), sort);
+  return groupReleasePages(ctx.deps.sql, projectConditions(ctx, { namespaceId: group.id, includeSubgroups: true }), sort, ctx.countLimit);
 }
 
 export const findRelease = (ctx: Context, project: ProjectWithNamespace, tag: string): Promise<Release | null> =>

@@ -29,7 +29,7 @@ const RELEASE_COLUMNS = selectList('Release', 'r');
  * cost: `from` names them `r` and binds `values`. test/release-loaders.test.ts compares the pages
  * with Prisma's for every sort and filter.
  */
-function releasePages(sql: SqlReader, from: string, values: unknown[], sort: ReleaseSort | null | undefined): Listing<Release> {
+function releasePages(sql: SqlReader, from: string, values: unknown[], sort: ReleaseSort | null | undefined, countLimit?: number): Listing<Release> {
   // The column and direction come from the four sorts above, never from the request.
   const { column, direction } = ordering(sort);
   const order = `ORDER BY r.${column} ${direction}, r.id ${direction}`;
@@ -38,17 +38,22 @@ function releasePages(sql: SqlReader, from: string, values: unknown[], sort: Rel
       const page = new Conditions(values);
       return sql.rows<Release>(`SELECT ${RELEASE_COLUMNS} ${from} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
     },
-    count: async () => (await sql.rows<{ count: number }>(`SELECT count(*)::int AS count ${from}`, values))[0]!.count,
+    count: async () => {
+      // Bounded like every list's count (`ctx.countLimit`): the rows past the bound are not read.
+      const counted = new Conditions(values);
+      const limit = countLimit == null ? '' : ` LIMIT ${counted.bind(countLimit)}`;
+      return (await sql.rows<{ count: number }>(`SELECT count(*)::int AS count FROM (SELECT 1 ${from}${limit}) c`, counted.values))[0]!.count;
+    },
   };
 }
 
 /** A project's releases, filtered. */
-export const projectReleasePages = (sql: SqlReader, projectId: number, filter: ReleaseFilter): Listing<Release> =>
-  releasePages(sql, PROJECT_RELEASES, [projectId, filter.updatedBefore ?? null, filter.updatedAfter ?? null], filter.sort);
+export const projectReleasePages = (sql: SqlReader, projectId: number, filter: ReleaseFilter, countLimit?: number): Listing<Release> =>
+  releasePages(sql, PROJECT_RELEASES, [projectId, filter.updatedBefore ?? null, filter.updatedAfter ?? null], filter.sort, countLimit);
 
 /** The releases of the projects under `where` (project conditions over `projects p JOIN namespaces n`). */
-export const groupReleasePages = (sql: SqlReader, where: Conditions, sort: ReleaseSort | null | undefined): Listing<Release> =>
-  releasePages(sql, `FROM ${PROJECTS_JOIN} JOIN releases r ON r.project_id = p.id WHERE ${where}`, where.values, sort);
+export const groupReleasePages = (sql: SqlReader, where: Conditions, sort: ReleaseSort | null | undefined, countLimit?: number): Listing<Release> =>
+  releasePages(sql, `FROM ${PROJECTS_JOIN} JOIN releases r ON r.project_id = p.id WHERE ${where}`, where.values, sort, countLimit);
 
 /**
  * A list of 100 releases reads ~500 links, ~200 milestones and 100 evidences, over the pool

@@ -1,7 +1,8 @@
 import qs from 'qs';
 import type { Request, Response } from 'express';
 import { offsetToCursor } from '@pothos/plugin-relay';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/listing.ts';
+import { DomainError } from '../core/errors.ts';
+import { DEFAULT_PAGE_SIZE, keysCursor, MAX_PAGE_SIZE } from '../core/listing.ts';
 import type { Params } from './params.ts';
 
 export type PageRequest = { page: number; perPage: number };
@@ -53,12 +54,7 @@ export function setPaginationHeaders(req: Request, res: Response, externalUrl: s
     res.set('X-Total', String(total));
     res.set('X-Total-Pages', String(totalPages));
   }
-  const base = externalUrl + req.baseUrl + req.path;
-  const query = withoutCredentials(req.query as Record<string, unknown>);
-  const link = (n: number) => {
-    const search = qs.stringify({ ...query, page: n, per_page: perPage }, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b) });
-    return `<${base}?${search}>`;
-  };
+  const link = (n: number) => pageLink(req, externalUrl, { page: n, per_page: perPage });
   const links = [
     prev && `${link(prev)}; rel="prev"`,
     next && `${link(next)}; rel="next"`,
@@ -66,6 +62,72 @@ export function setPaginationHeaders(req: Request, res: Response, externalUrl: s
     counted && `${link(totalPages)}; rel="last"`,
   ].filter(Boolean);
   res.set('Link', links.join(', '));
+}
+
+/**
+ * A link to the request's route with its query (credentials left out) and `params` over it, keys
+ * sorted as Rails' `to_query` sorts them.
+ */
+function pageLink(req: Request, externalUrl: string, params: Record<string, unknown>) {
+  const query = { ...withoutCredentials(req.query as Record<string, unknown>), ...params };
+  const search = qs.stringify(query, { arrayFormat: 'brackets', sort: (a, b) => a.localeCompare(b) });
+  return `<${externalUrl}${req.baseUrl}${req.path}?${search}>`;
+}
+
+/**
+ * How a route pages with `pagination=keyset`, where GitLab offers it: which orders seek, the
+ * position a request names (as the GraphQL cursor its operation takes) and the parameters of the
+ * next page's link, from the page's last row.
+ */
+export type KeysetRoute = {
+  seeks(p: Params): boolean;
+  position(p: Params): string | null;
+  next(last: Record<string, unknown>, p: Params): Record<string, string>;
+};
+
+/** GitLab's answer to `pagination=keyset` on a route or an order that does not seek. */
+export const keysetUnavailable = () => {
+  const message = 'Keyset pagination is not yet available for this type of request';
+  return new DomainError('KEYSET_UNAVAILABLE', 405, { error: message }, message);
+};
+
+/**
+ * GitLab's keyset pagination by id (projects): `order_by=id` only, the position is `id_after`
+ * (ascending) or `id_before` (descending, the default), the last row's id in the next link.
+ */
+export const idKeyset: KeysetRoute = {
+  seeks: (p) => p.value('order_by') === 'id',
+  position: (p) => {
+    const id = p.int(p.value('sort') === 'asc' ? 'id_after' : 'id_before');
+    return id === undefined ? null : keysCursor({ id: String(id) });
+  },
+  next: (last, p) => ({ [p.value('sort') === 'asc' ? 'id_after' : 'id_before']: String(last.id) }),
+};
+
+/**
+ * GitLab's cursor-based keyset pagination (groups: `order_by=name`, `sort=asc`): `cursor` is the
+ * base64 of the last row's keys as JSON with `_kd` (`n`, the next page), which the list's GraphQL
+ * cursor reads as it is.
+ */
+export function cursorKeyset(orders: Record<string, 'asc'>, keys: (last: Record<string, unknown>) => Record<string, string>): KeysetRoute {
+  return {
+    seeks: (p) => {
+      const orderBy = (p.value('order_by') as string | undefined) ?? Object.keys(orders)[0]!;
+      return Object.hasOwn(orders, orderBy) && (p.value('sort') ?? orders[orderBy]) === orders[orderBy];
+    },
+    position: (p) => p.string('cursor') ?? null,
+    next: (last) => ({ cursor: keysCursor({ ...keys(last), _kd: 'n' }) }),
+  };
+}
+
+/**
+ * GitLab's keyset pagination headers: a `Link` to the next page when this one is full (GitLab does
+ * not look further ahead), none on the last; no X-Total, X-Page nor X-Next-Page.
+ */
+export function setKeysetHeaders(req: Request, res: Response, externalUrl: string, perPage: number, nodes: unknown[], keyset: KeysetRoute, p: Params) {
+  const last = nodes.at(-1) as Record<string, unknown> | undefined;
+  if (nodes.length < perPage || !last) return;
+  res.set('Link', `${pageLink(req, externalUrl, { ...keyset.next(last, p), per_page: perPage })}; rel="next"`);
 }
 
 /** One offset page of a list the operation returned whole (a diff, a tree): what `sendPage` answers. */

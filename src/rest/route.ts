@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { Context } from '../core/context.ts';
 import type { Operations } from '../generated/operations.ts';
 import type { ParamShape, Rule, Values } from './declare.ts';
+import type { KeysetRoute } from './pagination.ts';
 import type { Params } from './params.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -39,6 +40,8 @@ export type RouteDef<O extends OperationName, P extends ParamShape, R> = {
   /** Shapes the response body; a paginated route returns the connection; none answers 204 without a body. */
   result?: (data: OperationData<O>, v: Values<P>, p: Params) => R;
   paginated?: boolean;
+  /** How the list pages with `pagination=keyset`, where GitLab offers it (others answer GitLab's 405). */
+  keyset?: KeysetRoute;
   /** The success status: 200 with a body, 204 without (201 for creations, 202 for deletions in the background). */
   status?: number;
   /**
@@ -66,6 +69,7 @@ export type Route = {
   variables?: (v: never, p: Params) => unknown;
   result?: (data: never, v: never, p: Params) => unknown;
   paginated?: boolean;
+  keyset?: KeysetRoute;
   status?: number;
   respond?: (res: Response, body: never, ctx: Context) => void | Promise<void>;
   jobToken?: boolean;

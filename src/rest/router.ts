@@ -5,7 +5,7 @@ import type { Context } from '../core/context.ts';
 import { DomainError, ServiceUnavailableError, UnauthorizedError } from '../core/errors.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import type { OperationRegistry } from './operations.ts';
-import { COUNT_BOUND, pageVariables, readPage, setPaginationHeaders } from './pagination.ts';
+import { COUNT_BOUND, keysetUnavailable, pageVariables, readPage, setKeysetHeaders, setPaginationHeaders } from './pagination.ts';
 import { readAll } from './declare.ts';
 import { nestedTooDeeply, TOO_DEEP_TYPE } from './edge.ts';
 import { writeJson } from './json.ts';
@@ -27,15 +27,26 @@ function handler(route: Route, registry: OperationRegistry, deps: AppDeps) {
     const values = readAll(route.params, p) as never;
     for (const rule of route.rules) rule.check(p);
     const page = route.paginated ? readPage(p) : undefined;
+    const keyset = page && p.value('pagination') === 'keyset' ? route.keyset : undefined;
+    if (page && p.value('pagination') === 'keyset' && !keyset?.seeks(p)) throw keysetUnavailable();
+    const position = keyset?.position(p);
     p.check();
-    // Headers leave the total out past 10,000 rows: the lists need not count further.
-    if (page) ctx.countLimit = COUNT_BOUND;
+    // Headers leave the total out past 10,000 rows: the lists need not count further; keyset
+    // pages answer no total at all.
+    if (page) ctx.countLimit = keyset ? 0 : COUNT_BOUND;
     const variables = (route.variables?.(values, p) ?? {}) as Record<string, unknown>;
-    const data = await registry.run(route.operation, { ...variables, ...(page && pageVariables(page)) }, ctx);
+    const paging = page && (keyset ? { first: page.perPage, after: position } : pageVariables(page));
+    const data = await registry.run(route.operation, { ...variables, ...paging }, ctx);
     const body = route.result?.(data as never, values, p);
     const status = route.status ?? (route.result ? 200 : 204);
     if (route.respond) {
       await route.respond(res.status(status), body as never, ctx);
+      return;
+    }
+    if (page && keyset) {
+      const { nodes } = body as ConnectionResult;
+      setKeysetHeaders(req, res, deps.config.externalUrl, page.perPage, nodes, keyset, p);
+      writeJson(res, status, nodes);
       return;
     }
     if (page) {

@@ -77,7 +77,7 @@ export async function listIntegrations(ctx: Context, project: ProjectWithNamespa
   return {
     fetch: async ({ offset, limit }) =>
       (await ctx.db.alertIntegration.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit })).map((i) => ({ ...i, project })),
-    count: () => ctx.db.alertIntegration.count({ where }),
+    count: () => ctx.db.alertIntegration.count({ where, take: ctx.countLimit }),
   };
 }
 

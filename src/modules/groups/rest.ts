@@ -1,5 +1,6 @@
 import { sendAvatar } from '../../core/avatars.ts';
 import { param } from '../../rest/declare.ts';
+import { cursorKeyset } from '../../rest/pagination.ts';
 import { defineRoutes, route } from '../../rest/route.ts';
 import { globalId, sourceInput } from '../../rest/sources.ts';
 import { expected, found, page } from '../../rest/shape.ts';
@@ -14,6 +15,8 @@ export const routes = defineRoutes(
       path: '/groups',
       operation: 'GroupList',
       paginated: true,
+      // GitLab's groups seek by name only, ascending, with its cursors.
+      keyset: cursorKeyset({ name: 'asc' }, (last) => ({ name: String(last.name), id: String(last.id) })),
       params: {
         search: param.string(),
         top_level_only: param.bool(),

@@ -1,4 +1,5 @@
 import { containsIgnoringCase, equalsIgnoringCase } from '../../core/input.ts';
+import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
 import type { Namespace, Prisma, Visibility } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { readAvatar, writeAvatar } from '../../core/avatars.ts';
@@ -43,6 +44,12 @@ export type GroupFilter = {
   skipGroups?: number[] | null;
 };
 
+/** Groups are listed by name, the id breaking ties (GitLab's `order_by=name`, its keyset order). */
+const GROUP_SORT_KEYS: SortKey[] = [
+  { key: 'name', column: 'name', kind: 'text' },
+  { key: 'id', column: 'id', kind: 'int' },
+];
+
 export async function listGroups(ctx: Context, filter: GroupFilter): Promise<Listing<Namespace>> {
   const readable = await ctx.policy.readableGroupsWhere();
   // Like GitLab, a signed-in non-admin sees their own groups unless all_available is asked for.
@@ -62,6 +69,10 @@ export async function listGroups(ctx: Context, filter: GroupFilter): Promise<Lis
   return {
     fetch: ({ offset, limit }) => ctx.db.namespace.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], skip: offset, take: limit }),
     count: () => ctx.db.namespace.count({ where, take: ctx.countLimit }),
+    keyset: keysetOf(GROUP_SORT_KEYS, (seek) => {
+      const past = seekWhere(GROUP_SORT_KEYS, true, seek);
+      return ctx.db.namespace.findMany({ where: { AND: [where, ...past.where] }, orderBy: past.orderBy, take: seek.limit });
+    }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { idKeyset } from '../../rest/pagination.ts';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Context } from '../../core/context.ts';
@@ -151,6 +152,7 @@ export const routes = defineRoutes(
       path: '/projects',
       operation: 'ProjectList',
       paginated: true,
+      keyset: idKeyset,
       params: LIST_FILTERS,
       variables: listFilters,
       result: (data) => page(data.projects, projectEntity),
@@ -168,6 +170,7 @@ export const routes = defineRoutes(
       path: '/users/:user_id/projects',
       operation: 'UserProjects',
       paginated: true,
+      keyset: idKeyset,
       params: { user_id: param.string({ required: true }), ...LIST_FILTERS },
       variables: (v) => ({
         // An id, or a username (GitLab's find_user).

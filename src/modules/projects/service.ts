@@ -4,11 +4,13 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
+import { keysetOf } from '../../db/keyset.ts';
 import {
   lockForRepositoryFacts,
   ORDER_COLUMNS,
   projectConditions,
   projectPages,
+  projectSortKeys,
   readProject,
   storeRepositoryFacts,
   type ProjectKey,
@@ -164,6 +166,7 @@ export function listProjects(ctx: Context, filter: ProjectFilter): Listing<Proje
   return {
     fetch: async (page) => (await pages.fetch(page)).map((row) => withLevels(ctx, row)),
     count: pages.count,
+    keyset: keysetOf(projectSortKeys(filter.orderBy), async (seek) => (await pages.seek(seek)).map((row) => withLevels(ctx, row))),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { escapeLike } from '../../core/input.ts';
-import type { Listing } from '../../core/listing.ts';
+import type { Listing, Seek } from '../../core/listing.ts';
+import { seekSql, type SortKey } from '../../db/keyset.ts';
 import { PROJECTS_JOIN, projectWithNamespaceColumns } from '../../core/store.ts';
 import { Conditions, type SqlReader } from '../../db/rows.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
@@ -73,6 +74,17 @@ export const ORDER_COLUMNS = {
   last_activity_at: 'last_activity_at',
 } as const;
 
+const PROJECT_FIELDS = { id: 'id', name: 'name', path: 'path', created_at: 'createdAt', updated_at: 'updatedAt', last_activity_at: 'lastActivityAt' } as const;
+
+/** A project list's sort keys: its order's column, then the id (alone when sorted by id). */
+export function projectSortKeys(order: keyof typeof ORDER_COLUMNS | null = 'created_at'): SortKey[] {
+  const orderBy = order ?? 'created_at';
+  const id: SortKey = { key: 'id', column: 'p.id', field: 'id', kind: 'int' };
+  if (orderBy === 'id') return [id];
+  const kind = orderBy === 'name' || orderBy === 'path' ? 'text' : 'time';
+  return [{ key: orderBy, column: `p.${ORDER_COLUMNS[orderBy]}`, field: PROJECT_FIELDS[orderBy], kind }, id];
+}
+
 /**
  * The conditions of a project list, over `projects p JOIN namespaces n`: the viewer's visibility
  * first, then one per filter given (also the projects whose releases a group lists).
@@ -109,7 +121,7 @@ export function projectPages(
   where: Conditions,
   filter: Pick<ProjectFilter, 'orderBy' | 'sort'>,
   countLimit?: number,
-): Listing<ProjectWithLevels> {
+): Listing<ProjectWithLevels> & { seek(seek: Seek): Promise<ProjectWithLevels[]> } {
   const { sql } = ctx.deps;
   // The column and direction come from the lists above, never from the request.
   const column = ORDER_COLUMNS[filter.orderBy ?? 'created_at'];
@@ -124,6 +136,14 @@ export function projectPages(
       const window = `SELECT p.id FROM ${PROJECTS_JOIN} WHERE ${where} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`;
       const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, page)} FROM ${PROJECTS_JOIN} WHERE p.id IN (${window})`;
       return sql.rows<ProjectWithLevels>(`${select} ${order}`, page.values);
+    },
+    // The same two steps, the window found by seeking past the cursor's row instead of an offset.
+    seek: (seek) => {
+      const page = new Conditions(where.values);
+      const { where: past, order: reading } = seekSql(projectSortKeys(filter.orderBy), filter.sort === 'asc', seek, page.bind);
+      const window = `SELECT p.id FROM ${PROJECTS_JOIN} WHERE ${where}${past ? ` AND ${past}` : ''} ${reading} LIMIT ${page.bind(seek.limit)}`;
+      const select = `SELECT ${PROJECT_UNDER_ITS_KEY}${levelColumns(ctx, page)} FROM ${PROJECTS_JOIN} WHERE p.id IN (${window})`;
+      return sql.rows<ProjectWithLevels>(`${select} ${reading}`, page.values);
     },
     count: async () => {
       const counted = new Conditions(where.values);

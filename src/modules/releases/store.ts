@@ -38,8 +38,8 @@ function releasePages(sql: SqlReader, from: string, values: unknown[], sort: Rel
       const page = new Conditions(values);
       return sql.rows<Release>(`SELECT ${RELEASE_COLUMNS} ${from} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
     },
-    // The count stops at `countLimit` rows when given (REST leaves the total out past it).
     count: async () => {
+      // Bounded like every list's count (`ctx.countLimit`): the rows past the bound are not read.
       const counted = new Conditions(values);
       const limit = countLimit == null ? '' : ` LIMIT ${counted.bind(countLimit)}`;
       return (await sql.rows<{ count: number }>(`SELECT count(*)::int AS count FROM (SELECT 1 ${from}${limit}) c`, counted.values))[0]!.count;

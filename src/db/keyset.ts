@@ -1,0 +1,67 @@
+import type { Keyset, KeyKind, Keys, Seek } from '../core/listing.ts';
+
+/**
+ * A sort key: the name its cursor carries, the column (or Prisma field) it compares, its kind,
+ * and the row's field that holds it when that is not the column's own name.
+ */
+export type SortKey = { key: string; column: string; kind: KeyKind; field?: string };
+
+/** A key's text as the value its column holds (cursors are checked before: graphql/connections.ts). */
+const keyValue = (kind: KeyKind, text: string) => (kind === 'int' ? Number(text) : kind === 'time' ? new Date(text) : text);
+
+/** A row's key values as a cursor carries them: text, timestamps in ISO 8601. */
+function keysOf(keys: readonly SortKey[], row: Record<string, unknown>): Keys {
+  return Object.fromEntries(
+    keys.map(({ key, column, field }) => {
+      const value = row[field ?? column];
+      return [key, value instanceof Date ? value.toISOString() : String(value)];
+    }),
+  );
+}
+
+/** The comparison that keeps the rows past `keys` in a list sorted `ascending` (or not). */
+const past = (ascending: boolean) => (ascending ? '>' : '<');
+
+/**
+ * A seek in SQL over columns sorted all one way (the id last, breaking ties): the row comparisons
+ * for `after` and `before`, and the ORDER BY to read in (reversed when reading backward; the caller
+ * (graphql/connections.ts) puts the rows back in the list's order). Row comparisons, which PostgreSQL answers from an index
+ * on the same columns in one range scan.
+ */
+export function seekSql(keys: readonly SortKey[], ascending: boolean, seek: Seek, bind: (value: unknown) => string) {
+  const columns = `(${keys.map((k) => k.column).join(', ')})`;
+  const tuple = (at: Keys) => `(${keys.map((k) => bind(keyValue(k.kind, at[k.key]!))).join(', ')})`;
+  const conditions = [
+    seek.after && `${columns} ${past(ascending)} ${tuple(seek.after)}`,
+    seek.before && `${columns} ${past(!ascending)} ${tuple(seek.before)}`,
+  ];
+  const reading = ascending !== seek.backward ? 'ASC' : 'DESC';
+  return { where: conditions.filter(Boolean).join(' AND ') || null, order: `ORDER BY ${keys.map((k) => `${k.column} ${reading}`).join(', ')}` };
+}
+
+type FieldWhere = Record<string, unknown>;
+
+/**
+ * The same seek as Prisma conditions (Prisma has no row comparison): `a > x OR (a = x AND id > y)`,
+ * and the order to read in.
+ */
+export function seekWhere(keys: readonly SortKey[], ascending: boolean, seek: Seek) {
+  const beyond = (at: Keys, up: boolean): FieldWhere => ({
+    OR: keys.map((k, i) => ({
+      ...Object.fromEntries(keys.slice(0, i).map((e) => [e.column, keyValue(e.kind, at[e.key]!)])),
+      [k.column]: { [up ? 'gt' : 'lt']: keyValue(k.kind, at[k.key]!) },
+    })),
+  });
+  const where = [seek.after && beyond(seek.after, ascending), seek.before && beyond(seek.before, !ascending)].filter((w): w is FieldWhere => !!w);
+  const reading = ascending !== seek.backward ? 'asc' : 'desc';
+  return { where, orderBy: keys.map((k) => ({ [k.column]: reading })) };
+}
+
+/** A list's `keyset` (core/listing.ts) over its sort keys, its pages read by `fetch`. */
+export function keysetOf<T extends object>(keys: readonly SortKey[], fetch: (seek: Seek) => Promise<T[]>): Keyset<T> {
+  return {
+    keys: Object.fromEntries(keys.map((k) => [k.key, k.kind])),
+    keysOf: (row) => keysOf(keys, row as Record<string, unknown>),
+    fetch,
+  };
+}

@@ -1,0 +1,217 @@
+// Keyset pagination (issue 42): REST's `pagination=keyset` with GitLab's Link header, GraphQL
+// cursors that seek (the statement compares the sort keys, never an OFFSET), old offset cursors
+// still read, and counts that stop past 10,000 rows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gitbeaker } from './helpers/gitbeaker.ts';
+import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
+
+let t: TestApp;
+let group: { id: number };
+const SEEDED = 2_500;
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const fromB64 = (text: string) => JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+
+/** Follows `Link: <…>; rel="next"` from `path` (under /api/v4) to the end; the ids in order, and the pages read. */
+async function walk(path: string, token: string | null = t.root.token) {
+  const ids: number[] = [];
+  let next: string | undefined = path;
+  let pages = 0;
+  while (next) {
+    const res = await t.api('get', next, token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.headers['x-total']).toBeUndefined();
+    expect(res.headers['x-total-pages']).toBeUndefined();
+    expect(res.headers['x-page']).toBeUndefined();
+    ids.push(...res.body.map((row: { id: number }) => row.id));
+    pages += 1;
+    const link = /^<([^>]+)>; rel="next"$/.exec(res.headers.link ?? '')?.[1];
+    next = link ? link.slice(`${EXTERNAL_URL}/api/v4`.length) : undefined;
+  }
+  return { ids, pages };
+}
+
+/** The SQL statements a request sent. */
+async function statementsOf(run: () => Promise<unknown>) {
+  t.queryCounter.reset();
+  t.queryCounter.record = true;
+  try {
+    await run();
+    return [...t.queryCounter.statements];
+  } finally {
+    t.queryCounter.record = false;
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const res = await t.api('post', '/groups').send({ name: 'Big', path: 'big', visibility: 'public' });
+  group = res.body;
+  // Names that repeat (the id breaks their ties) and instants that repeat too.
+  await t.db.$executeRawUnsafe(
+    `INSERT INTO projects (name, path, namespace_id, visibility, created_at, updated_at, last_activity_at)
+     SELECT 'p' || (g % 97), 'p' || g, $1, 'public', timestamp '2026-01-01' + (g % 13) * interval '1 hour', now(), now()
+     FROM generate_series(1, ${SEEDED}) g`,
+    group.id,
+  );
+}, 120_000);
+
+afterAll(() => t?.close());
+
+describe('REST keyset pagination', () => {
+  it('walks 2,500 projects by id with Link rel="next" (id_after), as gitbeaker follows it', async () => {
+    const all = (await t.db.project.findMany({ orderBy: { id: 'asc' }, select: { id: true } })).map((p) => p.id);
+    expect(all.length).toBe(SEEDED);
+    const first = await t.api('get', '/projects?pagination=keyset&order_by=id&sort=asc&per_page=100');
+    expect(first.headers['content-type']).toBe('application/json');
+    expect(first.body.map((p: { id: number }) => p.id)).toEqual(all.slice(0, 100));
+    expect(first.headers.link).toBe(`<${EXTERNAL_URL}/api/v4/projects?id_after=${all[99]}&order_by=id&pagination=keyset&per_page=100&sort=asc>; rel="next"`);
+    const walked = await walk('/projects?pagination=keyset&order_by=id&sort=asc&per_page=100');
+    expect(walked.ids).toEqual(all);
+    // GitLab links a next page to a full one: the 25th page is full, the 26th empty without a link.
+    expect(walked.pages).toBe(26);
+    const client = gitbeaker(t.base, t.root.token);
+    const viaGitbeaker = await client.Projects.all({ pagination: 'keyset', orderBy: 'id', sort: 'asc', perPage: 100 });
+    expect(viaGitbeaker.map((p) => p.id)).toEqual(all);
+  });
+
+  it("walks descending by id with id_before, GitLab's default direction", async () => {
+    const all = (await t.db.project.findMany({ orderBy: { id: 'desc' }, select: { id: true } })).map((p) => p.id);
+    const first = await t.api('get', '/projects?pagination=keyset&order_by=id&per_page=100');
+    expect(first.headers.link).toBe(`<${EXTERNAL_URL}/api/v4/projects?id_before=${all[99]}&order_by=id&pagination=keyset&per_page=100>; rel="next"`);
+    expect((await walk('/projects?pagination=keyset&order_by=id&per_page=100')).ids).toEqual(all);
+  });
+
+  it('seeks: the page after id_after is WHERE (p.id) > $n … LIMIT, no OFFSET (an offset page is the positive control)', async () => {
+    const seek = await statementsOf(() => t.api('get', '/projects?pagination=keyset&order_by=id&sort=asc&per_page=20&id_after=1500'));
+    const page = seek.filter((s) => s.includes('SELECT p.id FROM projects'));
+    expect(page).toHaveLength(1);
+    expect(page[0]).toMatch(/\(p\.id\) > \(\$\d+\) ORDER BY p\.id ASC LIMIT \$\d+/);
+    expect(seek.join('\n')).not.toMatch(/OFFSET/);
+    // Keyset pages count nothing past their page: the count reads no row.
+    const offset = await statementsOf(() => t.api('get', '/projects?order_by=id&sort=asc&per_page=20&page=75'));
+    expect(offset.filter((s) => s.includes('SELECT p.id FROM projects')).join('\n')).toMatch(/OFFSET \$\d+/);
+  });
+
+  it("answers GitLab's 405 for orders and lists that do not seek, and 400 for a bad id_after", async () => {
+    for (const path of [
+      '/projects?pagination=keyset&order_by=created_at',
+      '/projects?pagination=keyset',
+      '/groups?pagination=keyset&order_by=id',
+      `/groups/${group.id}/subgroups?pagination=keyset`,
+    ]) {
+      const res = await t.api('get', path);
+      expect(res.status, path).toBe(405);
+      expect(res.body, path).toEqual({ error: 'Keyset pagination is not yet available for this type of request' });
+    }
+    const bad = await t.api('get', '/projects?pagination=keyset&order_by=id&sort=asc&id_after=abc');
+    expect(bad.status).toBe(400);
+  });
+
+  it("walks groups by name with GitLab's cursor (the last row's name and id, _kd n)", async () => {
+    for (let i = 0; i < 12; i++) {
+      const res = await t.api('post', '/groups').send({ name: `G ${i % 5}`, path: `g-${i}`, visibility: 'public' });
+      expect(res.status).toBe(201);
+    }
+    const all = await t.db.namespace.findMany({ where: { kind: 'group', visibility: 'public' }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+    const first = await t.api('get', '/groups?pagination=keyset&per_page=4', null);
+    const link = /^<([^>]+)>; rel="next"$/.exec(first.headers.link)![1]!;
+    const cursor = new URL(link).searchParams.get('cursor')!;
+    expect(fromB64(cursor)).toEqual({ name: all[3]!.name, id: String(all[3]!.id), _kd: 'n' });
+    expect(link).toBe(`${EXTERNAL_URL}/api/v4/groups?cursor=${cursor}&pagination=keyset&per_page=4`);
+    expect((await walk('/groups?pagination=keyset&order_by=name&sort=asc&per_page=4', null)).ids).toEqual(all.map((g) => g.id));
+  });
+});
+
+describe('GraphQL cursors that seek', () => {
+  const PAGE = `query($first: Int, $last: Int, $after: String, $before: String, $sort: String) {
+    projects(first: $first, last: $last, after: $after, before: $before, sort: $sort) {
+      nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    }
+  }`;
+  const ORDERS = { name_asc: [{ name: 'asc' }, { id: 'asc' }], created_at_desc: [{ createdAt: 'desc' }, { id: 'desc' }], id_desc: [{ id: 'desc' }] } as const;
+
+  async function page(variables: Record<string, unknown>) {
+    const res = await t.graphql(PAGE, variables);
+    expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+    const { nodes, pageInfo } = res.body.data.projects;
+    return { ids: nodes.map((n: { id: string }) => Number(n.id.split('/').pop())), pageInfo };
+  }
+
+  it('walks forward with after and back with before, equal to the offset answer, for orders with ties', async () => {
+    for (const [sort, orderBy] of Object.entries(ORDERS)) {
+      const expected = (await t.db.project.findMany({ orderBy: [...orderBy], select: { id: true }, take: 700 })).map((p) => p.id);
+      const forward: number[] = [];
+      let after: string | null = null;
+      while (forward.length < 700) {
+        const { ids, pageInfo } = await page({ first: 100, after, sort });
+        expect(pageInfo.hasPreviousPage).toBe(after !== null);
+        forward.push(...ids);
+        after = pageInfo.endCursor;
+      }
+      expect(forward, sort).toEqual(expected);
+      // Back from the 700th row: the pages before it, `last` at a time.
+      const backward: number[] = [];
+      let before: string | null = after;
+      while (backward.length < 699) {
+        const { ids, pageInfo } = await page({ last: 100, before, sort });
+        expect(pageInfo.hasNextPage).toBe(true);
+        backward.unshift(...ids);
+        before = pageInfo.startCursor;
+      }
+      expect(backward, sort).toEqual(expected.slice(0, 699));
+    }
+  });
+
+  it('reads the end with last alone, and the cursors carry the sort keys as JSON', async () => {
+    const expected = (await t.db.project.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }], select: { id: true, name: true } })).slice(-5);
+    const { ids, pageInfo } = await page({ last: 5, sort: 'name_asc' });
+    expect(ids).toEqual(expected.map((p) => p.id));
+    expect(pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    expect(fromB64(pageInfo.endCursor)).toEqual({ name: expected[4]!.name, id: String(expected[4]!.id) });
+  });
+
+  it('seeks in SQL: a page after a cursor compares (name, id), with no OFFSET', async () => {
+    const { pageInfo } = await page({ first: 10, sort: 'name_asc' });
+    const sent = await statementsOf(() => page({ first: 10, after: pageInfo.endCursor, sort: 'name_asc' }));
+    const window = sent.filter((s) => s.includes('SELECT p.id FROM projects'));
+    expect(window).toHaveLength(1);
+    expect(window[0]).toMatch(/\(p\.name, p\.id\) > \(\$\d+, \$\d+\) ORDER BY p\.name ASC, p\.id ASC LIMIT/);
+    expect(sent.join('\n')).not.toMatch(/OFFSET/);
+  });
+
+  it('still reads offset cursors, and refuses cursors it did not hand out', async () => {
+    const expected = (await t.db.project.findMany({ orderBy: { id: 'desc' }, select: { id: true }, skip: 10, take: 5 })).map((p) => p.id);
+    expect((await page({ first: 5, after: b64('OffsetConnection:9') })).ids).toEqual(expected);
+    for (const after of [b64('{"id":"abc"}'), b64('{"name":"x","id":"1"}'), b64('{"id":"1","extra":"2"}'), b64('OffsetConnection:1.5'), 'garbage']) {
+      const res = await t.graphql(PAGE, { first: 5, after });
+      expect(res.body.errors?.[0]?.message, after).toBe('Please provide a valid cursor');
+    }
+    // A name cursor is valid under the name order only.
+    const named = await t.graphql(PAGE, { first: 5, after: b64('{"name":"p1","id":"1"}'), sort: 'name_asc' });
+    expect(named.body.errors).toBeUndefined();
+  });
+});
+
+describe('bounded counts', () => {
+  it('leave X-Total out past 10,000 rows without counting past 10,001 (10,000 rows is the positive control)', async () => {
+    const project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id } });
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO labels (name, color, project_id, created_at, updated_at) SELECT 'l' || g, '#000000', $1, now(), now() FROM generate_series(1, 10000) g`,
+      project.id,
+    );
+    const counted = await t.api('get', `/projects/${project.id}/labels?per_page=1`);
+    expect(counted.status).toBe(200);
+    expect(counted.headers['x-total']).toBe('10000');
+    await t.db.label.create({ data: { name: 'one more', color: '#000000', projectId: project.id } });
+    const sent = await statementsOf(async () => {
+      const res = await t.api('get', `/projects/${project.id}/labels?per_page=1`);
+      expect(res.headers['x-total']).toBeUndefined();
+      expect(res.headers['x-total-pages']).toBeUndefined();
+      expect(res.headers['x-next-page']).toBe('2');
+    });
+    const count = sent.filter((s) => /count\(/i.test(s) && s.includes('labels'));
+    expect(count).toHaveLength(1);
+    expect(count[0]).toMatch(/LIMIT \$\d+/);
+  });
+});

@@ -20,7 +20,12 @@ import { ContributorMapper, type SourceContributor } from '../import-source-user
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { labelPriority, labelTitle, releaseAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
-import { isRelation, type Relation } from './service.ts';
+import type { ProjectRelation } from './relations.ts';
+
+/** The relations a file of which imports into a project (members come with a group migration). */
+const IMPORTABLE = ['self', 'labels', 'milestones', 'releases', 'repository_bundle'] as const satisfies readonly ProjectRelation[];
+type Relation = (typeof IMPORTABLE)[number];
+const isRelation = (value: string): value is Relation => (IMPORTABLE as readonly string[]).includes(value);
 
 /** Objects created per transaction while importing, and their bytes in the file: bound memory and lock time. */
 const CHUNK = 200;

@@ -35,7 +35,8 @@ const download = (query: string, token = owner.token) =>
 async function file(relation: string): Promise<Row[]> {
   const res = await download(`relation=${relation}`).expect(200);
   expect(res.headers['content-type']).toBe('application/gzip');
-  expect(res.headers['content-disposition']).toBe(`attachment; filename="${relation}.ndjson.gz"`);
+  // GitLab's names: the group's own attributes are one JSON object (`self.json.gz`), the lists NDJSON.
+  expect(res.headers['content-disposition']).toBe(`attachment; filename="${relation}.${relation === 'self' ? 'json' : 'ndjson'}.gz"`);
   return lines(res.body as Buffer);
 }
 

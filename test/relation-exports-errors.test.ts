@@ -179,7 +179,7 @@ describe('relation export routes', () => {
       maintainer.token,
     );
     const described = file.body.data.project.relationExportFile;
-    expect(described).toEqual({ relation: 'self', batchNumber: null, fileName: 'self.ndjson.gz', size: expect.any(Number) });
+    expect(described).toEqual({ relation: 'self', batchNumber: null, fileName: 'self.json.gz', size: expect.any(Number) });
     const rest = await t.api('get', `${exportsOf()}/download?relation=self`, maintainer.token).buffer(true).parse(binary).expect(200);
     expect(rest.headers['content-length']).toBe(String(described.size));
     const missing = await t.graphql(

@@ -90,7 +90,7 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     const files: Record<string, Buffer> = {};
     for (const relation of ['self', 'labels', 'milestones', 'releases', 'repository_bundle']) {
       const res = await download(source, project.id, `relation=${relation}`).expect(200);
-      const ext = relation === 'repository_bundle' ? 'bundle' : 'ndjson.gz';
+      const ext = { repository_bundle: 'bundle', self: 'json.gz' }[relation] ?? 'ndjson.gz';
       expect(res.headers['content-disposition']).toBe(`attachment; filename="${relation}.${ext}"`);
       files[relation] = res.body as Buffer;
     }

@@ -100,8 +100,9 @@ const VISIBILITY_LEVEL = { private: 0, internal: 10, public: 20 } as const;
 
 /**
  * A group's own attributes, as GitLab's group tree writes its root (`self`): GitLab's columns, the
- * settings forgegate does not have at GitLab's defaults (maintainers create projects and
- * subgroups, no two-factor requirement, no membership lock).
+ * settings forgegate has no choice for as its group entity answers them (groups/entity.ts):
+ * Developers create projects (GitLab's level 2), Owners subgroups (0), LFS on, no two-factor
+ * requirement, no locks.
  */
 export function groupRecord(group: Namespace) {
   return {
@@ -114,11 +115,11 @@ export function groupRecord(group: Namespace) {
     visibility_level: VISIBILITY_LEVEL[group.visibility],
     request_access_enabled: group.requestAccessEnabled,
     parent_id: group.parentId,
-    lfs_enabled: null,
+    lfs_enabled: true,
     require_two_factor_authentication: false,
     two_factor_grace_period: 48,
     project_creation_level: 2,
-    subgroup_creation_level: 1,
+    subgroup_creation_level: 0,
     emails_disabled: null,
   };
 }

@@ -19,9 +19,20 @@ export type Relation = ProjectRelation | (typeof GROUP_RELATIONS)[number];
 export const relationsOf = (kind: Parent['kind']): readonly Relation[] => (kind === 'project' ? PROJECT_RELATIONS : GROUP_RELATIONS);
 export const isRelationOf = (kind: Parent['kind'], value: string): value is Relation => (relationsOf(kind) as readonly string[]).includes(value);
 
-/** The one relation that is not NDJSON: a git bundle, never batched. */
-export const isNdjson = (relation: Relation) => relation !== 'repository_bundle';
-export const fileExtension = (relation: Relation) => (isNdjson(relation) ? 'ndjson.gz' : 'bundle');
+/**
+ * Relations written in batches when the export is batched: the lists. As GitLab's, `self` (one
+ * object) and the repository bundle are one file always.
+ */
+export const isBatchable = (relation: Relation) => relation !== 'repository_bundle' && relation !== 'self';
+
+/**
+ * GitLab's file names: `self.json.gz` (the one object GitLab's importer reads whole, written as
+ * one JSON line), `<relation>.ndjson.gz`, and `repository_bundle.bundle`.
+ */
+export function fileExtension(relation: Relation) {
+  if (relation === 'repository_bundle') return 'bundle';
+  return relation === 'self' ? 'json.gz' : 'ndjson.gz';
+}
 
 /** Rows read per query while exporting: what bounds the export's memory. */
 const PAGE_SIZE = 500;

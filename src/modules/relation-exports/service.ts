@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { groupParent, parentId, projectParent, requireParentAccess, resolveParent, type Parent, type ParentInput, type ParentKind } from '../parents/parent.ts';
 import { exportDir, exportFilePath, NdjsonGzipWriter } from './files.ts';
-import { fileExtension, isNdjson, isRelationOf, relationSource, relationsOf, type Relation, type RelationSource } from './relations.ts';
+import { fileExtension, isBatchable, isRelationOf, relationSource, relationsOf, type Relation, type RelationSource } from './relations.ts';
 
 export type { Relation } from './relations.ts';
 
@@ -73,7 +73,7 @@ export async function startExport(ctx: Context, input: ParentInput, kind: Parent
   return ctx.db.$transaction(async (tx) => {
     const exports: ExportWithBatches[] = [];
     for (const relation of relationsOf(kind)) {
-      const fields = { status: ExportStatus.STARTED, error: null, batched: batched && isNdjson(relation), batchesCount: 0, totalObjectsCount: 0 };
+      const fields = { status: ExportStatus.STARTED, error: null, batched: batched && isBatchable(relation), batchesCount: 0, totalObjectsCount: 0 };
       const row = await tx.relationExport.upsert({
         where: exportKey(portable, userId, relation),
         create: { ...portableColumn(portable), userId, relation, ...fields },

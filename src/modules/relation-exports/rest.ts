@@ -109,7 +109,7 @@ export const routes = defineRoutes([
     status: 201,
     params: {
       path: param.string({ required: true, description: 'Full path of the project to import into.' }),
-      relation: param.string({ required: true, documented: { enum: ['self', 'labels', 'milestones', 'releases', 'repository_bundle'] } }),
+      relation: param.string({ required: true, documented: { enum: ['self', 'labels', 'milestones', 'releases', 'repository_bundle', 'project_members'] } }),
       file: param.file({ required: true, description: 'The relation file (multipart).' }),
     },
     variables: (v) => ({ input: { projectPath: v.path, relation: v.relation, file: v.file } }),

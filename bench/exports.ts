@@ -10,7 +10,8 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/server.ts';
 import { createUserRecord } from '../src/modules/users/service.ts';
-import { EXPORT_QUEUE, RELATIONS, runRelationExport } from '../src/modules/relation-exports/service.ts';
+import { PROJECT_RELATIONS } from '../src/modules/relation-exports/relations.ts';
+import { EXPORT_QUEUE, runRelationExport } from '../src/modules/relation-exports/service.ts';
 import type { JobContext } from '../src/jobs/definitions.ts';
 
 const records = Number(process.argv[2] ?? 10_000);
@@ -61,7 +62,7 @@ try {
     peak = process.memoryUsage().rss;
     peakHeap = process.memoryUsage().heapUsed;
     started = performance.now();
-    for (const relation of RELATIONS) {
+    for (const relation of PROJECT_RELATIONS) {
       const row = await db.relationExport.upsert({
         where: { projectId_userId_relation: { projectId: project.id, userId: root.id, relation } },
         create: { projectId: project.id, userId: root.id, relation, batched: batched && relation !== 'repository_bundle' },

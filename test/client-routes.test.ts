@@ -163,7 +163,7 @@ describe('GET /metadata', () => {
       version: expect.any(String),
       revision: expect.any(String),
       kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
-      enterprise: false,
+      enterprise: true,
     });
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body.version).toBe((await t.api('get', '/version').expect(200)).body.version);
@@ -237,7 +237,7 @@ describe('gitbeaker', () => {
     expect(group2).toMatchObject({ id: group.id, description: 'Edited by gitbeaker' });
 
     const metadata = await api.Metadata.show();
-    expect(metadata).toMatchObject({ enterprise: false, kas: { enabled: false } });
+    expect(metadata).toMatchObject({ enterprise: true, kas: { enabled: false } });
 
     const owner = await t.db.user.findUniqueOrThrow({ where: { username: 'owner1' } });
     const projects = await api.Users.allProjects(owner.id, { orderBy: 'name', sort: 'asc', perPage: 2 });

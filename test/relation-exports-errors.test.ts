@@ -164,7 +164,7 @@ describe('relation export routes', () => {
       maintainer.token,
     );
     expect(start.body.data.projectRelationsExport.statuses).toEqual(
-      ['self', 'labels', 'milestones', 'releases', 'repository_bundle'].map((relation) => ({ relation, status: 0 })),
+      ['self', 'labels', 'milestones', 'releases', 'repository_bundle', 'project_members'].map((relation) => ({ relation, status: 0 })),
     );
     const denied = await t.graphql(
       `mutation($p: ID!) { projectRelationsExport(input: { projectPath: $p }) { errors } }`,
@@ -179,7 +179,7 @@ describe('relation export routes', () => {
       maintainer.token,
     );
     const described = file.body.data.project.relationExportFile;
-    expect(described).toEqual({ relation: 'self', batchNumber: null, fileName: 'self.ndjson.gz', size: expect.any(Number) });
+    expect(described).toEqual({ relation: 'self', batchNumber: null, fileName: 'self.json.gz', size: expect.any(Number) });
     const rest = await t.api('get', `${exportsOf()}/download?relation=self`, maintainer.token).buffer(true).parse(binary).expect(200);
     expect(rest.headers['content-length']).toBe(String(described.size));
     const missing = await t.graphql(
@@ -219,6 +219,7 @@ describe('relation export routes', () => {
       ['milestones', 1],
       ['releases', 1],
       ['repository_bundle', 1],
+      ['project_members', 1],
     ]);
     const blob = (await api.ProjectRelationsExport.download(project.id, 'self')) as unknown as Blob;
     expect(lines(Buffer.from(await blob.arrayBuffer()))).toEqual([expect.objectContaining({ name: 'App', path: 'app' })]);

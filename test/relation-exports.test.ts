@@ -74,7 +74,7 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     // Export, not batched and batched (one user's export each time; the jobs write the files).
     await source.api('post', `/projects/${project.id}/export_relations`).expect(202, { message: '202 Accepted' });
     const started = (await source.api('get', `/projects/${project.id}/export_relations/status`).expect(200)).body;
-    expect(started.map((s: { relation: string }) => s.relation)).toEqual(['self', 'labels', 'milestones', 'releases', 'repository_bundle']);
+    expect(started.map((s: { relation: string }) => s.relation)).toEqual(['self', 'labels', 'milestones', 'releases', 'repository_bundle', 'project_members']);
     expect(started.every((s: { status: number }) => s.status === 0)).toBe(true);
     await source.deps.jobs.drain();
     const finished = (await source.api('get', `/projects/${project.id}/export_relations/status?relation=releases`).expect(200)).body;
@@ -90,7 +90,7 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     const files: Record<string, Buffer> = {};
     for (const relation of ['self', 'labels', 'milestones', 'releases', 'repository_bundle']) {
       const res = await download(source, project.id, `relation=${relation}`).expect(200);
-      const ext = relation === 'repository_bundle' ? 'bundle' : 'ndjson.gz';
+      const ext = { repository_bundle: 'bundle', self: 'json.gz' }[relation] ?? 'ndjson.gz';
       expect(res.headers['content-disposition']).toBe(`attachment; filename="${relation}.${ext}"`);
       files[relation] = res.body as Buffer;
     }
@@ -106,6 +106,19 @@ describe('round trip: export, import, placeholders, CSV reassignment', () => {
     expect(releases[0].author_id).toBe(releases[0].author.id);
     expect(lines(files.labels)[0]).toMatchObject({ title: 'bug', type: 'ProjectLabel', project_id: project.id, template: false });
     expect(lines(files.labels)[0]).not.toHaveProperty('name');
+    // project_members: GitLab's member records (source_type Project) with the user each one is.
+    const members = lines((await download(source, project.id, 'relation=project_members').expect(200)).body as Buffer);
+    expect(members.map((m) => [m.user.username, m.access_level, m.source_type, m.source_id])).toEqual(
+      authors.map((a) => [a.username, 40, 'Project', project.id]),
+    );
+    expect(members[0].user).toEqual({
+      id: authors[0].id,
+      username: 'alice',
+      name: 'ALICE',
+      email: 'alice@example.com',
+      public_email: null,
+      source_hostname: EXTERNAL_URL,
+    });
 
     await source.api('post', `/projects/${project.id}/export_relations`).send({ batched: true }).expect(202);
     await source.deps.jobs.drain();

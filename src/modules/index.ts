@@ -14,6 +14,7 @@ import { epics } from './epics/index.ts';
 import { groups } from './groups/index.ts';
 import { housekeeping } from './housekeeping/index.ts';
 import { importSourceUsers } from './import-source-users/index.ts';
+import { bulkImports } from './bulk-imports/index.ts';
 import { jobQueue } from './job-queue/index.ts';
 import { integrations } from './integrations/index.ts';
 import { jobTokens } from './job-tokens/index.ts';
@@ -71,4 +72,5 @@ export const modules: readonly ModuleDef[] = [
   integrations,
   relationExports,
   importSourceUsers,
+  bulkImports,
 ];

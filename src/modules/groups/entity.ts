@@ -6,7 +6,7 @@ import type { GroupEntityFragment } from '../../generated/operations.ts';
  * Maintainers push to it, `Policy.canPushToBranch`), projects created by Developers and subgroups
  * by Owners (`createGroup`).
  */
-const FIXED_SETTINGS = {
+export const FIXED_SETTINGS = {
   share_with_group_lock: false,
   require_two_factor_authentication: false,
   two_factor_grace_period: 48,

@@ -3,6 +3,7 @@ import { builder, gid } from '../../graphql/builder.ts';
 import { pagedConnection } from '../../graphql/connections.ts';
 import { asPayload, mutationInput, payloadType, type InputFields } from '../../graphql/payloads.ts';
 import { NamespaceRef, VisibilityEnum } from '../namespaces/index.ts';
+import { FIXED_SETTINGS } from './entity.ts';
 import {
   createGroup,
   deleteGroup,
@@ -32,6 +33,15 @@ export const GroupRef = builder.prismaObject('Namespace', {
     createdAt: t.expose('createdAt', { type: 'Time' }),
     avatarUrl: t.string({ nullable: true, resolve: (g, _a, ctx) => avatarUrl(ctx.deps.config.externalUrl, 'group', g.id, g.avatar) }),
     webUrl: t.string({ nullable: false, resolve: (g, _a, ctx) => `${ctx.deps.config.externalUrl}/groups/${g.fullPath}` }),
+    // The settings forgegate has no choice for, as REST's group entity answers them (GitLab's
+    // direct-transfer importer reads them with its group query).
+    lfsEnabled: t.boolean({ nullable: true, resolve: () => FIXED_SETTINGS.lfs_enabled }),
+    mentionsDisabled: t.boolean({ nullable: true, resolve: () => FIXED_SETTINGS.mentions_disabled }),
+    projectCreationLevel: t.string({ nullable: true, resolve: () => FIXED_SETTINGS.project_creation_level }),
+    requireTwoFactorAuthentication: t.boolean({ nullable: true, resolve: () => FIXED_SETTINGS.require_two_factor_authentication }),
+    shareWithGroupLock: t.boolean({ nullable: true, resolve: () => FIXED_SETTINGS.share_with_group_lock }),
+    subgroupCreationLevel: t.string({ nullable: true, resolve: () => FIXED_SETTINGS.subgroup_creation_level }),
+    twoFactorGracePeriod: t.int({ nullable: true, resolve: () => FIXED_SETTINGS.two_factor_grace_period }),
   }),
 });
 

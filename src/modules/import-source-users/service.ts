@@ -45,7 +45,8 @@ export class ContributorMapper {
 
   constructor(
     private readonly ctx: { db: Db; deps: Context['deps'] },
-    private readonly project: ProjectWithNamespace,
+    /** The project or group imported into: only its namespace decides where contributors go. */
+    private readonly project: Pick<ProjectWithNamespace, 'namespace'>,
   ) {}
 
   async userIdFor(contributor: SourceContributor | null | undefined): Promise<number | null> {

@@ -17,7 +17,9 @@ const MetadataRef = builder.objectRef<{ version: string; revision: string }>('Me
   fields: (t) => ({
     version: t.exposeString('version', { nullable: false }),
     revision: t.exposeString('revision', { nullable: false }),
-    enterprise: t.boolean({ nullable: false, resolve: () => false }),
+    // forgegate serves GitLab's Premium features (epics): GitLab's direct-transfer importer migrates
+    // them only from a source that says it is an enterprise edition.
+    enterprise: t.boolean({ nullable: false, resolve: () => true }),
     kas: t.field({ type: KasRef, nullable: false, resolve: () => ({ enabled: false }) }),
   }),
 });

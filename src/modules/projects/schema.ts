@@ -267,7 +267,12 @@ builder.objectField(GroupRef, 'projects', (t) =>
   t.connection({
     type: ProjectRef,
     nullable: false,
-    args: { includeSubgroups: t.arg.boolean(), search: t.arg.string() },
+    args: {
+      includeSubgroups: t.arg.boolean(),
+      search: t.arg.string(),
+      // GitLab's direct-transfer importer asks for it (sources from 16.1 on).
+      notAimedForDeletion: t.arg.boolean({ description: 'Leave out projects scheduled for deletion: forgegate deletes at once, so there are none.' }),
+    },
     resolve: (g, args, ctx) => pagedConnection(args, listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search })),
   }),
 );

@@ -8,10 +8,14 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 
 /**
- * Where a user's export of a project lives: DATA_DIR/relation-exports/<project>/<user>/. Files are
- * written beside their final name and renamed into place, so a reader never sees half a file.
+ * Where a user's export of a project lives: DATA_DIR/relation-exports/<project>/<user>/; of a
+ * group: DATA_DIR/relation-exports/groups/<group>/<user>/. Files are written beside their final
+ * name and renamed into place, so a reader never sees half a file.
  */
-export const exportDir = (dataDir: string, projectId: number, userId: number) => path.join(dataDir, 'relation-exports', String(projectId), String(userId));
+export function exportDir(dataDir: string, portable: { kind: 'project' | 'group'; id: number }, userId: number) {
+  const base = path.join(dataDir, 'relation-exports', ...(portable.kind === 'group' ? ['groups'] : []));
+  return path.join(base, String(portable.id), String(userId));
+}
 
 /** `labels.ndjson.gz`, `repository_bundle.bundle`; a batch: `labels/batch_3.ndjson.gz`. */
 export function exportFilePath(dir: string, relation: string, extension: string, batchNumber?: number) {

@@ -3,7 +3,7 @@
 // ways: labels with their `title`, `type` and `priorities`, milestones with their `events`,
 // releases by `tag` with their `links` and `milestone_releases`. Writers give each record GitLab's
 // attributes; readers take GitLab's and, for files written before, forgegate's earlier keys.
-import type { Label, Milestone, Release, ReleaseLink } from '../../generated/prisma/client.ts';
+import type { AwardEmoji, Epic, Label, Member, Milestone, Namespace, Release, ReleaseLink } from '../../generated/prisma/client.ts';
 
 type Row = Record<string, unknown>;
 
@@ -13,7 +13,17 @@ const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : nul
 /** A contributor as an export names them: enough for the destination to map or create a placeholder. */
 export type ExportedUser = { id: number; username: string; name: string; email: string; source_hostname: string };
 
-/** A project label: GitLab's `labels` record (its priority in the project as `priorities`). */
+/** Who a record names, as the exporting query selects them. */
+export type UserFields = Omit<ExportedUser, 'source_hostname'>;
+/** The columns of a user an export reads (Prisma `select`). */
+export const USER_FIELDS = { id: true, username: true, name: true, email: true } as const;
+
+const exportedUser = (user: UserFields, sourceHost: string): ExportedUser => ({ ...user, source_hostname: sourceHost });
+
+/**
+ * A project or group label: GitLab's `labels` record, `type` telling which (a project label's
+ * priority in the project as `priorities`).
+ */
 export function labelRecord(label: Label) {
   const priorities =
     label.priority == null
@@ -29,17 +39,18 @@ export function labelRecord(label: Label) {
     updated_at: iso(label.updatedAt),
     template: false,
     description: label.description,
-    type: 'ProjectLabel',
+    type: label.projectId == null ? 'GroupLabel' : 'ProjectLabel',
     priorities,
   };
 }
 
-/** A project milestone: GitLab's `milestones` record (forgegate keeps no milestone events). */
+/** A project or group milestone: GitLab's `milestones` record (forgegate keeps no milestone events). */
 export function milestoneRecord(m: Milestone) {
   return {
     id: m.id,
     title: m.title,
     project_id: m.projectId,
+    group_id: m.groupId,
     description: m.description,
     due_date: day(m.dueDate),
     start_date: day(m.startDate),
@@ -51,7 +62,7 @@ export function milestoneRecord(m: Milestone) {
   };
 }
 
-type ReleaseRow = Release & { author: Omit<ExportedUser, 'source_hostname'> | null; links: ReleaseLink[]; milestones: { milestone: Milestone }[] };
+type ReleaseRow = Release & { author: UserFields | null; links: ReleaseLink[]; milestones: { milestone: Milestone }[] };
 
 /**
  * A release: GitLab's `releases` record, `author_id` naming its author as GitLab does; `author`
@@ -80,7 +91,145 @@ export function releaseRecord(r: ReleaseRow, sourceHost: string) {
       updated_at: iso(l.updatedAt),
     })),
     milestone_releases: r.milestones.map(({ milestone }) => ({ milestone_id: milestone.id, release_id: r.id, milestone: milestoneRecord(milestone) })),
-    author: r.author ? ({ ...r.author, source_hostname: sourceHost } satisfies ExportedUser) : null,
+    author: r.author ? exportedUser(r.author, sourceHost) : null,
+  };
+}
+
+/** GitLab's Gitlab::VisibilityLevel. */
+const VISIBILITY_LEVEL = { private: 0, internal: 10, public: 20 } as const;
+
+/**
+ * A group's own attributes, as GitLab's group tree writes its root (`self`): GitLab's columns, the
+ * settings forgegate has no choice for as its group entity answers them (groups/entity.ts):
+ * Developers create projects (GitLab's level 2), Owners subgroups (0), LFS on, no two-factor
+ * requirement, no locks.
+ */
+export function groupRecord(group: Namespace) {
+  return {
+    name: group.name,
+    path: group.path,
+    description: group.description,
+    avatar: { url: null },
+    membership_lock: false,
+    share_with_group_lock: false,
+    visibility_level: VISIBILITY_LEVEL[group.visibility],
+    request_access_enabled: group.requestAccessEnabled,
+    parent_id: group.parentId,
+    lfs_enabled: true,
+    require_two_factor_authentication: false,
+    two_factor_grace_period: 48,
+    project_creation_level: 2,
+    subgroup_creation_level: 0,
+    emails_disabled: null,
+  };
+}
+
+type MemberRow = Member & { user: UserFields };
+
+/**
+ * A direct member of a group (`members`) or a project (`project_members`): GitLab's member record
+ * with its `user`. GitLab writes the user's public e-mail (forgegate has none, so null); `name`,
+ * `email` and `source_hostname` are forgegate's, for the placeholder a destination creates.
+ */
+export function memberRecord(m: MemberRow, sourceHost: string) {
+  const project = m.projectId != null;
+  return {
+    id: m.id,
+    access_level: m.accessLevel,
+    source_id: project ? m.projectId : m.namespaceId,
+    source_type: project ? 'Project' : 'Namespace',
+    user_id: m.userId,
+    notification_level: 3,
+    created_at: iso(m.createdAt),
+    updated_at: iso(m.updatedAt),
+    created_by_id: m.createdById,
+    invite_email: null,
+    invite_token: null,
+    invite_accepted_at: null,
+    requested_at: null,
+    expires_at: day(m.expiresAt),
+    ldap: false,
+    override: false,
+    user: { ...exportedUser(m.user, sourceHost), public_email: null },
+  };
+}
+
+type EmojiRow = AwardEmoji & { user: UserFields };
+export type EpicRow = Epic & {
+  author: UserFields | null;
+  parent: Epic | null;
+  labels: { label: Label }[];
+  awardEmoji: EmojiRow[];
+};
+
+/** An epic's own columns, as GitLab writes an epic and, nested, its `parent`. */
+function epicColumns(e: Epic) {
+  return {
+    id: e.id,
+    milestone_id: null,
+    group_id: e.groupId,
+    author_id: e.authorId,
+    iid: e.iid,
+    updated_by_id: null,
+    last_edited_by_id: null,
+    lock_version: 0,
+    // The dates GitLab keeps in start_date/end_date: the fixed ones (forgegate inherits none from milestones).
+    start_date: e.startDateIsFixed ? day(e.startDateFixed) : null,
+    end_date: e.dueDateIsFixed ? day(e.dueDateFixed) : null,
+    last_edited_at: null,
+    created_at: iso(e.createdAt),
+    updated_at: iso(e.updatedAt),
+    title: e.title,
+    description: e.description,
+    start_date_sourcing_milestone_id: null,
+    due_date_sourcing_milestone_id: null,
+    start_date_fixed: day(e.startDateFixed),
+    due_date_fixed: day(e.dueDateFixed),
+    start_date_is_fixed: e.startDateIsFixed,
+    due_date_is_fixed: e.dueDateIsFixed,
+    closed_by_id: e.closedById,
+    closed_at: iso(e.closedAt),
+    parent_id: e.parentId,
+    relative_position: e.relativePosition,
+    state: e.state,
+    start_date_sourcing_epic_id: null,
+    due_date_sourcing_epic_id: null,
+    confidential: e.confidential,
+    color: e.color,
+  };
+}
+
+/**
+ * An epic: GitLab's `epics` record with its `parent` (GitLab's importer finds it by iid), its
+ * `label_links` each with the group `label`, and `award_emoji`. Notes, events and state events
+ * forgegate does not keep are empty. `author` and each emoji's `user` are forgegate's additions.
+ */
+export function epicRecord(e: EpicRow, sourceHost: string) {
+  return {
+    ...epicColumns(e),
+    ...(e.parent && { parent: epicColumns(e.parent) }),
+    award_emoji: e.awardEmoji.map((a) => ({
+      id: a.id,
+      name: a.name,
+      user_id: a.userId,
+      awardable_type: 'Epic',
+      awardable_id: e.id,
+      created_at: iso(a.createdAt),
+      updated_at: iso(a.updatedAt),
+      user: exportedUser(a.user, sourceHost),
+    })),
+    events: [],
+    label_links: e.labels.map(({ label }) => ({
+      target_id: e.id,
+      target_type: 'Epic',
+      label_id: label.id,
+      created_at: null,
+      updated_at: null,
+      label: labelRecord(label),
+    })),
+    notes: [],
+    resource_state_events: [],
+    author: e.author ? exportedUser(e.author, sourceHost) : null,
   };
 }
 

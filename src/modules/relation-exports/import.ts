@@ -21,7 +21,12 @@ import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { refreshRepositoryFacts } from '../projects/service.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { labelPriority, labelTitle, releaseAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
-import { isRelation, type Relation } from './service.ts';
+import type { ProjectRelation } from './relations.ts';
+
+/** The relations a file of which imports into a project (members come with a group migration). */
+const IMPORTABLE = ['self', 'labels', 'milestones', 'releases', 'repository_bundle', 'project_members'] as const satisfies readonly ProjectRelation[];
+type Relation = (typeof IMPORTABLE)[number];
+const isRelation = (value: string): value is Relation => (IMPORTABLE as readonly string[]).includes(value);
 
 /** Objects created per transaction while importing, and their bytes in the file: bound memory and lock time. */
 const CHUNK = 200;
@@ -95,6 +100,17 @@ async function importBundle(ctx: Context, project: ProjectWithNamespace, file: U
 }
 
 type Row = Record<string, unknown>;
+
+/** Every record of a (small) relation file, read within the instance's limits: a group's members. */
+export async function readRelationRecords(ctx: Context, file: Upload): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const { line, record } of readNdjsonGzip(file.stream(), fileLimits(await readSettings(ctx.db)))) {
+    const text = findUnstorableText(record);
+    if (text) throw new RelationFileError(`Line ${line}: ${text.name} ${text.problem}`);
+    rows.push(record);
+  }
+  return rows;
+}
 
 type NdjsonRelation = Exclude<Relation, 'repository_bundle'>;
 
@@ -171,12 +187,37 @@ function validLinks(rows: Row[]): (LinkRow & { linkType: ReleaseLinkType })[] {
 }
 const MILESTONE_STATES: MilestoneState[] = ['active', 'closed'];
 
+/** Roles a membership may hold (GitLab's Gitlab::Access); anything else in a file is left out. */
+const ROLES = new Set<number>([AccessLevel.GUEST, AccessLevel.REPORTER, AccessLevel.DEVELOPER, AccessLevel.MAINTAINER, AccessLevel.OWNER]);
+
+/**
+ * Memberships of the project's or group's source members, each member mapped as any contributor
+ * (a placeholder until reassigned, whose membership the reassignment then moves).
+ */
+export async function importMembers(
+  rows: Row[],
+  mapper: ContributorMapper,
+  create: (data: { userId: number; accessLevel: number; expiresAt: Date | null }[]) => Promise<unknown>,
+) {
+  const data: { userId: number; accessLevel: number; expiresAt: Date | null }[] = [];
+  for (const r of rows) {
+    const accessLevel = Number(r.access_level);
+    if (!ROLES.has(accessLevel)) continue;
+    const userId = await mapper.userIdFor(contributor(r.user));
+    if (userId !== null) data.push({ userId, accessLevel, expiresAt: date(r.expires_at) });
+  }
+  if (data.length) await create(data);
+}
+
 const IMPORTERS: Record<NdjsonRelation, Importer> = {
   self: async (ctx, project, rows) => {
     const attributes = rows[0];
     const description = str(attributes.description);
     if (description !== null) await ctx.db.project.update({ where: { id: project.id }, data: { description } });
   },
+
+  project_members: (ctx, project, rows, mapper) =>
+    importMembers(rows, mapper, (data) => ctx.db.member.createMany({ data: data.map((m) => ({ ...m, projectId: project.id })), skipDuplicates: true })),
 
   labels: async (ctx, project, rows) => {
     const data = rows.flatMap((r) => {

@@ -1,0 +1,165 @@
+// Direct transfer between two forgegate servers on loopback: the destination pulls a group (its
+// subgroup, projects, repositories, labels, milestones, releases and members) from the source
+// with one POST /bulk_imports, through the source's relation export routes, as from GitLab.
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/app.ts';
+
+let src: TestApp;
+let dst: TestApp;
+let dev: Awaited<ReturnType<TestApp['user']>>;
+
+type Row = Record<string, unknown>;
+
+/** Runs both servers' queued jobs, one round of the destination's at a time, until the migration is over. */
+async function migrate(id: number): Promise<Row> {
+  for (let round = 0; round < 300; round++) {
+    await src.deps.jobs.drain();
+    await dst.deps.jobs.drain({ maxRuns: 1 }).catch(() => undefined);
+    const status = (await dst.api('get', `/bulk_imports/${id}`).expect(200)).body;
+    if (!['created', 'started'].includes(status.status)) return status;
+  }
+  throw new Error('the migration did not end');
+}
+
+const startImport = (entities: Row[], token = src.root.token) =>
+  dst.api('post', '/bulk_imports').send({ configuration: { url: src.base, access_token: token }, entities });
+
+beforeAll(async () => {
+  [src, dst] = await Promise.all([createTestApp(), createTestApp()]);
+  await src.api('put', '/application/settings').send({ bulk_import_enabled: true }).expect(200);
+  await dst.api('put', '/application/settings').send({ bulk_import_enabled: true, allow_local_requests_from_web_hooks_and_services: true }).expect(200);
+  dev = await src.user('devuser');
+  const group = (await src.api('post', '/groups').send({ name: 'Acme', path: 'acme', description: 'Moved group' }).expect(201)).body;
+  await src.api('post', '/groups').send({ name: 'Sub', path: 'sub', parent_id: group.id }).expect(201);
+  await src.api('post', `/groups/${group.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
+  const project = (
+    await src
+      .api('post', '/projects')
+      .send({ name: 'App', path: 'app', namespace_id: group.id, description: 'The app', initialize_with_readme: true })
+      .expect(201)
+  ).body;
+  await src.api('post', `/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 40 }).expect(201);
+  await src.api('post', `/projects/${project.id}/repository/branches`).send({ branch: 'feature', ref: 'main' }).expect(201);
+  await src.api('post', `/projects/${project.id}/repository/tags`).send({ tag_name: 'v1.0', ref: 'main' }).expect(201);
+  await src.api('post', `/projects/${project.id}/labels`).send({ name: 'bug', color: '#ff0000' }).expect(201);
+  await src.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1', due_date: '2030-01-01' }).expect(201);
+  await src
+    .api('post', `/projects/${project.id}/releases`, dev.token)
+    .send({ tag_name: 'v1.0', name: 'First', milestones: ['M1'], assets: { links: [{ name: 'bin', url: 'https://example.com/bin' }] } })
+    .expect(201);
+});
+afterAll(async () => {
+  await Promise.all([src?.close(), dst?.close()]);
+});
+
+describe('POST /bulk_imports', () => {
+  it('refuses a bad token with GitLab’s 422 and creates nothing', async () => {
+    const res = await startImport(
+      [{ source_type: 'group_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }],
+      'glpat-wrong',
+    );
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: "Import aborted as the provided personal access token does not have the required 'api' scope or is no longer valid." });
+    expect(await dst.db.bulkImport.count()).toBe(0);
+    await dst.api('get', '/groups/acme').expect(404);
+  });
+
+  it('validates entities before asking the source', async () => {
+    const res = await startImport([{ source_type: 'user_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }]);
+    expect(res.status).toBe(400);
+    expect(await dst.db.bulkImport.count()).toBe(0);
+  });
+
+  it('migrates a group with its subgroup and project; the token is stored encrypted', async () => {
+    const created = await startImport([{ source_type: 'group_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }]).expect(
+      201,
+    );
+    expect(created.headers['content-type']).toBe('application/json');
+    expect(created.body).toMatchObject({ status: 'created', source_type: 'gitlab', source_url: src.base, has_failures: false });
+    expect(JSON.stringify(created.body)).not.toContain(src.root.token);
+    const stored = await dst.db.bulkImport.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(stored.accessTokenEncrypted).not.toContain(src.root.token);
+
+    const done = await migrate(created.body.id);
+    expect(done.status).toBe('finished');
+    const entities = (await dst.api('get', `/bulk_imports/${created.body.id}/entities`).expect(200)).body as Row[];
+    expect(entities.map((e) => [e.entity_type, e.source_full_path, e.destination_full_path, e.status]).sort()).toEqual([
+      ['group', 'acme', 'acme', 'finished'],
+      ['group', 'acme/sub', 'acme/sub', 'finished'],
+      ['project', 'acme/app', 'acme/app', 'finished'],
+    ]);
+    expect(entities.every((e) => Array.isArray(e.failures) && (e.failures as unknown[]).length === 0)).toBe(true);
+
+    // The same answers on both sides, ids and timestamps aside.
+    const same = async (path: string, pick: (r: Row) => unknown) => {
+      const [a, b] = await Promise.all([src.api('get', path).expect(200), dst.api('get', path).expect(200)]);
+      const list = (body: unknown) => (Array.isArray(body) ? body.map(pick) : pick(body as Row));
+      expect(list(b.body)).toEqual(list(a.body));
+      return b.body;
+    };
+    await same('/groups/acme', (g) => [g.name, g.path, g.full_path, g.description]);
+    await same('/groups/acme%2Fsub', (g) => [g.name, g.full_path]);
+    const app = 'acme%2Fapp';
+    await same(`/projects/${app}`, (p) => [p.name, p.path_with_namespace, p.description, p.default_branch]);
+    await same(`/projects/${app}/repository/branches`, (b) => [b.name, (b.commit as Row).id]);
+    await same(`/projects/${app}/repository/tags`, (t) => [t.name, (t.commit as Row).id]);
+    await same(`/projects/${app}/labels`, (l) => [l.name, l.color]);
+    await same(`/projects/${app}/milestones`, (m) => [m.title, m.due_date, m.state]);
+    const releases = await same(`/projects/${app}/releases`, (r) => [
+      r.tag_name,
+      r.name,
+      ((r.assets as Row).links as Row[]).map((l) => [l.name, l.url]),
+      (r.milestones as Row[]).map((m) => m.title),
+    ]);
+
+    // Contributors are placeholders with import source user records; memberships go to them.
+    const author = (releases as Row[])[0].author as Row;
+    expect(author.username).toMatch(/^devuser_placeholder_user_/);
+    const sourceUsers = await dst.db.importSourceUser.findMany({ where: { sourceUsername: 'devuser' } });
+    expect(sourceUsers).toHaveLength(1);
+    expect(sourceUsers[0].placeholderUserId).toBe(author.id);
+    const groupMembers = (await dst.api('get', '/groups/acme/members').expect(200)).body as Row[];
+    expect(groupMembers.find((m) => m.id === author.id)?.access_level).toBe(30);
+    const projectMembers = (await dst.api('get', `/projects/${app}/members`).expect(200)).body as Row[];
+    expect(projectMembers.find((m) => m.id === author.id)?.access_level).toBe(40);
+  });
+
+  it('lists the migrations and entities, 404 for another user', async () => {
+    const list = await dst.api('get', '/bulk_imports').expect(200);
+    expect(list.headers['x-total']).toBe('1');
+    const [bulk] = list.body as Row[];
+    const all = await dst.api('get', '/bulk_imports/entities?status=finished').expect(200);
+    expect(all.body).toHaveLength(3);
+    const other = await dst.user('stranger');
+    await dst.api('get', `/bulk_imports/${bulk.id}`, other.token).expect(404);
+    expect((await dst.api('get', '/bulk_imports', other.token).expect(200)).body).toEqual([]);
+    const entity = (all.body as Row[])[0];
+    expect((await dst.api('get', `/bulk_imports/${bulk.id}/entities/${entity.id}/failures`).expect(200)).body).toEqual([]);
+  });
+
+  it('a hostile relation file fails its entity with a recorded failure; the process stays up', async () => {
+    // The source's labels export replaced by a file with a NUL byte in a title.
+    const project = (await src.api('get', '/projects/acme%2Fapp').expect(200)).body;
+    await dst.api('post', '/groups').send({ name: 'Landing', path: 'landing' }).expect(201);
+    const created = await startImport([
+      { source_type: 'project_entity', source_full_path: 'acme/app', destination_slug: 'app', destination_namespace: 'landing' },
+    ]).expect(201);
+    await src.deps.jobs.drain();
+    await dst.deps.jobs.drain({ maxRuns: 1 }).catch(() => undefined);
+    await src.deps.jobs.drain();
+    const exported = await src.db.relationExport.findFirstOrThrow({ where: { projectId: project.id, relation: 'labels' } });
+    const { exportDir, exportFilePath } = await import('../src/modules/relation-exports/files.ts');
+    const fs = await import('node:fs');
+    fs.writeFileSync(
+      exportFilePath(exportDir(src.config.dataDir, { kind: 'project', id: project.id }, exported.userId), 'labels', 'ndjson.gz'),
+      gzipSync(`${JSON.stringify({ title: 'bad\u0000', color: '#000000' })}\n`),
+    );
+    const done = await migrate(created.body.id);
+    expect(done).toMatchObject({ status: 'failed', has_failures: true });
+    const [entity] = (await dst.api('get', `/bulk_imports/${created.body.id}/entities`).expect(200)).body as Row[];
+    expect(entity.status).toBe('failed');
+    expect(entity.failures).toEqual([expect.objectContaining({ relation: 'labels', exception_class: 'BadRequestError' })]);
+    await dst.api('get', '/version').expect(200);
+  });
+});

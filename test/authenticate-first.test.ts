@@ -66,6 +66,7 @@ const GITLAB: { source: string; paths: RegExp; writes?: true }[] = [
   { source: 'lib/api/version.rb, lib/api/metadata.rb: before { authenticate! }', paths: /^\/(version|metadata)$/ },
   { source: 'ee/lib/api/experiments.rb: before { authorize_read_experiments! }', paths: /^\/experiments/ },
   { source: 'lib/api/todos.rb: before { authenticate! }', paths: /^\/todos/ },
+  { source: 'lib/api/bulk_imports.rb: before { authenticate! }', paths: /^\/bulk_imports/ },
   { source: 'ee/lib/api/epics.rb: authenticate_non_get!; ee todos (before { authenticate! })', paths: /^\/groups\/:id(\/-)?\/epics/, writes: true },
   // Forgegate's own administrator routes, as every GitLab /admin API (authenticated_as_admin!).
   { source: 'forgegate admin routes', paths: /^\/admin\// },

@@ -30,6 +30,18 @@ const facts = async (id: number) => {
   const { empty_repo, readme_url } = (await t.api('get', `/projects/${id}`).expect(200)).body;
   return { empty_repo, readme_url };
 };
+/**
+ * The facts once a git push's event has been heard: the server announces a push after git's answer
+ * has gone out (as GitLab's post-receive runs after the push), so the client may ask first.
+ */
+async function factsAfterPush(id: number, expected: Awaited<ReturnType<typeof facts>>) {
+  let seen = await facts(id);
+  for (let attempt = 0; attempt < 100 && JSON.stringify(seen) !== JSON.stringify(expected); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    seen = await facts(id);
+  }
+  return seen;
+}
 const stored = async (id: number) => t.db.project.findUniqueOrThrow({ where: { id }, select: { emptyRepo: true, readmePath: true } });
 const readme = (p: Project, branch: string, file: string) => `${EXTERNAL_URL}/${p.path_with_namespace}/-/blob/${branch}/${file}`;
 
@@ -83,10 +95,11 @@ describe('the repository facts on the project row', () => {
     };
     await commit('code.txt');
     await client.ok(['push', '-q', url, 'main'], { cwd: dir });
-    expect(await facts(p.id)).toEqual({ empty_repo: false, readme_url: null });
+    expect(await factsAfterPush(p.id, { empty_repo: false, readme_url: null })).toEqual({ empty_repo: false, readme_url: null });
     await commit('README');
     await client.ok(['push', '-q', url, 'main'], { cwd: dir });
-    expect(await facts(p.id)).toEqual({ empty_repo: false, readme_url: readme(p, 'main', 'README') });
+    const withReadme = { empty_repo: false, readme_url: readme(p, 'main', 'README') };
+    expect(await factsAfterPush(p.id, withReadme)).toEqual(withReadme);
   });
 
   it('of a row older than the columns are read from its repository once, and kept', async () => {

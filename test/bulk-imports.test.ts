@@ -1,5 +1,6 @@
 // Direct transfer between two forgegate servers on loopback: the destination pulls a group (its
-// subgroup, projects, repositories, labels, milestones, releases and members) from the source
+// subgroup, projects, repositories, labels, milestones, releases and members, the group's labels,
+// milestones and epics) from the source
 // with one POST /bulk_imports, through the source's relation export routes, as from GitLab.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,24 @@ beforeAll(async () => {
   const group = (await src.api('post', '/groups').send({ name: 'Acme', path: 'acme', description: 'Moved group' }).expect(201)).body;
   await src.api('post', '/groups').send({ name: 'Sub', path: 'sub', parent_id: group.id }).expect(201);
   await src.api('post', `/groups/${group.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
+  // Group labels, milestones and epics: a child written before its parent, labels, a closed epic, an award.
+  await src.api('post', `/groups/${group.id}/labels`).send({ name: 'frontend', color: '#00ff00', description: 'UI' }).expect(201);
+  await src.api('post', `/groups/${group.id}/labels`).send({ name: 'backend', color: '#0000ff' }).expect(201);
+  await src.api('post', `/groups/${group.id}/milestones`).send({ title: 'Q1', start_date: '2030-01-01', due_date: '2030-03-31' }).expect(201);
+  const q2 = (await src.api('post', `/groups/${group.id}/milestones`).send({ title: 'Q2' }).expect(201)).body;
+  await src.api('put', `/groups/${group.id}/milestones/${q2.id}`).send({ state_event: 'close' }).expect(200);
+  const epics = `/groups/${group.id}/epics`;
+  const child = (
+    await src
+      .api('post', epics, dev.token)
+      .send({ title: 'Child', labels: 'frontend,backend', due_date_fixed: '2030-02-01', due_date_is_fixed: true })
+      .expect(201)
+  ).body;
+  const parent = (await src.api('post', epics, dev.token).send({ title: 'Roadmap', labels: 'frontend' }).expect(201)).body;
+  await src.api('put', `${epics}/${child.iid}`).send({ parent_id: parent.id }).expect(200);
+  const done = (await src.api('post', epics).send({ title: 'Done' }).expect(201)).body;
+  await src.api('put', `${epics}/${done.iid}`).send({ state_event: 'close' }).expect(200);
+  await src.api('post', `${epics}/${child.iid}/award_emoji`, dev.token).send({ name: 'thumbsup' }).expect(201);
   const project = (
     await src
       .api('post', '/projects')
@@ -113,6 +132,52 @@ describe('POST /bulk_imports', () => {
       (r.milestones as Row[]).map((m) => m.title),
     ]);
 
+    // The group's labels, milestones and epics, through GraphQL, the same on both sides.
+    const groupQuery = `{ group(fullPath: "acme") {
+      labels { nodes { title color description } }
+      milestones(sort: DUE_DATE_ASC) { nodes { title state startDate dueDate } }
+      epics(sort: TITLE_ASC) { nodes { iid title state dueDateFixed dueDateIsFixed parent { iid } labels { nodes { title } } author { username } awardEmoji { nodes { name user { username } } } } }
+    } }`;
+    const [srcGroup, dstGroup] = await Promise.all([src.graphql(groupQuery), dst.graphql(groupQuery)]);
+    expect(dstGroup.body.errors).toBeUndefined();
+    const portable = (body: Row) => {
+      const g = (body.data as Row).group as Row;
+      const nodes = (c: unknown) => (c as { nodes: Row[] }).nodes;
+      return {
+        labels: nodes(g.labels),
+        milestones: nodes(g.milestones),
+        epics: nodes(g.epics).map(
+          ({ author, awardEmoji, labels, ...e }): Row => ({
+            ...e,
+            labels: nodes(labels)
+              .map((l) => l.title)
+              .sort(),
+            awards: nodes(awardEmoji).map((a) => a.name),
+          }),
+        ),
+      };
+    };
+    const moved = portable(dstGroup.body);
+    expect(moved).toEqual(portable(srcGroup.body));
+    expect(moved.labels.map((l) => l.title)).toEqual(expect.arrayContaining(['backend', 'frontend']));
+    expect(moved.milestones.map((m) => [m.title, m.state])).toEqual([
+      ['Q1', 'active'],
+      ['Q2', 'closed'],
+    ]);
+    const byTitle = Object.fromEntries(moved.epics.map((e) => [e.title, e]));
+    expect(byTitle.Child).toMatchObject({ parent: { iid: byTitle.Roadmap.iid }, labels: ['backend', 'frontend'], awards: ['thumbsup'] });
+    expect(byTitle.Done.state).toBe('closed');
+    // Epic authors and award users are the source's, as placeholders.
+    const dstEpics = ((dstGroup.body.data.group as Row).epics as { nodes: Row[] }).nodes;
+    const child = dstEpics.find((e) => e.title === 'Child')!;
+    expect((child.author as Row).username).toMatch(/^devuser_placeholder_user_/);
+    expect(((child.awardEmoji as { nodes: Row[] }).nodes[0].user as Row).username).toBe((child.author as Row).username);
+    // An author whose e-mail is a destination member's (root's, the group's creator) maps to that member.
+    expect((dstEpics.find((e) => e.title === 'Done')!.author as Row).username).toBe('root');
+    // New epics continue after the imported iids.
+    const next = (await dst.api('post', '/groups/acme/epics').send({ title: 'After' }).expect(201)).body;
+    expect(next.iid).toBe(Math.max(...moved.epics.map((e) => Number(e.iid))) + 1);
+
     // Contributors are placeholders with import source user records; memberships go to them.
     const author = (releases as Row[])[0].author as Row;
     expect(author.username).toMatch(/^devuser_placeholder_user_/);
@@ -136,6 +201,38 @@ describe('POST /bulk_imports', () => {
     expect((await dst.api('get', '/bulk_imports', other.token).expect(200)).body).toEqual([]);
     const entity = (all.body as Row[])[0];
     expect((await dst.api('get', `/bulk_imports/${bulk.id}/entities/${entity.id}/failures`).expect(200)).body).toEqual([]);
+  });
+
+  it('a re-run of the group pipelines (a crash before their trackers were saved) creates nothing twice', async () => {
+    const entity = await dst.db.bulkImportEntity.findFirstOrThrow({ where: { sourceFullPath: 'acme', sourceType: 'group_entity' } });
+    const groupId = entity.namespaceId!;
+    const counts = async () => ({
+      labels: await dst.db.label.count({ where: { groupId } }),
+      milestones: await dst.db.milestone.count({ where: { groupId } }),
+      epics: await dst.db.epic.count({ where: { groupId } }),
+      children: await dst.db.epic.count({ where: { groupId, parentId: { not: null } } }),
+      epicLabels: await dst.db.epicLabel.count({ where: { epic: { groupId } } }),
+      awards: await dst.db.awardEmoji.count({ where: { epic: { groupId } } }),
+    });
+    const before = await counts();
+    // The round trip's records (and one epic created since), so the comparison below is not of zeros.
+    expect(before).toEqual({ labels: 2, milestones: 2, epics: 4, children: 1, epicLabels: 3, awards: 1 });
+    const relations = ['labels', 'milestones', 'epics'];
+    await dst.db.bulkImportTracker.updateMany({ where: { entityId: entity.id, relation: { in: relations } }, data: { status: 0, objectsCount: 0 } });
+    await dst.db.bulkImportEntity.update({ where: { id: entity.id }, data: { status: 1 } });
+    await dst.deps.jobs.send('bulk-import-entity', { entityId: entity.id });
+    for (let round = 0; round < 50 && (await dst.db.bulkImportEntity.findUniqueOrThrow({ where: { id: entity.id } })).status === 1; round++) {
+      await src.deps.jobs.drain();
+      await dst.deps.jobs.drain({ maxRuns: 1 }).catch(() => undefined);
+    }
+    const trackers = await dst.db.bulkImportTracker.findMany({ where: { entityId: entity.id, relation: { in: relations } } });
+    // Each file read again (its records counted anew), none of its records created twice.
+    expect(trackers.map((t) => [t.relation, t.status, t.objectsCount]).sort()).toEqual([
+      ['epics', 2, 3],
+      ['labels', 2, 2],
+      ['milestones', 2, 2],
+    ]);
+    expect(await counts()).toEqual(before);
   });
 
   it('a hostile relation file fails its entity with a recorded failure; the process stays up', async () => {

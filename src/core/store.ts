@@ -50,3 +50,13 @@ export async function nextIid(db: Pick<Db, '$queryRaw'>, scope: string, ownerId:
 export async function handBackIid(db: Pick<Db, '$executeRaw'>, scope: string, ownerId: number, iid: number): Promise<void> {
   await db.$executeRaw`UPDATE internal_ids SET last = last - 1 WHERE scope = ${scope} AND owner_id = ${ownerId} AND last = ${iid}`;
 }
+
+/**
+ * Makes `iid` taken in its scope (an import keeping the source's iids), so the next `nextIid` hands
+ * out a later one. One statement, whatever was taken before.
+ */
+export async function reserveIid(db: Pick<Db, '$executeRaw'>, scope: string, ownerId: number, iid: number): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO internal_ids (scope, owner_id, last) VALUES (${scope}, ${ownerId}, ${iid})
+    ON CONFLICT (scope, owner_id) DO UPDATE SET last = GREATEST(internal_ids.last, EXCLUDED.last)`;
+}

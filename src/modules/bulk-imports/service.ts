@@ -16,9 +16,8 @@ import type { AppDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { createGroup } from '../groups/service.ts';
-import { ContributorMapper } from '../import-source-users/service.ts';
 import { createProject } from '../projects/service.ts';
-import { importMembers, importRelation, readRelationRecords } from '../relation-exports/import.ts';
+import { importGroupRelation, importRelation, type GroupFileRelation } from '../relation-exports/import.ts';
 import { encodedPath, SourceClient, SourceRefusedError, SourceUnavailableError } from './source.ts';
 
 export const ENTITY_QUEUE = 'bulk-import-entity';
@@ -39,6 +38,10 @@ const PIPELINES: Record<EntityType, { relation: string; stage: number }[]> = {
   group_entity: [
     { relation: 'subgroups', stage: 1 },
     { relation: 'members', stage: 1 },
+    { relation: 'labels', stage: 1 },
+    { relation: 'milestones', stage: 1 },
+    // After the labels they link to (GitLab's EE epics pipeline, stage 2).
+    { relation: 'epics', stage: 2 },
     { relation: 'projects', stage: 2 },
   ],
   project_entity: [
@@ -475,11 +478,6 @@ async function pullRelation(run: Run, relation: string): Promise<number> {
     const imported = await importRelation(ctx, { projectId: entity.projectId! }, relation, file);
     return imported.objectsCount;
   }
-  // A group's members (the group's own relations beyond them are listed in the README as not yet moved).
   const group = await ctx.db.namespace.findUniqueOrThrow({ where: { id: entity.namespaceId! } });
-  const rows = await readRelationRecords(ctx, file);
-  await importMembers(rows, new ContributorMapper(ctx, { namespace: group }), (data) =>
-    ctx.db.member.createMany({ data: data.map((m) => ({ ...m, namespaceId: group.id })), skipDuplicates: true }),
-  );
-  return rows.length;
+  return importGroupRelation(ctx, group, relation as GroupFileRelation, file);
 }

@@ -258,8 +258,23 @@ export function releaseMilestoneTitles(row: Row): string[] {
   return Array.isArray(row.milestones) ? row.milestones.map(String) : [];
 }
 
-/** Who a release record names: forgegate's `author`, else GitLab's bare `author_id` (a placeholder per source user). */
-export function releaseAuthor(row: Row): Row | null {
+/** Who a release or an epic record names: forgegate's `author`, else GitLab's bare `author_id` (a placeholder per source user). */
+export function recordAuthor(row: Row): Row | null {
   if (row.author && typeof row.author === 'object' && !Array.isArray(row.author)) return row.author as Row;
   return typeof row.author_id === 'number' || typeof row.author_id === 'string' ? { id: row.author_id } : null;
+}
+
+const object = (value: unknown): Row | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : null);
+
+/** An epic record's parent, by iid: GitLab's nested `parent`. */
+export const epicParentIid = (row: Row): unknown => object(row.parent)?.iid;
+
+/** Titles of an epic record's labels: GitLab's `label_links[].label`. */
+export function linkedLabelTitles(row: Row): string[] {
+  const links = Array.isArray(row.label_links) ? (row.label_links as unknown[]) : [];
+  return links.flatMap((link) => {
+    const label = object(object(link)?.label);
+    const title = label ? labelTitle(label) : null;
+    return title ? [title] : [];
+  });
 }

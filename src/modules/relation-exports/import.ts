@@ -3,13 +3,13 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import type { MilestoneState, Prisma, RelationImport, ReleaseLinkType } from '../../generated/prisma/client.ts';
+import type { EpicState, MilestoneState, Namespace, Prisma, RelationImport, ReleaseLinkType } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { BadRequestError, ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import { findUnstorableText, isStorableDate, MAX_ID, MAX_YEAR, MIN_YEAR } from '../../core/input.ts';
-import { nextIid } from '../../core/store.ts';
+import { nextIid, reserveIid } from '../../core/store.ts';
 import { readSettings, type ApplicationSettings } from '../../core/settings.ts';
 import { SpooledUpload, type Upload } from '../../core/upload.ts';
 import { isValidTagName } from '../../git/tags.ts';
@@ -20,8 +20,9 @@ import { ContributorMapper, type SourceContributor } from '../import-source-user
 import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { refreshRepositoryFacts } from '../projects/service.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
-import { labelPriority, labelTitle, releaseAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
-import type { ProjectRelation } from './relations.ts';
+import { emojiNamed } from '../epics/award-emoji.ts';
+import { epicParentIid, labelPriority, labelTitle, linkedLabelTitles, recordAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
+import type { GROUP_RELATIONS, ProjectRelation } from './relations.ts';
 
 /** The relations a file of which imports into a project (members come with a group migration). */
 const IMPORTABLE = ['self', 'labels', 'milestones', 'releases', 'repository_bundle', 'project_members'] as const satisfies readonly ProjectRelation[];
@@ -68,7 +69,8 @@ export async function importRelation(ctx: Context, input: ParentInput, relationN
   const finish = (data: Prisma.RelationImportUpdateInput) => ctx.db.relationImport.update({ where: { id: record.id }, data });
   let count: number;
   try {
-    count = relation === 'repository_bundle' ? await importBundle(ctx, project, file) : await importNdjson(ctx, project, relation, file, fileLimits(settings));
+    count =
+      relation === 'repository_bundle' ? await importBundle(ctx, project, file) : await importProjectNdjson(ctx, project, relation, file, fileLimits(settings));
   } catch (error) {
     const known = error instanceof RelationFileError || error instanceof GitBundleError;
     await finish({ status: 'failed', error: (error as Error).message.slice(0, 255) });
@@ -101,26 +103,51 @@ async function importBundle(ctx: Context, project: ProjectWithNamespace, file: U
 
 type Row = Record<string, unknown>;
 
-/** Every record of a (small) relation file, read within the instance's limits: a group's members. */
-export async function readRelationRecords(ctx: Context, file: Upload): Promise<Row[]> {
-  const rows: Row[] = [];
-  for await (const { line, record } of readNdjsonGzip(file.stream(), fileLimits(await readSettings(ctx.db)))) {
-    const text = findUnstorableText(record);
-    if (text) throw new RelationFileError(`Line ${line}: ${text.name} ${text.problem}`);
-    rows.push(record);
-  }
-  return rows;
+type NdjsonRelation = Exclude<Relation, 'repository_bundle'>;
+/** The relations of a group a file of which imports (GitLab's group tree, `self` aside: the group is created from the source's API). */
+export type GroupFileRelation = Exclude<(typeof GROUP_RELATIONS)[number], 'self'>;
+type FileRelation = NdjsonRelation | GroupFileRelation;
+
+function importProjectNdjson(ctx: Context, project: ProjectWithNamespace, relation: NdjsonRelation, file: Upload, limits: NdjsonLimits): Promise<number> {
+  const mapper = new ContributorMapper(ctx, project);
+  return importNdjson(file, limits, relation, (rows) => IMPORTERS[relation](ctx, project, rows, mapper));
 }
 
-type NdjsonRelation = Exclude<Relation, 'repository_bundle'>;
+/**
+ * One relation file of a group (a direct transfer's group pipelines): members, labels, milestones,
+ * epics. As a project's, records are matched by their natural key (a label's title, a
+ * milestone's, an epic's iid, kept from the source), so a re-run after a crash creates nothing
+ * twice. Epics' parents are linked once every epic of the file exists, a parent coming after its child.
+ */
+export async function importGroupRelation(ctx: Context, group: Namespace, relation: GroupFileRelation, file: Upload): Promise<number> {
+  const limits = fileLimits(await readSettings(ctx.db));
+  const mapper = new ContributorMapper(ctx, { namespace: group });
+  const owner = { groupId: group.id };
+  switch (relation) {
+    case 'members':
+      return importNdjson(file, limits, relation, (rows) =>
+        importMembers(rows, mapper, (data) => ctx.db.member.createMany({ data: data.map((m) => ({ ...m, namespaceId: group.id })), skipDuplicates: true })),
+      );
+    case 'labels':
+      return importNdjson(file, limits, relation, (rows) => importLabels(ctx, owner, rows));
+    case 'milestones':
+      return importNdjson(file, limits, relation, (rows) => importMilestones(ctx, owner, rows));
+    case 'epics': {
+      const parents = new Map<number, number>();
+      const count = await importNdjson(file, limits, relation, (rows) => importEpics(ctx, group, rows, mapper, parents));
+      await linkEpicParents(ctx, group, parents);
+      return count;
+    }
+  }
+}
 
-async function importNdjson(ctx: Context, project: ProjectWithNamespace, relation: NdjsonRelation, file: Upload, limits: NdjsonLimits): Promise<number> {
-  const mapper = new ContributorMapper(ctx, project);
+/** Reads a relation file in chunks, each handed to `importChunk`: the number of records. */
+async function importNdjson(file: Upload, limits: NdjsonLimits, relation: FileRelation, importChunk: (rows: Row[]) => Promise<void>): Promise<number> {
   let chunk: Row[] = [];
   let chunkBytes = 0;
   let count = 0;
   const flush = async () => {
-    if (chunk.length) await IMPORTERS[relation](ctx, project, chunk, mapper);
+    if (chunk.length) await importChunk(chunk);
     count += chunk.length;
     chunk = [];
     chunkBytes = 0;
@@ -137,7 +164,11 @@ async function importNdjson(ctx: Context, project: ProjectWithNamespace, relatio
 }
 
 /** Date fields of each relation: PostgreSQL stores years 1 to 9999 only. */
-const DATES: Partial<Record<NdjsonRelation, string[]>> = { milestones: ['start_date', 'due_date'], releases: ['released_at', 'created_at'] };
+const DATES: Partial<Record<FileRelation, string[]>> = {
+  milestones: ['start_date', 'due_date'],
+  releases: ['released_at', 'created_at'],
+  epics: ['start_date_fixed', 'due_date_fixed', 'created_at', 'closed_at'],
+};
 
 /**
  * Why no column could hold a record, or null. These are not the product's rules (a record that
@@ -145,7 +176,7 @@ const DATES: Partial<Record<NdjsonRelation, string[]>> = { milestones: ['start_d
  * or an unpaired surrogate in any text, a date outside the years PostgreSQL stores, a priority past its integer column. The
  * import stops at such a line and names it, as the product's own forms answer 400 to the same bytes.
  */
-function unstorable(relation: NdjsonRelation, record: Row): string | null {
+function unstorable(relation: FileRelation, record: Row): string | null {
   const text = findUnstorableText(record);
   if (text) return `${text.name} ${text.problem}`;
   for (const field of DATES[relation] ?? []) {
@@ -194,7 +225,7 @@ const ROLES = new Set<number>([AccessLevel.GUEST, AccessLevel.REPORTER, AccessLe
  * Memberships of the project's or group's source members, each member mapped as any contributor
  * (a placeholder until reassigned, whose membership the reassignment then moves).
  */
-export async function importMembers(
+async function importMembers(
   rows: Row[],
   mapper: ContributorMapper,
   create: (data: { userId: number; accessLevel: number; expiresAt: Date | null }[]) => Promise<unknown>,
@@ -209,6 +240,173 @@ export async function importMembers(
   if (data.length) await create(data);
 }
 
+/** What labels and milestones belong to: a project or a group. */
+type Owner = { projectId: number } | { groupId: number };
+const iidScope = (kind: string, owner: Owner): [string, number] =>
+  'projectId' in owner ? [`${kind}:project`, owner.projectId] : [`${kind}:group`, owner.groupId];
+
+/** A project's or a group's labels, by title; a title already there is left as it is. */
+async function importLabels(ctx: Context, owner: Owner, rows: Row[]) {
+  const data = rows.flatMap((r) => {
+    const name = labelTitle(r);
+    if (!name?.trim() || name.length > MAX_TEXT) return [];
+    // A priority is a project's (GitLab's `priorities`): a group label has none.
+    const priority = 'projectId' in owner ? labelPriority(r) : null;
+    return [
+      {
+        ...owner,
+        name,
+        color: normalizeColor(str(r.color) ?? '') ?? '#6699CC',
+        description: str(r.description),
+        priority: typeof priority === 'number' ? priority : null,
+      },
+    ];
+  });
+  if (data.length) await ctx.db.label.createMany({ data, skipDuplicates: true });
+}
+
+/** A project's or a group's milestones, by title, each with the owner's next iid. */
+async function importMilestones(ctx: Context, owner: Owner, rows: Row[]) {
+  const titles = rows.map((r) => str(r.title)).filter((t): t is string => Boolean(t));
+  const existing = new Set((await ctx.db.milestone.findMany({ where: { ...owner, title: { in: titles } }, select: { title: true } })).map((m) => m.title));
+  const [scope, ownerId] = iidScope('milestones', owner);
+  await ctx.db.$transaction(async (tx) => {
+    for (const r of rows) {
+      const title = str(r.title);
+      if (!title?.trim() || title.length > MAX_TEXT || existing.has(title)) continue;
+      existing.add(title);
+      const state = MILESTONE_STATES.includes(r.state as MilestoneState) ? (r.state as MilestoneState) : 'active';
+      await tx.milestone.create({
+        data: {
+          ...owner,
+          iid: await nextIid(tx, scope, ownerId),
+          title,
+          description: str(r.description) ?? '',
+          state,
+          startDate: date(r.start_date),
+          dueDate: date(r.due_date),
+        },
+      });
+    }
+  });
+}
+
+const EPIC_STATES: EpicState[] = ['opened', 'closed'];
+const DEFAULT_EPIC_COLOR = '#1068BF';
+const INT_MAX = 2 ** 31 - 1;
+/** A positive integer a column holds (an iid, a position), or null. */
+const intOrNull = (value: unknown, min: number): number | null =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= INT_MAX ? (value as number) : null;
+
+/**
+ * Epics of a group, keeping the source's iids (as GitLab's importer does, so references and the
+ * parent links still name them): a record whose iid the group has is skipped, one without an iid
+ * left out. Labels are linked by title (the group's or an ancestor's, the nearest first), authors
+ * and award emoji users mapped as any contributor. Each record's parent iid goes to `parents`,
+ * linked at the end; a chunk is one transaction, so an epic never exists without its labels.
+ */
+async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: ContributorMapper, parents: Map<number, number>) {
+  const records = rows.flatMap((r) => {
+    const iid = intOrNull(r.iid, 1);
+    const title = str(r.title);
+    return iid !== null && title?.trim() && title.length <= MAX_TEXT ? [{ r, iid, title }] : [];
+  });
+  for (const { r, iid } of records) {
+    const parentIid = intOrNull(epicParentIid(r), 1);
+    if (parentIid !== null && parentIid !== iid) parents.set(iid, parentIid);
+  }
+  const taken = await ctx.db.epic.findMany({ where: { groupId: group.id, iid: { in: records.map((e) => e.iid) } }, select: { iid: true } });
+  const seen = new Set(taken.map((e) => e.iid));
+  const fresh = records.filter(({ iid }) => !seen.has(iid) && Boolean(seen.add(iid)));
+  if (!fresh.length) return;
+  const labels = await labelIdsByTitle(
+    ctx,
+    group,
+    fresh.flatMap(({ r }) => linkedLabelTitles(r)),
+  );
+  // Contributors first (placeholders are created in transactions of their own), then the records.
+  const authors: (number | null)[] = [];
+  const awards: { name: string; userId: number }[][] = [];
+  for (const { r } of fresh) {
+    authors.push(await mapper.userIdFor(contributor(recordAuthor(r))));
+    awards.push(await epicAwards(r, mapper));
+  }
+  await ctx.db.$transaction(async (tx) => {
+    await reserveIid(tx, 'epics:group', group.id, Math.max(...fresh.map((e) => e.iid)));
+    for (const [index, { r, iid, title }] of fresh.entries()) {
+      const state = EPIC_STATES.includes(r.state as EpicState) ? (r.state as EpicState) : 'opened';
+      const createdAt = date(r.created_at) ?? new Date();
+      const labelIds = [...new Set(linkedLabelTitles(r).flatMap((t) => labels.get(t) ?? []))];
+      await tx.epic.create({
+        data: {
+          groupId: group.id,
+          iid,
+          title,
+          description: str(r.description),
+          state,
+          closedAt: state === 'closed' ? (date(r.closed_at) ?? createdAt) : null,
+          confidential: r.confidential === true,
+          color: normalizeColor(str(r.color) ?? '') ?? DEFAULT_EPIC_COLOR,
+          startDateIsFixed: r.start_date_is_fixed === true,
+          startDateFixed: date(r.start_date_fixed),
+          dueDateIsFixed: r.due_date_is_fixed === true,
+          dueDateFixed: date(r.due_date_fixed),
+          relativePosition: intOrNull(r.relative_position, -INT_MAX),
+          authorId: authors[index],
+          createdAt,
+          labels: { create: labelIds.map((labelId) => ({ labelId })) },
+          awardEmoji: { create: awards[index] },
+        },
+      });
+    }
+  });
+}
+
+/** Group labels by title, among the group's and its ancestors' (the nearest group's winning). */
+async function labelIdsByTitle(ctx: Context, group: Namespace, titles: string[]): Promise<Map<string, number>> {
+  if (!titles.length) return new Map();
+  const found = await ctx.db.label.findMany({ where: { groupId: { in: group.traversalIds }, name: { in: [...new Set(titles)] } } });
+  const depth = (groupId: number | null) => group.traversalIds.indexOf(groupId!);
+  found.sort((a, b) => depth(a.groupId) - depth(b.groupId));
+  return new Map(found.map((l) => [l.name, l.id]));
+}
+
+/** An epic record's award emoji: known names, once per user and name. */
+async function epicAwards(r: Row, mapper: ContributorMapper): Promise<{ name: string; userId: number }[]> {
+  const kept = new Map<string, { name: string; userId: number }>();
+  for (const a of Array.isArray(r.award_emoji) ? (r.award_emoji as Row[]) : []) {
+    const name = a && typeof a === 'object' ? str(a.name) : null;
+    if (!name || !(await emojiNamed(name))) continue;
+    const userId = await mapper.userIdFor(contributor(a.user ?? (a.user_id == null ? null : { id: a.user_id })));
+    if (userId !== null) kept.set(`${userId}:${name}`, { name, userId });
+  }
+  return [...kept.values()];
+}
+
+/**
+ * Links each imported epic to its parent, by iid within the group, once all exist. A link that
+ * would close a loop (a file is the importer's word) is left out: a tree stays a tree.
+ */
+async function linkEpicParents(ctx: Context, group: Namespace, parents: Map<number, number>) {
+  for (const child of [...parents.keys()]) {
+    const chain = new Set([child]);
+    for (let at = parents.get(child); at !== undefined; at = parents.get(at)) {
+      if (chain.has(at)) {
+        parents.delete(child);
+        break;
+      }
+      chain.add(at);
+    }
+  }
+  const parentIids = [...new Set(parents.values())];
+  if (!parentIids.length) return;
+  const found = await ctx.db.epic.findMany({ where: { groupId: group.id, iid: { in: parentIids } }, select: { id: true, iid: true } });
+  const children = new Map<number, number[]>();
+  for (const [child, parent] of parents) children.set(parent, [...(children.get(parent) ?? []), child]);
+  // One statement per parent, each setting all its children.
+  for (const { id, iid } of found) await ctx.db.epic.updateMany({ where: { groupId: group.id, iid: { in: children.get(iid)! } }, data: { parentId: id } });
+}
+
 const IMPORTERS: Record<NdjsonRelation, Importer> = {
   self: async (ctx, project, rows) => {
     const attributes = rows[0];
@@ -219,49 +417,9 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
   project_members: (ctx, project, rows, mapper) =>
     importMembers(rows, mapper, (data) => ctx.db.member.createMany({ data: data.map((m) => ({ ...m, projectId: project.id })), skipDuplicates: true })),
 
-  labels: async (ctx, project, rows) => {
-    const data = rows.flatMap((r) => {
-      const name = labelTitle(r);
-      if (!name?.trim() || name.length > MAX_TEXT) return [];
-      const priority = labelPriority(r);
-      return [
-        {
-          projectId: project.id,
-          name,
-          color: normalizeColor(str(r.color) ?? '') ?? '#6699CC',
-          description: str(r.description),
-          priority: typeof priority === 'number' ? priority : null,
-        },
-      ];
-    });
-    if (data.length) await ctx.db.label.createMany({ data, skipDuplicates: true });
-  },
+  labels: (ctx, project, rows) => importLabels(ctx, { projectId: project.id }, rows),
 
-  milestones: async (ctx, project, rows) => {
-    const titles = rows.map((r) => str(r.title)).filter((t): t is string => Boolean(t));
-    const existing = new Set(
-      (await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: titles } }, select: { title: true } })).map((m) => m.title),
-    );
-    await ctx.db.$transaction(async (tx) => {
-      for (const r of rows) {
-        const title = str(r.title);
-        if (!title?.trim() || title.length > MAX_TEXT || existing.has(title)) continue;
-        existing.add(title);
-        const state = MILESTONE_STATES.includes(r.state as MilestoneState) ? (r.state as MilestoneState) : 'active';
-        await tx.milestone.create({
-          data: {
-            projectId: project.id,
-            iid: await nextIid(tx, 'milestones:project', project.id),
-            title,
-            description: str(r.description) ?? '',
-            state,
-            startDate: date(r.start_date),
-            dueDate: date(r.due_date),
-          },
-        });
-      }
-    });
-  },
+  milestones: (ctx, project, rows) => importMilestones(ctx, { projectId: project.id }, rows),
 
   releases: async (ctx, project, rows, mapper) => {
     const tags = rows.map(releaseTag).filter((t): t is string => Boolean(t));
@@ -274,7 +432,7 @@ const IMPORTERS: Record<NdjsonRelation, Importer> = {
     });
     // Contributors first (placeholders are created in transactions of their own), then the records.
     const authors: (number | null)[] = [];
-    for (const r of fresh) authors.push(await mapper.userIdFor(contributor(releaseAuthor(r))));
+    for (const r of fresh) authors.push(await mapper.userIdFor(contributor(recordAuthor(r))));
     const milestoneTitles = [...new Set(fresh.flatMap(releaseMilestoneTitles))];
     const milestones = new Map(
       (await ctx.db.milestone.findMany({ where: { projectId: project.id, title: { in: milestoneTitles } }, select: { id: true, title: true } })).map((m) => [

@@ -43,6 +43,63 @@ async function statementsOf(run: () => Promise<unknown>) {
   }
 }
 
+type PageInfo = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+
+/** A page of the connection at `path` (under `data`) from `query`: its nodes' numeric ids and its page info. */
+async function graphqlPage(query: string, path: string[], variables: Record<string, unknown>) {
+  const res = await t.graphql(query, variables);
+  expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+  const { nodes, pageInfo } = path.reduce((at, key) => at[key], res.body.data);
+  return { ids: nodes.map((n: { id: string }) => Number(n.id.split('/').pop())) as number[], pageInfo: pageInfo as PageInfo };
+}
+
+/**
+ * Walks a whole list forward with `after`, `size` at a time, then back from its last row with
+ * `before`: the rows read each way, to compare with the offset answer.
+ */
+async function walkBothWays(read: (variables: Record<string, unknown>) => Promise<{ ids: number[]; pageInfo: PageInfo }>, size: number) {
+  const forward: number[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const { ids, pageInfo } = await read({ first: size, after });
+    expect(pageInfo.hasPreviousPage).toBe(after !== null);
+    forward.push(...ids);
+    if (!pageInfo.hasNextPage) break;
+    after = pageInfo.endCursor;
+  }
+  const backward: number[] = [];
+  let before: string | null = (await read({ last: 1 })).pageInfo.startCursor;
+  for (;;) {
+    const { ids, pageInfo } = await read({ last: size, before });
+    expect(pageInfo.hasNextPage).toBe(true);
+    backward.unshift(...ids);
+    if (!pageInfo.hasPreviousPage) break;
+    before = pageInfo.startCursor;
+  }
+  return { forward, backward };
+}
+
+/**
+ * The one statement a request sent that reads `table` through Prisma, and the rows its OFFSET
+ * skips: Prisma writes `OFFSET $n` after every `take`, bound to 0 where no `skip` is given, so a
+ * seek shows as an OFFSET of 0 (the offset read of the same page is the positive control).
+ */
+async function prismaWindowOf(table: string, run: () => Promise<unknown>) {
+  t.queryCounter.reset();
+  t.queryCounter.record = true;
+  try {
+    await run();
+  } finally {
+    t.queryCounter.record = false;
+  }
+  const { statements, values } = t.queryCounter;
+  const at = statements.flatMap((s, i) => (s.includes(`FROM "public"."${table}"`) && s.includes('LIMIT') ? [i] : []));
+  expect(at).toHaveLength(1);
+  const sql = statements[at[0]!]!;
+  const offset = /OFFSET \$(\d+)/.exec(sql)?.[1];
+  return { sql, skipped: offset === undefined ? 0 : Number(values[at[0]!]![Number(offset) - 1]) };
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   const res = await t.api('post', '/groups').send({ name: 'Big', path: 'big', visibility: 'public' });
@@ -190,6 +247,40 @@ describe('GraphQL cursors that seek', () => {
     // A name cursor is valid under the name order only.
     const named = await t.graphql(PAGE, { first: 5, after: b64('{"name":"p1","id":"1"}'), sort: 'name_asc' });
     expect(named.body.errors).toBeUndefined();
+  });
+});
+
+describe('GraphQL cursors that seek on users', () => {
+  const USERS = `query($first: Int, $last: Int, $after: String, $before: String) {
+    users(first: $first, last: $last, after: $after, before: $before) { nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
+  }`;
+  const read = (variables: Record<string, unknown>) => graphqlPage(USERS, ['users'], variables);
+
+  beforeAll(async () => {
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO users (username, name, email, updated_at) SELECT 'seek-' || g, 'Seek', 'seek-' || g || '@example.com', now() FROM generate_series(1, 230) g`,
+    );
+  });
+
+  it('walks users (newest first) forward with after and back with before, equal to the offset answer', async () => {
+    const expected = (await t.db.user.findMany({ orderBy: { id: 'desc' }, select: { id: true } })).map((u) => u.id);
+    expect(expected.length).toBeGreaterThan(230);
+    const { forward, backward } = await walkBothWays(read, 50);
+    expect(forward).toEqual(expected);
+    expect(backward).toEqual(expected.slice(0, -1));
+    expect(fromB64((await read({ first: 1 })).pageInfo.endCursor!)).toEqual({ id: String(expected[0]) });
+  });
+
+  it('seeks in SQL: a page after a cursor compares the id, with no OFFSET; offset cursors still read', async () => {
+    const { pageInfo } = await read({ first: 10 });
+    const seek = await prismaWindowOf('users', () => read({ first: 10, after: pageInfo.endCursor }));
+    expect(seek.sql).toMatch(/WHERE "public"\."users"\."id" < \$\d+ ORDER BY "public"\."users"\."id" DESC LIMIT \$\d+/);
+    expect(seek.skipped).toBe(0);
+    const expected = (await t.db.user.findMany({ orderBy: { id: 'desc' }, select: { id: true }, skip: 10, take: 5 })).map((u) => u.id);
+    const offset = await prismaWindowOf('users', async () => expect((await read({ first: 5, after: b64('OffsetConnection:9') })).ids).toEqual(expected));
+    expect(offset.skipped).toBe(10);
+    const res = await t.graphql(USERS, { first: 5, after: b64('{"name":"x","id":"1"}') });
+    expect(res.body.errors?.[0]?.message).toBe('Please provide a valid cursor');
   });
 });
 

@@ -101,7 +101,7 @@ async function prismaWindowOf(table: string, run: () => Promise<unknown>) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { EPICS_ENABLED: 'true' } });
   const res = await t.api('post', '/groups').send({ name: 'Big', path: 'big', visibility: 'public' });
   group = res.body;
   // Names that repeat (the id breaks their ties) and instants that repeat too.
@@ -280,6 +280,58 @@ describe('GraphQL cursors that seek on users', () => {
     const offset = await prismaWindowOf('users', async () => expect((await read({ first: 5, after: b64('OffsetConnection:9') })).ids).toEqual(expected));
     expect(offset.skipped).toBe(10);
     const res = await t.graphql(USERS, { first: 5, after: b64('{"name":"x","id":"1"}') });
+    expect(res.body.errors?.[0]?.message).toBe('Please provide a valid cursor');
+  });
+});
+
+describe('GraphQL cursors that seek on epics', () => {
+  const EPICS = `query($first: Int, $last: Int, $after: String, $before: String, $sort: EpicSort) {
+    group(fullPath: "big") { epics(first: $first, last: $last, after: $after, before: $before, sort: $sort) {
+      nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  const ORDERS = {
+    TITLE_ASC: [{ title: 'asc' }, { id: 'asc' }],
+    CREATED_AT_DESC: [{ createdAt: 'desc' }, { id: 'desc' }],
+    UPDATED_AT_ASC: [{ updatedAt: 'asc' }, { id: 'asc' }],
+  } as const;
+
+  beforeAll(async () => {
+    // Titles and instants that repeat: the id breaks their ties.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO epics (group_id, iid, title, created_at, updated_at)
+       SELECT $1, g, 'e' || (g % 17), timestamp '2026-01-01' + (g % 7) * interval '1 hour', timestamp '2026-02-01' + (g % 5) * interval '1 minute'
+       FROM generate_series(1, 230) g`,
+      group.id,
+    );
+  });
+
+  it('walks epics forward with after and back with before, equal to the offset answer, for sorts with ties', async () => {
+    for (const [sort, orderBy] of Object.entries(ORDERS)) {
+      const expected = (await t.db.epic.findMany({ where: { groupId: group.id }, orderBy: [...orderBy], select: { id: true } })).map((e) => e.id);
+      expect(expected).toHaveLength(230);
+      const { forward, backward } = await walkBothWays((variables) => graphqlPage(EPICS, ['group', 'epics'], { ...variables, sort }), 40);
+      expect(forward, sort).toEqual(expected);
+      expect(backward, sort).toEqual(expected.slice(0, -1));
+    }
+  });
+
+  it('seeks in SQL: a page after a cursor compares (title, id), with no rows skipped; offset cursors still read', async () => {
+    const read = (variables: Record<string, unknown>) => graphqlPage(EPICS, ['group', 'epics'], { ...variables, sort: 'TITLE_ASC' });
+    const { pageInfo } = await read({ first: 10 });
+    const last = fromB64(pageInfo.endCursor!);
+    expect(Object.keys(last)).toEqual(['title', 'id']);
+    const seek = await prismaWindowOf('epics', () => read({ first: 10, after: pageInfo.endCursor }));
+    expect(seek.sql).toMatch(/"public"\."epics"\."title" > \$\d+ OR \("public"\."epics"\."title" = \$\d+ AND "public"\."epics"\."id" > \$\d+\)/);
+    expect(seek.sql).toMatch(/ORDER BY "public"\."epics"\."title" ASC, "public"\."epics"\."id" ASC LIMIT \$\d+/);
+    expect(seek.skipped).toBe(0);
+    const expected = (await t.db.epic.findMany({ where: { groupId: group.id }, orderBy: [{ title: 'asc' }, { id: 'asc' }], skip: 10, take: 5 })).map(
+      (e) => e.id,
+    );
+    const offset = await prismaWindowOf('epics', async () => expect((await read({ first: 5, after: b64('OffsetConnection:9') })).ids).toEqual(expected));
+    expect(offset.skipped).toBe(10);
+    // A title cursor is no cursor of the creation order.
+    const res = await t.graphql(EPICS, { first: 5, after: pageInfo.endCursor, sort: 'CREATED_AT_DESC' });
     expect(res.body.errors?.[0]?.message).toBe('Please provide a valid cursor');
   });
 });

@@ -336,6 +336,67 @@ describe('GraphQL cursors that seek on epics', () => {
   });
 });
 
+describe('GraphQL cursors that seek on alerts', () => {
+  const ALERTS = `query($path: ID!, $first: Int, $last: Int, $after: String, $before: String, $sort: AlertManagementAlertSort, $search: String) {
+    project(fullPath: $path) { alertManagementAlerts(first: $first, last: $last, after: $after, before: $before, sort: $sort, search: $search) {
+      nodes { id: iid } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  const ORDERS = {
+    STARTED_AT_ASC: [{ startedAt: 'asc' }, { id: 'asc' }],
+    CREATED_TIME_DESC: [{ createdAt: 'desc' }, { id: 'desc' }],
+    EVENT_COUNT_DESC: [{ events: 'desc' }, { id: 'desc' }],
+  } as const;
+  let project: { id: number; path: string };
+
+  beforeAll(async () => {
+    project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id }, orderBy: { id: 'asc' } });
+    // Instants and event counts that repeat: the id breaks their ties.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO alerts (project_id, iid, title, events, started_at, created_at, updated_at)
+       SELECT $1, g, CASE WHEN g % 3 = 0 THEN 'disk full' ELSE 'cpu high' END, 1 + g % 4,
+              timestamp '2026-03-01' + (g % 9) * interval '1 minute', timestamp '2026-03-02' + (g % 6) * interval '1 second', now()
+       FROM generate_series(1, 230) g`,
+      project.id,
+    );
+  });
+
+  const read = (variables: Record<string, unknown>) => graphqlPage(ALERTS, ['project', 'alertManagementAlerts'], { path: `big/${project.path}`, ...variables });
+
+  it('walks alerts forward with after and back with before, equal to the offset answer, for sorts with ties (and within a search)', async () => {
+    for (const [sort, orderBy] of Object.entries(ORDERS)) {
+      for (const search of [null, 'disk']) {
+        const where = { projectId: project.id, ...(search && { title: { contains: search } }) };
+        const expected = (await t.db.alert.findMany({ where, orderBy: [...orderBy], select: { iid: true } })).map((a) => a.iid);
+        expect(expected.length).toBeGreaterThan(70);
+        const { forward, backward } = await walkBothWays((variables) => read({ ...variables, sort, search }), 30);
+        expect(forward, `${sort} ${search}`).toEqual(expected);
+        expect(backward, `${sort} ${search}`).toEqual(expected.slice(0, -1));
+      }
+    }
+  });
+
+  it('seeks in SQL: a page after a cursor compares (started_at, id), with no OFFSET; offset cursors and the enum sorts still read by offset', async () => {
+    const { pageInfo } = await read({ first: 10, sort: 'STARTED_AT_ASC' });
+    expect(Object.keys(fromB64(pageInfo.endCursor!))).toEqual(['started_at', 'id']);
+    const sent = await statementsOf(() => read({ first: 10, after: pageInfo.endCursor, sort: 'STARTED_AT_ASC' }));
+    const window = sent.filter((s) => s.includes('FROM alerts a WHERE a.id IN'));
+    expect(window).toHaveLength(1);
+    expect(window[0]).toMatch(/\(a\.started_at, a\.id\) > \(\$\d+, \$\d+\) ORDER BY a\.started_at ASC, a\.id ASC LIMIT/);
+    expect(sent.join('\n')).not.toMatch(/OFFSET/);
+    const expected = (await t.db.alert.findMany({ where: { projectId: project.id }, orderBy: [{ startedAt: 'asc' }, { id: 'asc' }], skip: 10, take: 5 })).map(
+      (a) => a.iid,
+    );
+    const offset = await statementsOf(async () =>
+      expect((await read({ first: 5, after: b64('OffsetConnection:9'), sort: 'STARTED_AT_ASC' })).ids).toEqual(expected),
+    );
+    expect(offset.join('\n')).toMatch(/OFFSET \$\d+/);
+    // Severity runs its ids against the enum's direction: read by offset, with offset cursors.
+    const severity = await read({ first: 5, sort: 'SEVERITY_DESC' });
+    expect(Buffer.from(severity.pageInfo.endCursor!, 'base64').toString()).toBe('OffsetConnection:4');
+  });
+});
+
 describe('bounded counts', () => {
   it('leave X-Total out past 10,000 rows without counting past 10,001 (10,000 rows is the positive control)', async () => {
     const project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id } });

@@ -397,6 +397,53 @@ describe('GraphQL cursors that seek on alerts', () => {
   });
 });
 
+describe('GraphQL cursors that seek on releases', () => {
+  const RELEASES = `query($path: ID!, $first: Int, $last: Int, $after: String, $before: String, $sort: ReleaseSort) {
+    project(fullPath: $path) { releases(first: $first, last: $last, after: $after, before: $before, sort: $sort) {
+      nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  let project: { id: number; path: string };
+
+  beforeAll(async () => {
+    project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id }, orderBy: { id: 'desc' } });
+    // Release instants that repeat: the id breaks their ties.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO releases (project_id, tag, released_at, created_at, updated_at)
+       SELECT $1, 'v' || g, timestamp '2026-04-01' + (g % 8) * interval '1 day', now(), now() FROM generate_series(1, 150) g`,
+      project.id,
+    );
+  });
+
+  const read = (variables: Record<string, unknown>) => graphqlPage(RELEASES, ['project', 'releases'], { path: `big/${project.path}`, ...variables });
+
+  it('walks releases forward with after and back with before, equal to the offset answer, with ties in released_at', async () => {
+    for (const [sort, direction] of [
+      ['RELEASED_AT_DESC', 'desc'],
+      ['RELEASED_AT_ASC', 'asc'],
+    ] as const) {
+      const expected = (
+        await t.db.release.findMany({ where: { projectId: project.id }, orderBy: [{ releasedAt: direction }, { id: direction }], select: { id: true } })
+      ).map((r) => r.id);
+      const { forward, backward } = await walkBothWays((variables) => read({ ...variables, sort }), 40);
+      expect(forward, sort).toEqual(expected);
+      expect(backward, sort).toEqual(expected.slice(0, -1));
+    }
+  });
+
+  it('seeks in SQL: a page after a cursor compares (released_at, id), with no OFFSET', async () => {
+    const { pageInfo } = await read({ first: 10 });
+    expect(Object.keys(fromB64(pageInfo.endCursor!))).toEqual(['released_at', 'id']);
+    const sent = await statementsOf(() => read({ first: 10, after: pageInfo.endCursor }));
+    const window = sent.filter((s) => s.includes('FROM releases r WHERE'));
+    expect(window).toHaveLength(1);
+    expect(window[0]).toMatch(/\(r\.released_at, r\.id\) < \(\$\d+, \$\d+\) ORDER BY r\.released_at DESC, r\.id DESC LIMIT/);
+    expect(sent.join('\n')).not.toMatch(/OFFSET/);
+    const offset = await statementsOf(() => read({ first: 10, after: b64('OffsetConnection:9') }));
+    expect(offset.join('\n')).toMatch(/OFFSET \$\d+/);
+  });
+});
+
 describe('bounded counts', () => {
   it('leave X-Total out past 10,000 rows without counting past 10,001 (10,000 rows is the positive control)', async () => {
     const project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id } });

@@ -43,8 +43,65 @@ async function statementsOf(run: () => Promise<unknown>) {
   }
 }
 
+type PageInfo = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+
+/** A page of the connection at `path` (under `data`) from `query`: its nodes' numeric ids and its page info. */
+async function graphqlPage(query: string, path: string[], variables: Record<string, unknown>) {
+  const res = await t.graphql(query, variables);
+  expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+  const { nodes, pageInfo } = path.reduce((at, key) => at[key], res.body.data);
+  return { ids: nodes.map((n: { id: string }) => Number(n.id.split('/').pop())) as number[], pageInfo: pageInfo as PageInfo };
+}
+
+/**
+ * Walks a whole list forward with `after`, `size` at a time, then back from its last row with
+ * `before`: the rows read each way, to compare with the offset answer.
+ */
+async function walkBothWays(read: (variables: Record<string, unknown>) => Promise<{ ids: number[]; pageInfo: PageInfo }>, size: number) {
+  const forward: number[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const { ids, pageInfo } = await read({ first: size, after });
+    expect(pageInfo.hasPreviousPage).toBe(after !== null);
+    forward.push(...ids);
+    if (!pageInfo.hasNextPage) break;
+    after = pageInfo.endCursor;
+  }
+  const backward: number[] = [];
+  let before: string | null = (await read({ last: 1 })).pageInfo.startCursor;
+  for (;;) {
+    const { ids, pageInfo } = await read({ last: size, before });
+    expect(pageInfo.hasNextPage).toBe(true);
+    backward.unshift(...ids);
+    if (!pageInfo.hasPreviousPage) break;
+    before = pageInfo.startCursor;
+  }
+  return { forward, backward };
+}
+
+/**
+ * The one statement a request sent that reads `table` through Prisma, and the rows its OFFSET
+ * skips: Prisma writes `OFFSET $n` after every `take`, bound to 0 where no `skip` is given, so a
+ * seek shows as an OFFSET of 0 (the offset read of the same page is the positive control).
+ */
+async function prismaWindowOf(table: string, run: () => Promise<unknown>) {
+  t.queryCounter.reset();
+  t.queryCounter.record = true;
+  try {
+    await run();
+  } finally {
+    t.queryCounter.record = false;
+  }
+  const { statements, values } = t.queryCounter;
+  const at = statements.flatMap((s, i) => (s.includes(`FROM "public"."${table}"`) && s.includes('LIMIT') ? [i] : []));
+  expect(at).toHaveLength(1);
+  const sql = statements[at[0]!]!;
+  const offset = /OFFSET \$(\d+)/.exec(sql)?.[1];
+  return { sql, skipped: offset === undefined ? 0 : Number(values[at[0]!]![Number(offset) - 1]) };
+}
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { EPICS_ENABLED: 'true' } });
   const res = await t.api('post', '/groups').send({ name: 'Big', path: 'big', visibility: 'public' });
   group = res.body;
   // Names that repeat (the id breaks their ties) and instants that repeat too.
@@ -190,6 +247,200 @@ describe('GraphQL cursors that seek', () => {
     // A name cursor is valid under the name order only.
     const named = await t.graphql(PAGE, { first: 5, after: b64('{"name":"p1","id":"1"}'), sort: 'name_asc' });
     expect(named.body.errors).toBeUndefined();
+  });
+});
+
+describe('GraphQL cursors that seek on users', () => {
+  const USERS = `query($first: Int, $last: Int, $after: String, $before: String) {
+    users(first: $first, last: $last, after: $after, before: $before) { nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } }
+  }`;
+  const read = (variables: Record<string, unknown>) => graphqlPage(USERS, ['users'], variables);
+
+  beforeAll(async () => {
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO users (username, name, email, updated_at) SELECT 'seek-' || g, 'Seek', 'seek-' || g || '@example.com', now() FROM generate_series(1, 230) g`,
+    );
+  });
+
+  it('walks users (newest first) forward with after and back with before, equal to the offset answer', async () => {
+    const expected = (await t.db.user.findMany({ orderBy: { id: 'desc' }, select: { id: true } })).map((u) => u.id);
+    expect(expected.length).toBeGreaterThan(230);
+    const { forward, backward } = await walkBothWays(read, 50);
+    expect(forward).toEqual(expected);
+    expect(backward).toEqual(expected.slice(0, -1));
+    expect(fromB64((await read({ first: 1 })).pageInfo.endCursor!)).toEqual({ id: String(expected[0]) });
+  });
+
+  it('seeks in SQL: a page after a cursor compares the id, with no OFFSET; offset cursors still read', async () => {
+    const { pageInfo } = await read({ first: 10 });
+    const seek = await prismaWindowOf('users', () => read({ first: 10, after: pageInfo.endCursor }));
+    expect(seek.sql).toMatch(/WHERE "public"\."users"\."id" < \$\d+ ORDER BY "public"\."users"\."id" DESC LIMIT \$\d+/);
+    expect(seek.skipped).toBe(0);
+    const expected = (await t.db.user.findMany({ orderBy: { id: 'desc' }, select: { id: true }, skip: 10, take: 5 })).map((u) => u.id);
+    const offset = await prismaWindowOf('users', async () => expect((await read({ first: 5, after: b64('OffsetConnection:9') })).ids).toEqual(expected));
+    expect(offset.skipped).toBe(10);
+    const res = await t.graphql(USERS, { first: 5, after: b64('{"name":"x","id":"1"}') });
+    expect(res.body.errors?.[0]?.message).toBe('Please provide a valid cursor');
+  });
+});
+
+describe('GraphQL cursors that seek on epics', () => {
+  const EPICS = `query($first: Int, $last: Int, $after: String, $before: String, $sort: EpicSort) {
+    group(fullPath: "big") { epics(first: $first, last: $last, after: $after, before: $before, sort: $sort) {
+      nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  const ORDERS = {
+    TITLE_ASC: [{ title: 'asc' }, { id: 'asc' }],
+    CREATED_AT_DESC: [{ createdAt: 'desc' }, { id: 'desc' }],
+    UPDATED_AT_ASC: [{ updatedAt: 'asc' }, { id: 'asc' }],
+  } as const;
+
+  beforeAll(async () => {
+    // Titles and instants that repeat: the id breaks their ties.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO epics (group_id, iid, title, created_at, updated_at)
+       SELECT $1, g, 'e' || (g % 17), timestamp '2026-01-01' + (g % 7) * interval '1 hour', timestamp '2026-02-01' + (g % 5) * interval '1 minute'
+       FROM generate_series(1, 230) g`,
+      group.id,
+    );
+  });
+
+  it('walks epics forward with after and back with before, equal to the offset answer, for sorts with ties', async () => {
+    for (const [sort, orderBy] of Object.entries(ORDERS)) {
+      const expected = (await t.db.epic.findMany({ where: { groupId: group.id }, orderBy: [...orderBy], select: { id: true } })).map((e) => e.id);
+      expect(expected).toHaveLength(230);
+      const { forward, backward } = await walkBothWays((variables) => graphqlPage(EPICS, ['group', 'epics'], { ...variables, sort }), 40);
+      expect(forward, sort).toEqual(expected);
+      expect(backward, sort).toEqual(expected.slice(0, -1));
+    }
+  });
+
+  it('seeks in SQL: a page after a cursor compares (title, id), with no rows skipped; offset cursors still read', async () => {
+    const read = (variables: Record<string, unknown>) => graphqlPage(EPICS, ['group', 'epics'], { ...variables, sort: 'TITLE_ASC' });
+    const { pageInfo } = await read({ first: 10 });
+    const last = fromB64(pageInfo.endCursor!);
+    expect(Object.keys(last)).toEqual(['title', 'id']);
+    const seek = await prismaWindowOf('epics', () => read({ first: 10, after: pageInfo.endCursor }));
+    expect(seek.sql).toMatch(/"public"\."epics"\."title" > \$\d+ OR \("public"\."epics"\."title" = \$\d+ AND "public"\."epics"\."id" > \$\d+\)/);
+    expect(seek.sql).toMatch(/ORDER BY "public"\."epics"\."title" ASC, "public"\."epics"\."id" ASC LIMIT \$\d+/);
+    expect(seek.skipped).toBe(0);
+    const expected = (await t.db.epic.findMany({ where: { groupId: group.id }, orderBy: [{ title: 'asc' }, { id: 'asc' }], skip: 10, take: 5 })).map(
+      (e) => e.id,
+    );
+    const offset = await prismaWindowOf('epics', async () => expect((await read({ first: 5, after: b64('OffsetConnection:9') })).ids).toEqual(expected));
+    expect(offset.skipped).toBe(10);
+    // A title cursor is no cursor of the creation order.
+    const res = await t.graphql(EPICS, { first: 5, after: pageInfo.endCursor, sort: 'CREATED_AT_DESC' });
+    expect(res.body.errors?.[0]?.message).toBe('Please provide a valid cursor');
+  });
+});
+
+describe('GraphQL cursors that seek on alerts', () => {
+  const ALERTS = `query($path: ID!, $first: Int, $last: Int, $after: String, $before: String, $sort: AlertManagementAlertSort, $search: String) {
+    project(fullPath: $path) { alertManagementAlerts(first: $first, last: $last, after: $after, before: $before, sort: $sort, search: $search) {
+      nodes { id: iid } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  const ORDERS = {
+    STARTED_AT_ASC: [{ startedAt: 'asc' }, { id: 'asc' }],
+    CREATED_TIME_DESC: [{ createdAt: 'desc' }, { id: 'desc' }],
+    EVENT_COUNT_DESC: [{ events: 'desc' }, { id: 'desc' }],
+  } as const;
+  let project: { id: number; path: string };
+
+  beforeAll(async () => {
+    project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id }, orderBy: { id: 'asc' } });
+    // Instants and event counts that repeat: the id breaks their ties.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO alerts (project_id, iid, title, events, started_at, created_at, updated_at)
+       SELECT $1, g, CASE WHEN g % 3 = 0 THEN 'disk full' ELSE 'cpu high' END, 1 + g % 4,
+              timestamp '2026-03-01' + (g % 9) * interval '1 minute', timestamp '2026-03-02' + (g % 6) * interval '1 second', now()
+       FROM generate_series(1, 230) g`,
+      project.id,
+    );
+  });
+
+  const read = (variables: Record<string, unknown>) => graphqlPage(ALERTS, ['project', 'alertManagementAlerts'], { path: `big/${project.path}`, ...variables });
+
+  it('walks alerts forward with after and back with before, equal to the offset answer, for sorts with ties (and within a search)', async () => {
+    for (const [sort, orderBy] of Object.entries(ORDERS)) {
+      for (const search of [null, 'disk']) {
+        const where = { projectId: project.id, ...(search && { title: { contains: search } }) };
+        const expected = (await t.db.alert.findMany({ where, orderBy: [...orderBy], select: { iid: true } })).map((a) => a.iid);
+        expect(expected.length).toBeGreaterThan(70);
+        const { forward, backward } = await walkBothWays((variables) => read({ ...variables, sort, search }), 30);
+        expect(forward, `${sort} ${search}`).toEqual(expected);
+        expect(backward, `${sort} ${search}`).toEqual(expected.slice(0, -1));
+      }
+    }
+  });
+
+  it('seeks in SQL: a page after a cursor compares (started_at, id), with no OFFSET; offset cursors and the enum sorts still read by offset', async () => {
+    const { pageInfo } = await read({ first: 10, sort: 'STARTED_AT_ASC' });
+    expect(Object.keys(fromB64(pageInfo.endCursor!))).toEqual(['started_at', 'id']);
+    const sent = await statementsOf(() => read({ first: 10, after: pageInfo.endCursor, sort: 'STARTED_AT_ASC' }));
+    const window = sent.filter((s) => s.includes('FROM alerts a WHERE a.id IN'));
+    expect(window).toHaveLength(1);
+    expect(window[0]).toMatch(/\(a\.started_at, a\.id\) > \(\$\d+, \$\d+\) ORDER BY a\.started_at ASC, a\.id ASC LIMIT/);
+    expect(sent.join('\n')).not.toMatch(/OFFSET/);
+    const expected = (await t.db.alert.findMany({ where: { projectId: project.id }, orderBy: [{ startedAt: 'asc' }, { id: 'asc' }], skip: 10, take: 5 })).map(
+      (a) => a.iid,
+    );
+    const offset = await statementsOf(async () =>
+      expect((await read({ first: 5, after: b64('OffsetConnection:9'), sort: 'STARTED_AT_ASC' })).ids).toEqual(expected),
+    );
+    expect(offset.join('\n')).toMatch(/OFFSET \$\d+/);
+    // Severity runs its ids against the enum's direction: read by offset, with offset cursors.
+    const severity = await read({ first: 5, sort: 'SEVERITY_DESC' });
+    expect(Buffer.from(severity.pageInfo.endCursor!, 'base64').toString()).toBe('OffsetConnection:4');
+  });
+});
+
+describe('GraphQL cursors that seek on releases', () => {
+  const RELEASES = `query($path: ID!, $first: Int, $last: Int, $after: String, $before: String, $sort: ReleaseSort) {
+    project(fullPath: $path) { releases(first: $first, last: $last, after: $after, before: $before, sort: $sort) {
+      nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  let project: { id: number; path: string };
+
+  beforeAll(async () => {
+    project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id }, orderBy: { id: 'desc' } });
+    // Release instants that repeat: the id breaks their ties.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO releases (project_id, tag, released_at, created_at, updated_at)
+       SELECT $1, 'v' || g, timestamp '2026-04-01' + (g % 8) * interval '1 day', now(), now() FROM generate_series(1, 150) g`,
+      project.id,
+    );
+  });
+
+  const read = (variables: Record<string, unknown>) => graphqlPage(RELEASES, ['project', 'releases'], { path: `big/${project.path}`, ...variables });
+
+  it('walks releases forward with after and back with before, equal to the offset answer, with ties in released_at', async () => {
+    for (const [sort, direction] of [
+      ['RELEASED_AT_DESC', 'desc'],
+      ['RELEASED_AT_ASC', 'asc'],
+    ] as const) {
+      const expected = (
+        await t.db.release.findMany({ where: { projectId: project.id }, orderBy: [{ releasedAt: direction }, { id: direction }], select: { id: true } })
+      ).map((r) => r.id);
+      const { forward, backward } = await walkBothWays((variables) => read({ ...variables, sort }), 40);
+      expect(forward, sort).toEqual(expected);
+      expect(backward, sort).toEqual(expected.slice(0, -1));
+    }
+  });
+
+  it('seeks in SQL: a page after a cursor compares (released_at, id), with no OFFSET', async () => {
+    const { pageInfo } = await read({ first: 10 });
+    expect(Object.keys(fromB64(pageInfo.endCursor!))).toEqual(['released_at', 'id']);
+    const sent = await statementsOf(() => read({ first: 10, after: pageInfo.endCursor }));
+    const window = sent.filter((s) => s.includes('FROM releases r WHERE'));
+    expect(window).toHaveLength(1);
+    expect(window[0]).toMatch(/\(r\.released_at, r\.id\) < \(\$\d+, \$\d+\) ORDER BY r\.released_at DESC, r\.id DESC LIMIT/);
+    expect(sent.join('\n')).not.toMatch(/OFFSET/);
+    const offset = await statementsOf(() => read({ first: 10, after: b64('OffsetConnection:9') }));
+    expect(offset.join('\n')).toMatch(/OFFSET \$\d+/);
   });
 });
 

@@ -36,3 +36,16 @@ export type Listing<T> = { fetch(page: Page): Promise<T[]>; count(): Promise<num
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * The listing with each row it reads, by offset or by seeking, turned by `map` (a row dressed for
+ * its answer); the cursors still read the row's own keys, which the turned row keeps.
+ */
+export function mappedListing<T, U extends T>(listing: Listing<T>, map: (row: T) => U): Listing<U> {
+  const { keyset } = listing;
+  return {
+    fetch: async (page) => (await listing.fetch(page)).map(map),
+    count: listing.count,
+    ...(keyset && { keyset: { keys: keyset.keys, keysOf: keyset.keysOf, fetch: async (seek: Seek) => (await keyset.fetch(seek)).map(map) } }),
+  };
+}

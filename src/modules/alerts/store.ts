@@ -1,5 +1,6 @@
 import { escapeLike } from '../../core/input.ts';
-import type { Listing } from '../../core/listing.ts';
+import type { KeyKind, Listing } from '../../core/listing.ts';
+import { keysetOf, seekSql, type SortKey } from '../../db/keyset.ts';
 import type { Db } from '../../db/client.ts';
 import { Conditions, selectList, type SqlReader } from '../../db/rows.ts';
 import { type Alert, type AlertSeverity, type AlertStatus, Prisma } from '../../generated/prisma/client.ts';
@@ -90,6 +91,21 @@ export type AlertOrder = { column: keyof typeof ALERT_ORDER_COLUMNS; direction: 
 
 const ALERT = selectList('Alert', 'a');
 
+/**
+ * The sort keys of an order that seeks: its column and the id, one direction. Severity and status
+ * run their ids against the enum's direction and `ended_at` may be null, which a row comparison
+ * cannot follow: those orders are read by offset.
+ */
+function alertSortKeys(order: AlertOrder): SortKey[] | null {
+  if (order.direction !== order.idDirection || order.column === 'endedAt') return null;
+  const kind: KeyKind = order.column === 'events' ? 'int' : 'time';
+  const column = ALERT_ORDER_COLUMNS[order.column];
+  return [
+    { key: column, column: `a.${column}`, field: order.column, kind },
+    { key: 'id', column: 'a.id', kind: 'int', field: 'id' },
+  ];
+}
+
 /** The conditions over `alerts a`, one per filter given, the project's first (every index leads with it). */
 function alertConditions(query: AlertQuery): Conditions {
   const where = new Conditions();
@@ -128,12 +144,22 @@ export function alertPages(sql: SqlReader, query: AlertQuery, order: AlertOrder,
   const rows = query.search
     ? `WITH matches AS MATERIALIZED (SELECT a.id, a.${column} FROM alerts a WHERE ${where}) SELECT a.id FROM matches a`
     : `SELECT a.id FROM alerts a WHERE ${where}`;
+  const keys = alertSortKeys(order);
   return {
     fetch: ({ offset, limit }) => {
       const page = new Conditions(where.values);
       const window = `${rows} ${by} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`;
       return sql.rows<Alert>(`SELECT ${ALERT} FROM alerts a WHERE a.id IN (${window}) ${by}`, page.values);
     },
+    // The same two steps, the window found by seeking past the cursor's row instead of an offset.
+    ...(keys && {
+      keyset: keysetOf(keys, (seek) => {
+        const page = new Conditions(where.values);
+        const { where: past, order: reading } = seekSql(keys, order.direction === 'ASC', seek, page.bind);
+        const window = `${rows}${past ? ` ${query.search ? 'WHERE' : 'AND'} ${past}` : ''} ${reading} LIMIT ${page.bind(seek.limit)}`;
+        return sql.rows<Alert>(`SELECT ${ALERT} FROM alerts a WHERE a.id IN (${window}) ${reading}`, page.values);
+      }),
+    }),
     count: async () => {
       const counted = new Conditions(where.values);
       const limit = countLimit == null ? '' : ` LIMIT ${counted.bind(countLimit)}`;

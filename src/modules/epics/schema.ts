@@ -4,6 +4,7 @@ import { builder, gid } from '../../graphql/builder.ts';
 import type { Context } from '../../core/context.ts';
 import { ForbiddenError, ParamError, UnauthorizedError } from '../../core/errors.ts';
 import { listConnection, pagedConnection } from '../../graphql/connections.ts';
+import { mappedListing } from '../../core/listing.ts';
 import { MilestoneRef, TimeframeInput } from '../milestones/index.ts';
 import { ProjectRef } from '../projects/index.ts';
 import { asPayload, mutationInput, payloadClientMutationIdField, payloadErrorsField, payloadType, type InputFields } from '../../graphql/payloads.ts';
@@ -401,7 +402,7 @@ EpicRef.implement({
           const group = (await ctx.loaders.namespace.load(e.groupId))!;
           const listing = await listEpics(ctx, group, { ...filter, parentId: e.id, includeDescendantGroups: true });
           const keep = within(e.from, filter.timeframe ?? e.timeframe ?? null);
-          return pagedConnection(args, { ...listing, fetch: async (page) => (await listing.fetch(page)).map(keep) });
+          return pagedConnection(args, mappedListing(listing, keep));
         },
       },
       EpicConnection,
@@ -539,7 +540,7 @@ builder.objectFields(GroupRef, (t) => ({
       resolve: async (g, args, ctx) => {
         const filter = filterOf(args);
         const listing = await listEpics(ctx, g, filter);
-        return pagedConnection(args, { ...listing, fetch: async (page) => (await listing.fetch(page)).map(within(g, filter.timeframe ?? null)) });
+        return pagedConnection(args, mappedListing(listing, within(g, filter.timeframe ?? null)));
       },
     },
     EpicConnection,

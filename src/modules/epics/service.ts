@@ -3,6 +3,7 @@ import type { Epic, Namespace, Prisma, Todo } from '../../generated/prisma/clien
 import type { Context } from '../../core/context.ts';
 import { nextIid } from '../../core/store.ts';
 import type { Listing } from '../../core/listing.ts';
+import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
 import { ForbiddenError, FullMessagesError, NotFoundError, ParamError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { lockKey } from '../../db/locks.ts';
@@ -193,18 +194,23 @@ function unionedWhere(or: UnionedEpicFilter): Prisma.EpicWhereInput[] {
   ];
 }
 
+/** The stored columns a sort reads, as the cursors of GitLab's keyset connections name them. */
+const SORT_COLUMNS: Record<string, SortKey> = {
+  CREATED_AT: { key: 'created_at', column: 'createdAt', kind: 'time' },
+  UPDATED_AT: { key: 'updated_at', column: 'updatedAt', kind: 'time' },
+  TITLE: { key: 'title', column: 'title', kind: 'text' },
+};
+
+/** A stored sort's keys (the id last: it breaks ties, so that pages never overlap) and direction. */
+function storedOrder(sort: Exclude<EpicSort, DateSort> | null | undefined): { keys: SortKey[]; ascending: boolean } {
+  const [, name, direction] = /^(.*)_(ASC|DESC)$/.exec(sort ?? 'CREATED_AT_DESC')!;
+  return { keys: [SORT_COLUMNS[name!]!, { key: 'id', column: 'id', kind: 'int' }], ascending: direction === 'ASC' };
+}
+
 function orderBy(sort: EpicSort | null | undefined): Prisma.EpicOrderByWithRelationInput[] {
   if (isDateSort(sort)) return [{ id: 'desc' }];
-  const [column, direction] = {
-    CREATED_AT_DESC: ['createdAt', 'desc'],
-    CREATED_AT_ASC: ['createdAt', 'asc'],
-    UPDATED_AT_DESC: ['updatedAt', 'desc'],
-    UPDATED_AT_ASC: ['updatedAt', 'asc'],
-    TITLE_DESC: ['title', 'desc'],
-    TITLE_ASC: ['title', 'asc'],
-  }[(sort as Exclude<EpicSort, DateSort>) ?? 'CREATED_AT_DESC'] as ['createdAt' | 'updatedAt' | 'title', 'asc' | 'desc'];
-  // The id breaks ties so that pages never overlap.
-  return [{ [column]: direction }, { id: direction }];
+  const { keys, ascending } = storedOrder(sort);
+  return keys.map((k) => ({ [k.column]: ascending ? 'asc' : 'desc' }));
 }
 
 const range = (after?: Date | null, before?: Date | null) => (after || before ? { ...(after && { gte: after }), ...(before && { lte: before }) } : undefined);
@@ -239,9 +245,15 @@ export async function listEpics(ctx: Context, group: Namespace, filter: EpicFilt
   const updatedAt = range(filter.updatedAfter, filter.updatedBefore);
   const where: Prisma.EpicWhereInput = { AND: and, ...(createdAt && { createdAt }), ...(updatedAt && { updatedAt }) };
   if (filter.timeframe || isDateSort(filter.sort)) return byCompositeDates(ctx, where, filter);
+  const { keys, ascending } = storedOrder(filter.sort);
   return {
     fetch: ({ offset, limit }) => ctx.db.epic.findMany({ where, orderBy: orderBy(filter.sort), skip: offset, take: limit }),
     count: () => ctx.db.epic.count({ where, take: ctx.countLimit }),
+    // The composite dates are computed, not stored: those sorts stay read by offset.
+    keyset: keysetOf(keys, (seek) => {
+      const past = seekWhere(keys, ascending, seek);
+      return ctx.db.epic.findMany({ where: { AND: [where, ...past.where] }, orderBy: past.orderBy, take: seek.limit });
+    }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Listing } from '../../core/listing.ts';
+import { keysetOf, seekSql, type SortKey } from '../../db/keyset.ts';
 import { PROJECTS_JOIN } from '../../core/store.ts';
 import { Conditions, selectList, type SqlReader } from '../../db/rows.ts';
 import type { Milestone, Release, ReleaseEvidence } from '../../generated/prisma/client.ts';
@@ -33,11 +34,21 @@ function releasePages(sql: SqlReader, from: string, values: unknown[], sort: Rel
   // The column and direction come from the four sorts above, never from the request.
   const { column, direction } = ordering(sort);
   const order = `ORDER BY r.${column} ${direction}, r.id ${direction}`;
+  const keys: SortKey[] = [
+    { key: column, column: `r.${column}`, field: column === 'created_at' ? 'createdAt' : 'releasedAt', kind: 'time' },
+    { key: 'id', column: 'r.id', field: 'id', kind: 'int' },
+  ];
   return {
     fetch: ({ offset, limit }) => {
       const page = new Conditions(values);
       return sql.rows<Release>(`SELECT ${RELEASE_COLUMNS} ${from} ${order} OFFSET ${page.bind(offset)} LIMIT ${page.bind(limit)}`, page.values);
     },
+    // The same page found by seeking past the cursor's row (`from` ends in its WHERE's conditions).
+    keyset: keysetOf(keys, (seek) => {
+      const page = new Conditions(values);
+      const { where: past, order: reading } = seekSql(keys, direction === 'asc', seek, page.bind);
+      return sql.rows<Release>(`SELECT ${RELEASE_COLUMNS} ${from}${past ? ` AND ${past}` : ''} ${reading} LIMIT ${page.bind(seek.limit)}`, page.values);
+    }),
     count: async () => {
       // Bounded like every list's count (`ctx.countLimit`): the rows past the bound are not read.
       const counted = new Conditions(values);

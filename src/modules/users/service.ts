@@ -9,6 +9,7 @@ import type { Upload } from '../../core/upload.ts';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import type { Listing } from '../../core/listing.ts';
+import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
 import { pathProblems } from '../namespaces/paths.ts';
 
 export type UserInput = {
@@ -54,6 +55,9 @@ async function membersOfGroupTree(ctx: Context, groupId: number): Promise<Prisma
   return { memberships: { some: { OR: [{ namespace: inTree }, { project: { namespace: inTree } }] } } };
 }
 
+/** Users are listed newest first, by id alone (GitLab's default `order_by=id`, its keyset order). */
+const USER_SORT_KEYS: SortKey[] = [{ key: 'id', column: 'id', kind: 'int' }];
+
 const HUMANS: Prisma.UserWhereInput = { placeholderFor: { none: {} }, importUserOf: { is: null } };
 
 export async function listUsers(ctx: Context, filter: UserFilter): Promise<Listing<User>> {
@@ -81,6 +85,10 @@ export async function listUsers(ctx: Context, filter: UserFilter): Promise<Listi
   return {
     fetch: ({ offset, limit }) => ctx.db.user.findMany({ where, orderBy: { id: 'desc' }, skip: offset, take: limit }),
     count: () => ctx.db.user.count({ where, take: ctx.countLimit }),
+    keyset: keysetOf(USER_SORT_KEYS, (seek) => {
+      const past = seekWhere(USER_SORT_KEYS, false, seek);
+      return ctx.db.user.findMany({ where: { AND: [where, ...past.where] }, orderBy: past.orderBy, take: seek.limit });
+    }),
   };
 }
 

@@ -80,10 +80,7 @@ builder.queryFields((t) => ({
     type: BulkImportEntityRef,
     description: "Entities of the viewer's migrations (of one when `bulkImportId` is given), oldest first.",
     args: { bulkImportId: t.arg.int(), status: t.arg.string() },
-    resolve: async (_r, args, ctx) => {
-      if (args.bulkImportId != null) await findBulkImport(ctx, args.bulkImportId);
-      return pagedConnection(args, listEntities(ctx, args.bulkImportId ?? null, args.status));
-    },
+    resolve: async (_r, args, ctx) => pagedConnection(args, await listEntities(ctx, args.bulkImportId ?? null, args.status)),
   }),
   bulkImportEntity: t.field({
     type: BulkImportEntityRef,

@@ -206,7 +206,7 @@ export function listBulkImports(ctx: Context, status?: string | null): Listing<B
   const where = { userId: user.id, ...(code === undefined ? {} : { status: code }) };
   return {
     fetch: ({ offset, limit }) => ctx.db.bulkImport.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit }),
-    count: () => ctx.db.bulkImport.count({ where }),
+    count: () => ctx.db.bulkImport.count({ where, take: ctx.countLimit }),
   };
 }
 
@@ -225,8 +225,10 @@ export async function findBulkImport(ctx: Context, id: number): Promise<BulkImpo
   return row;
 }
 
-export function listEntities(ctx: Context, bulkImportId: number | null, status?: string | null): Listing<BulkImportEntity> {
+/** Entities of the viewer's migrations, or of one of them (404 when it is not the viewer's). */
+export async function listEntities(ctx: Context, bulkImportId: number | null, status?: string | null): Promise<Listing<BulkImportEntity>> {
   const user = requireUser(ctx);
+  if (bulkImportId !== null) await findBulkImport(ctx, bulkImportId);
   const code = statusCode(status);
   const where = {
     bulkImport: { userId: user.id },
@@ -235,7 +237,7 @@ export function listEntities(ctx: Context, bulkImportId: number | null, status?:
   };
   return {
     fetch: ({ offset, limit }) => ctx.db.bulkImportEntity.findMany({ where, orderBy: { id: 'asc' }, skip: offset, take: limit }),
-    count: () => ctx.db.bulkImportEntity.count({ where }),
+    count: () => ctx.db.bulkImportEntity.count({ where, take: ctx.countLimit }),
   };
 }
 

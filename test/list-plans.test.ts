@@ -389,3 +389,124 @@ describe('list plans on large tables', () => {
     expect(body.data.group.epics.count).toBe(ROWS);
   });
 });
+
+describe('list plans on large tables: sorts with empty values last, expired-last milestones, every token', () => {
+  const milestones = (sort: string, after = '') =>
+    `{ project(fullPath: "big/app") { milestones(sort: ${sort}, first: 20${after && `, after: "${after}"`}) { nodes { id } } } }`;
+  const tokens = (sort: string, user = '') => `{ personalAccessTokens(${user}sort: ${sort}, first: 20) { nodes { id } } }`;
+  const offsetCursor = (offset: number) => Buffer.from(`OffsetConnection:${offset}`).toString('base64');
+
+  beforeAll(async () => {
+    // Some milestones past due (the expired part of GitLab's expired-last order), some tokens
+    // without an expiry or a use (the empty values a descending sort puts last).
+    // Milestones: 3,750 not yet due, 750 without a due date, 25,500 expired.
+    await sql.query(
+      `UPDATE milestones SET due_date = CASE WHEN iid % 40 = 0 THEN NULL WHEN iid % 8 = 1 THEN current_date + iid % 500 ELSE current_date - 1 - iid % 300 END
+       WHERE project_id = $1`,
+      [project.id],
+    );
+    await sql.query('UPDATE personal_access_tokens SET expires_at = NULL, last_used_at = NULL WHERE user_id = $1 AND id % 10 = 0', [rootId]);
+    await sql.query('ANALYZE milestones, personal_access_tokens');
+  });
+
+  it('descending by a date that may be empty reads the DESC NULLS LAST index, which the statement’s ORDER BY names (without it: a Sort)', async () => {
+    const cases = [
+      [milestones('DUE_DATE_DESC', offsetCursor(979)), 'milestones', 'milestones_project_id_due_date_desc_id_idx'],
+      // Without the user's index, the planner would read every user's (all of them root's here).
+      [
+        tokens('EXPIRES_DESC', `userId: ${rootId}, `),
+        'personal_access_tokens',
+        'personal_access_tokens_user_id_expires_at_desc_id_idx',
+        'personal_access_tokens_expires_at_desc_id_idx',
+      ],
+      [
+        tokens('LAST_USED_DESC', `userId: ${rootId}, `),
+        'personal_access_tokens',
+        'personal_access_tokens_user_id_last_used_at_desc_id_idx',
+        'personal_access_tokens_last_used_at_desc_id_idx',
+      ],
+      [tokens('EXPIRES_DESC'), 'personal_access_tokens', 'personal_access_tokens_expires_at_desc_id_idx'],
+      [tokens('LAST_USED_DESC'), 'personal_access_tokens', 'personal_access_tokens_last_used_at_desc_id_idx'],
+    ] as const;
+    for (const [query, table, index, other] of cases as readonly (readonly [string, string, string, string?])[]) {
+      const { text } = await graphqlPageStatement(query, table);
+      expect(text, query).toMatch(/DESC NULLS LAST/);
+      const { nodes, plan } = await planOf(query, table);
+      expect(
+        nodes.filter((n) => n['Relation Name'] === table).map((n) => n['Index Name']),
+        plan,
+      ).toContain(index);
+      await expectIndexedOrder(query, table);
+      const control = await planOf(query, table, other ? `${index}, ${other}` : index);
+      expect(
+        control.page.some((n) => n['Node Type'] === 'Sort'),
+        control.plan,
+      ).toBe(true);
+    }
+  });
+
+  it('expired-last milestones: each part of the order a range of the due-date index, at most three statements, none reading the project', async () => {
+    for (const sort of ['EXPIRED_LAST_DUE_DATE_ASC', 'EXPIRED_LAST_DUE_DATE_DESC']) {
+      // Page 50 lies in the first part (nothing sorted); page 250 in the last, past the first two
+      // parts, which are read as far as the offset as any offset page is.
+      for (const offset of [979, 4_979]) {
+        const query = milestones(sort, offsetCursor(offset));
+        t.queryCounter.reset();
+        t.queryCounter.record = true;
+        const { body } = await t.graphql(query);
+        t.queryCounter.record = false;
+        expect(body.errors, query).toBeUndefined();
+        expect(body.data.project.milestones.nodes, query).toHaveLength(20);
+        const parts = t.queryCounter.statements
+          .map((text, i) => ({ text, values: t.queryCounter.values[i]! }))
+          .filter(({ text }) => /FROM "public"\."milestones"[\s\S]*LIMIT/.test(text));
+        expect(parts.length, query).toBeGreaterThanOrEqual(1);
+        expect(parts.length, query).toBeLessThanOrEqual(3);
+        for (const { text, values } of parts) {
+          const { rows } = await explain(`EXPLAIN (FORMAT JSON) ${text}`, values);
+          const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+          const shown = [query, text, ...nodes.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''}`)].join('\n');
+          expect(
+            nodes.some((n) => n['Node Type'] === 'Seq Scan'),
+            shown,
+          ).toBe(false);
+          if (offset === 979)
+            expect(
+              nodes.some((n) => n['Node Type'] === 'Sort'),
+              shown,
+            ).toBe(false);
+          expect(
+            nodes.some((n) => /^(Bitmap )?Index (Only )?Scan$/.test(n['Node Type'])),
+            shown,
+          ).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('every user’s tokens (an administrator’s list): each sort offered through an index', async () => {
+    await expectIndexedOrder('/personal_access_tokens?page=50', 'personal_access_tokens');
+    for (const sort of [
+      'CREATED_DESC',
+      'CREATED_ASC',
+      'UPDATED_DESC',
+      'UPDATED_ASC',
+      'NAME_ASC',
+      'NAME_DESC',
+      'EXPIRES_ASC',
+      'EXPIRES_DESC',
+      'LAST_USED_ASC',
+      'LAST_USED_DESC',
+      'ID_ASC',
+      'ID_DESC',
+    ]) {
+      await expectIndexedOrder(tokens(sort), 'personal_access_tokens');
+    }
+    // Without the creation index the same list sorts every token: the positive control.
+    const control = await planOf(tokens('CREATED_DESC'), 'personal_access_tokens', 'personal_access_tokens_created_at_id_idx');
+    expect(
+      control.page.some((n) => n['Node Type'] === 'Sort'),
+      control.plan,
+    ).toBe(true);
+  });
+});

@@ -3,7 +3,7 @@ import type { Milestone, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Context } from '../../core/context.ts';
-import type { Listing } from '../../core/listing.ts';
+import type { Listing, Page } from '../../core/listing.ts';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import { ancestorGroupIds, parentColumn, parentId, requireParentWrite, type Parent } from '../parents/parent.ts';
@@ -97,14 +97,28 @@ export function listMilestones(ctx: Context, parent: Parent, filter: MilestoneFi
   const orderBy = orderOf(filter.sort);
   const expiredLast = filter.sort?.startsWith('EXPIRED_LAST_');
   return {
-    fetch: async ({ offset, limit }) => {
-      if (!expiredLast) return ctx.db.milestone.findMany({ where, orderBy, skip: offset, take: limit });
-      // Open milestones first, then the expired ones, each by due date: a parent has few milestones.
-      const all = await ctx.db.milestone.findMany({ where, orderBy });
-      return [...all.filter((m) => !isExpired(m)), ...all.filter(isExpired)].slice(offset, offset + limit);
-    },
+    fetch: (page) =>
+      expiredLast ? expiredLastPage(ctx, where, orderBy, page) : ctx.db.milestone.findMany({ where, orderBy, skip: page.offset, take: page.limit }),
     count: () => ctx.db.milestone.count({ where, take: ctx.countLimit }),
   };
+}
+
+/**
+ * GitLab's expired-last order: milestones not yet due first, then those without a due date, then
+ * the expired ones, each by due date (ties newest first). Each part is a range of the parent's
+ * due-date index, read in turn in the list's order until the page is full: at most three
+ * statements, each reading no further than the page's end (`today` as `isExpired` tells it).
+ */
+async function expiredLastPage(ctx: Context, where: Prisma.MilestoneWhereInput, orderBy: Prisma.MilestoneOrderByWithRelationInput[], page: Page) {
+  const now = today();
+  const parts: Prisma.MilestoneWhereInput[] = [{ dueDate: { gte: now } }, { dueDate: null }, { dueDate: { lt: now } }];
+  const end = page.offset + page.limit;
+  const rows: Milestone[] = [];
+  for (const part of parts) {
+    if (rows.length >= end) break;
+    rows.push(...(await ctx.db.milestone.findMany({ where: { AND: [where, part] }, orderBy, take: end - rows.length })));
+  }
+  return rows.slice(page.offset, end);
 }
 
 /** A milestone by its id, only within its own project or group. */

@@ -391,9 +391,6 @@ describe('GraphQL cursors that seek on alerts', () => {
       expect((await read({ first: 5, after: b64('OffsetConnection:9'), sort: 'STARTED_AT_ASC' })).ids).toEqual(expected),
     );
     expect(offset.join('\n')).toMatch(/OFFSET \$\d+/);
-    // Severity runs its ids against the enum's direction: read by offset, with offset cursors.
-    const severity = await read({ first: 5, sort: 'SEVERITY_DESC' });
-    expect(Buffer.from(severity.pageInfo.endCursor!, 'base64').toString()).toBe('OffsetConnection:4');
   });
 });
 
@@ -464,5 +461,79 @@ describe('bounded counts', () => {
     const count = sent.filter((s) => /count\(/i.test(s) && s.includes('labels'));
     expect(count).toHaveLength(1);
     expect(count[0]).toMatch(/LIMIT \$\d+/);
+  });
+});
+
+describe('GraphQL cursors that seek on alerts by severity, status and end (enum orders, ids against them, empty ends)', () => {
+  const ALERTS = `query($path: ID!, $first: Int, $last: Int, $after: String, $before: String, $sort: AlertManagementAlertSort) {
+    project(fullPath: $path) { alertManagementAlerts(first: $first, last: $last, after: $after, before: $before, sort: $sort) {
+      nodes { id: iid } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  // GitLab: descending severity is most critical first (the enum's order), ties by id in the
+  // sort's direction; an open alert has no end, which sorts where PostgreSQL puts NULLs.
+  const ORDERS = {
+    SEVERITY_DESC: [{ severity: 'asc' }, { id: 'desc' }],
+    SEVERITY_ASC: [{ severity: 'desc' }, { id: 'asc' }],
+    STATUS_DESC: [{ status: 'asc' }, { id: 'desc' }],
+    STATUS_ASC: [{ status: 'desc' }, { id: 'asc' }],
+    ENDED_AT_ASC: [{ endedAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }],
+    ENDED_AT_DESC: [{ endedAt: { sort: 'desc', nulls: 'first' } }, { id: 'desc' }],
+  } as const;
+  let project: { id: number; path: string };
+
+  beforeAll(async () => {
+    project = await t.db.project.findFirstOrThrow({ where: { namespaceId: group.id }, orderBy: { id: 'asc' }, skip: 2 });
+    // Each severity and status many times over, a third of the alerts still open (no end), ends that repeat.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO alerts (project_id, iid, title, severity, status, started_at, ended_at, updated_at)
+       SELECT $1, g, 'alert ' || g,
+              (ARRAY['critical','high','medium','low','info','unknown'])[1 + g % 6]::"AlertSeverity",
+              (ARRAY['triggered','acknowledged','resolved','ignored'])[1 + g % 4]::"AlertStatus", timestamp '2026-02-01',
+              CASE WHEN g % 3 = 0 THEN NULL ELSE timestamp '2026-03-01' + (g % 7) * interval '1 minute' END, now()
+       FROM generate_series(1, 190) g`,
+      project.id,
+    );
+  });
+
+  const read = (variables: Record<string, unknown>) => graphqlPage(ALERTS, ['project', 'alertManagementAlerts'], { path: `big/${project.path}`, ...variables });
+
+  it('walks each order forward with after and back with before, equal to the offset answer', async () => {
+    for (const [sort, orderBy] of Object.entries(ORDERS)) {
+      const expected = (await t.db.alert.findMany({ where: { projectId: project.id }, orderBy: [...orderBy], select: { iid: true } })).map((a) => a.iid);
+      expect(expected).toHaveLength(190);
+      const { forward, backward } = await walkBothWays((variables) => read({ ...variables, sort }), 25);
+      expect(forward, sort).toEqual(expected);
+      expect(backward, sort).toEqual(expected.slice(0, -1));
+    }
+  });
+
+  it('seeks in SQL: a row comparison past the cursor, no OFFSET; an empty end is null in the cursor; offset cursors still read (by OFFSET)', async () => {
+    const severity = await read({ first: 10, sort: 'SEVERITY_DESC' });
+    expect(Object.keys(fromB64(severity.pageInfo.endCursor!))).toEqual(['severity', 'id']);
+    const sent = await statementsOf(() => read({ first: 10, after: severity.pageInfo.endCursor, sort: 'SEVERITY_DESC' }));
+    const window = sent.filter((s) => s.includes('FROM alerts a WHERE a.id IN'));
+    expect(window).toHaveLength(1);
+    expect(window[0]).toMatch(/\(a\.severity, \(-a\.id\)\) > \(\$\d+, \$\d+\) ORDER BY a\.severity ASC, \(-a\.id\) ASC LIMIT/);
+    expect(sent.join('\n')).not.toMatch(/OFFSET/);
+
+    // Newest end first puts the open alerts (no end) first: the cursor carries their null.
+    const ended = await read({ first: 10, sort: 'ENDED_AT_DESC' });
+    expect(fromB64(ended.pageInfo.endCursor!)).toEqual({ ended_at: null, id: expect.any(String) });
+    const past = await statementsOf(() => read({ first: 10, after: ended.pageInfo.endCursor, sort: 'ENDED_AT_DESC' }));
+    expect(past.join('\n')).toMatch(/\(COALESCE\(a\.ended_at, 'infinity'\), a\.id\) < \(\$\d+, \$\d+\)/);
+    expect(past.join('\n')).not.toMatch(/OFFSET/);
+
+    const offset = await statementsOf(() => read({ first: 10, after: b64('OffsetConnection:9'), sort: 'SEVERITY_DESC' }));
+    expect(offset.join('\n')).toMatch(/OFFSET \$\d+/);
+    // A severity the enum does not have, or an empty one where the order has none, is no cursor.
+    for (const [sort, keys] of [
+      ['SEVERITY_DESC', { severity: 'dire', id: '1' }],
+      ['SEVERITY_DESC', { severity: null, id: '1' }],
+      ['ENDED_AT_DESC', { ended_at: 'yesterday', id: '1' }],
+    ] as const) {
+      const res = await t.graphql(ALERTS, { path: `big/${project.path}`, first: 5, after: b64(JSON.stringify(keys)), sort });
+      expect(res.body.errors?.[0]?.message, JSON.stringify(keys)).toBe('Please provide a valid cursor');
+    }
   });
 });

@@ -283,7 +283,7 @@ describe('list plans on large tables', () => {
       expect(
         nodes.filter((n) => n['Relation Name'] === 'alerts' && /Index Scan/.test(n['Node Type'])).map((n) => n['Index Name']),
         plan,
-      ).not.toContain(sort === 'created_desc' ? 'alerts_project_id_created_at_id_idx' : 'alerts_project_id_severity_id_idx');
+      ).not.toContain(sort === 'created_desc' ? 'alerts_project_id_created_at_id_idx' : 'alerts_project_id_severity_neg_id_idx');
     }
     await expectTrigramSearch(`${base}?search=alert%20777`, 'alerts', ['alerts_title_idx', 'alerts_description_idx', 'alerts_hosts_idx']);
   });
@@ -482,6 +482,28 @@ describe('list plans on large tables: sorts with empty values last, expired-last
         }
       }
     }
+  });
+
+  it('alert cursors seek by severity, status and a possibly empty end through the expression indexes (without one: a Sort)', async () => {
+    const { rows } = await sql.query<{ id: number }>('SELECT id FROM alerts WHERE project_id = $1 ORDER BY id OFFSET 15000 LIMIT 1', [project.id]);
+    const id = String(rows[0]!.id);
+    const page = (sort: string, keys: object) =>
+      `{ project(fullPath: "big/app") { alertManagementAlerts(sort: ${sort}, first: 20, after: "${Buffer.from(JSON.stringify(keys)).toString('base64url')}") { nodes { iid } } } }`;
+    for (const [sort, keys] of [
+      ['SEVERITY_DESC', { severity: 'medium', id }],
+      ['SEVERITY_ASC', { severity: 'medium', id }],
+      ['STATUS_DESC', { status: 'acknowledged', id }],
+      ['STATUS_ASC', { status: 'resolved', id }],
+      ['ENDED_AT_DESC', { ended_at: null, id }],
+      ['ENDED_AT_ASC', { ended_at: '2026-01-01T00:00:00.000Z', id }],
+    ] as const) {
+      await expectIndexedOrder(page(sort, keys), 'alerts');
+    }
+    const control = await planOf(page('SEVERITY_DESC', { severity: 'medium', id }), 'alerts', 'alerts_project_id_severity_neg_id_idx');
+    expect(
+      control.page.some((n) => n['Node Type'] === 'Sort'),
+      control.plan,
+    ).toBe(true);
   });
 
   it('every user’s tokens (an administrator’s list): each sort offered through an index', async () => {

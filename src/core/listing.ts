@@ -3,15 +3,19 @@ export type Page = { offset: number; limit: number };
 
 /**
  * A row's position in a list ordered by unique keys (the sort columns and the id that breaks their
- * ties): each key's value as text, as GitLab's keyset cursors carry them (`{"name":"a","id":"7"}`).
+ * ties): each key's value as text, as GitLab's keyset cursors carry them (`{"name":"a","id":"7"}`),
+ * null for an empty value of a key that may be empty (`{"ended_at":null,"id":"7"}`).
  */
-export type Keys = Record<string, string>;
+export type Keys = Record<string, string | null>;
 
 /** The cursor of a row's keys: base64url of their JSON, as GitLab's keyset cursors (REST's and GraphQL's). */
-export const keysCursor = (keys: Record<string, string>) => Buffer.from(JSON.stringify(keys)).toString('base64url');
+export const keysCursor = (keys: Keys) => Buffer.from(JSON.stringify(keys)).toString('base64url');
 
-/** How a key's text is read back: an integer (ids), a timestamp (ISO 8601) or any text. */
-export type KeyKind = 'int' | 'time' | 'text';
+/**
+ * How a key's text is read back: an integer (ids), a timestamp (ISO 8601), a timestamp or null
+ * (`time?`), any text, or one of an enum's values (listed in the enum's order).
+ */
+export type KeyKind = 'int' | 'time' | 'time?' | 'text' | readonly string[];
 
 /**
  * One page read by seeking: the rows strictly between `after` and `before` (either may be absent),

@@ -2,19 +2,29 @@ import type { Keyset, KeyKind, Keys, Seek } from '../core/listing.ts';
 
 /**
  * A sort key: the name its cursor carries, the column (or Prisma field) it compares, its kind,
- * and the row's field that holds it when that is not the column's own name.
+ * and the row's field that holds it when that is not the column's own name. Two kinds of column
+ * let a row comparison (one direction for every key) follow orders it could not otherwise:
+ * - `negated`: the column is the key's value negated (`(-a.id)`), for ids that break ties against
+ *   the direction of the sort before them;
+ * - a `time?` key's column reads an empty value as `'infinity'` (`COALESCE(a.ended_at, 'infinity')`),
+ *   where PostgreSQL sorts NULLs by default (last ascending, first descending).
+ * The index that serves the order is on the same expressions.
  */
-export type SortKey = { key: string; column: string; kind: KeyKind; field?: string };
+export type SortKey = { key: string; column: string; kind: KeyKind; field?: string; negated?: boolean };
 
 /** A key's text as the value its column holds (cursors are checked before: graphql/connections.ts). */
-const keyValue = (kind: KeyKind, text: string) => (kind === 'int' ? Number(text) : kind === 'time' ? new Date(text) : text);
+function keyValue(k: SortKey, text: string | null): unknown {
+  if (text === null) return 'infinity';
+  if (k.kind === 'int') return k.negated ? -Number(text) : Number(text);
+  return k.kind === 'time' || k.kind === 'time?' ? new Date(text) : text;
+}
 
-/** A row's key values as a cursor carries them: text, timestamps in ISO 8601. */
+/** A row's key values as a cursor carries them: text, timestamps in ISO 8601, null when empty. */
 function keysOf(keys: readonly SortKey[], row: Record<string, unknown>): Keys {
   return Object.fromEntries(
     keys.map(({ key, column, field }) => {
       const value = row[field ?? column];
-      return [key, value instanceof Date ? value.toISOString() : String(value)];
+      return [key, value instanceof Date ? value.toISOString() : value == null ? null : String(value)];
     }),
   );
 }
@@ -30,7 +40,7 @@ const past = (ascending: boolean) => (ascending ? '>' : '<');
  */
 export function seekSql(keys: readonly SortKey[], ascending: boolean, seek: Seek, bind: (value: unknown) => string) {
   const columns = `(${keys.map((k) => k.column).join(', ')})`;
-  const tuple = (at: Keys) => `(${keys.map((k) => bind(keyValue(k.kind, at[k.key]!))).join(', ')})`;
+  const tuple = (at: Keys) => `(${keys.map((k) => bind(keyValue(k, at[k.key] ?? null))).join(', ')})`;
   const conditions = [
     seek.after && `${columns} ${past(ascending)} ${tuple(seek.after)}`,
     seek.before && `${columns} ${past(!ascending)} ${tuple(seek.before)}`,
@@ -48,8 +58,8 @@ type FieldWhere = Record<string, unknown>;
 export function seekWhere(keys: readonly SortKey[], ascending: boolean, seek: Seek) {
   const beyond = (at: Keys, up: boolean): FieldWhere => ({
     OR: keys.map((k, i) => ({
-      ...Object.fromEntries(keys.slice(0, i).map((e) => [e.column, keyValue(e.kind, at[e.key]!)])),
-      [k.column]: { [up ? 'gt' : 'lt']: keyValue(k.kind, at[k.key]!) },
+      ...Object.fromEntries(keys.slice(0, i).map((e) => [e.column, keyValue(e, at[e.key] ?? null)])),
+      [k.column]: { [up ? 'gt' : 'lt']: keyValue(k, at[k.key] ?? null) },
     })),
   });
   const where = [seek.after && beyond(seek.after, ascending), seek.before && beyond(seek.before, !ascending)].filter((w): w is FieldWhere => !!w);

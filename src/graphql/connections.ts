@@ -53,12 +53,18 @@ const INVALID_CURSOR = 'Please provide a valid cursor';
 /** A cursor read: an offset (Pothos's `OffsetConnection:<n>`), or a row's keys in a list that seeks. */
 type Cursor = { offset: number } | { keys: Keys };
 
-/** Whether a key's text is one its column can hold (a bad one is the client's 400, never the database's 500). */
-const KEY_TEXT: Record<KeyKind, (text: string) => boolean> = {
+const KEY_TEXT: Record<'int' | 'time' | 'text', (text: string) => boolean> = {
   int: (text) => /^(0|[1-9][0-9]{0,9})$/.test(text) && Number(text) <= MAX_ID,
   time: (text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(text) && !Number.isNaN(Date.parse(text)),
   text: (text) => text.length <= 1024 && !text.includes('\0'),
 };
+
+/** Whether a key's value is one its column can hold (a bad one is the client's 400, never the database's 500). */
+function keyFits(kind: KeyKind, value: unknown): boolean {
+  if (typeof kind !== 'string') return typeof value === 'string' && kind.includes(value);
+  if (kind === 'time?') return value === null || keyFits('time', value);
+  return typeof value === 'string' && KEY_TEXT[kind](value);
+}
 
 /**
  * A list's keys from a cursor's JSON (GitLab's keyset cursors: `{"name":"a","id":"7"}`), each key
@@ -75,10 +81,7 @@ function keysFrom(json: string, keyset: Keyset<unknown>): Keys | undefined {
   const { _kd: _direction, ...keys } = parsed as Record<string, unknown>;
   const names = Object.keys(keyset.keys);
   if (Object.keys(keys).length !== names.length) return undefined;
-  for (const name of names) {
-    const text = keys[name];
-    if (typeof text !== 'string' || !KEY_TEXT[keyset.keys[name]!](text)) return undefined;
-  }
+  for (const name of names) if (!keyFits(keyset.keys[name]!, keys[name])) return undefined;
   return keys as Keys;
 }
 

@@ -3,7 +3,7 @@ import type { KeyKind, Listing } from '../../core/listing.ts';
 import { keysetOf, seekSql, type SortKey } from '../../db/keyset.ts';
 import type { Db } from '../../db/client.ts';
 import { Conditions, selectList, type SqlReader } from '../../db/rows.ts';
-import { type Alert, type AlertSeverity, type AlertStatus, Prisma } from '../../generated/prisma/client.ts';
+import { type Alert, AlertSeverity, AlertStatus, Prisma } from '../../generated/prisma/client.ts';
 import type { ParsedAlert } from './payload.ts';
 
 /** An alert a payload made, grouped or resolved: what the intake answers and announces. */
@@ -91,18 +91,30 @@ export type AlertOrder = { column: keyof typeof ALERT_ORDER_COLUMNS; direction: 
 
 const ALERT = selectList('Alert', 'a');
 
+/** How each sorted column's key reads: its kind and the expression that the list orders and seeks by. */
+const ALERT_KEY_KINDS: Record<AlertOrder['column'], { kind: KeyKind; column?: string }> = {
+  createdAt: { kind: 'time' },
+  updatedAt: { kind: 'time' },
+  startedAt: { kind: 'time' },
+  // An open alert has no end: it sorts as the latest instant, where PostgreSQL puts NULLs.
+  endedAt: { kind: 'time?', column: "COALESCE(a.ended_at, 'infinity')" },
+  events: { kind: 'int' },
+  severity: { kind: Object.values(AlertSeverity) },
+  status: { kind: Object.values(AlertStatus) },
+};
+
 /**
- * The sort keys of an order that seeks: its column and the id, one direction. Severity and status
- * run their ids against the enum's direction and `ended_at` may be null, which a row comparison
- * cannot follow: those orders are read by offset.
+ * The sort keys of an order, all read in one direction so that a row comparison seeks them: the
+ * column, then the id, negated where ties run against the column's direction (severity and
+ * status). The indexes are on the same expressions (migration `alert_sort_expression_indexes`).
  */
-function alertSortKeys(order: AlertOrder): SortKey[] | null {
-  if (order.direction !== order.idDirection || order.column === 'endedAt') return null;
-  const kind: KeyKind = order.column === 'events' ? 'int' : 'time';
-  const column = ALERT_ORDER_COLUMNS[order.column];
+function alertSortKeys(order: AlertOrder): SortKey[] {
+  const name = ALERT_ORDER_COLUMNS[order.column];
+  const { kind, column = `a.${name}` } = ALERT_KEY_KINDS[order.column];
+  const negated = order.direction !== order.idDirection;
   return [
-    { key: column, column: `a.${column}`, field: order.column, kind },
-    { key: 'id', column: 'a.id', kind: 'int', field: 'id' },
+    { key: name, column, field: order.column, kind },
+    { key: 'id', column: negated ? '(-a.id)' : 'a.id', kind: 'int', field: 'id', negated },
   ];
 }
 
@@ -138,13 +150,13 @@ function alertConditions(query: AlertQuery): Conditions {
  */
 export function alertPages(sql: SqlReader, query: AlertQuery, order: AlertOrder, countLimit?: number): Listing<Alert> {
   const where = alertConditions(query);
-  // The column and direction come from the lists above, never from the request.
+  // The columns and direction come from the lists above, never from the request.
   const column = ALERT_ORDER_COLUMNS[order.column];
-  const by = `ORDER BY a.${column} ${order.direction}, a.id ${order.idDirection}`;
+  const keys = alertSortKeys(order);
+  const by = `ORDER BY ${keys.map((k) => `${k.column} ${order.direction}`).join(', ')}`;
   const rows = query.search
     ? `WITH matches AS MATERIALIZED (SELECT a.id, a.${column} FROM alerts a WHERE ${where}) SELECT a.id FROM matches a`
     : `SELECT a.id FROM alerts a WHERE ${where}`;
-  const keys = alertSortKeys(order);
   return {
     fetch: ({ offset, limit }) => {
       const page = new Conditions(where.values);
@@ -152,13 +164,11 @@ export function alertPages(sql: SqlReader, query: AlertQuery, order: AlertOrder,
       return sql.rows<Alert>(`SELECT ${ALERT} FROM alerts a WHERE a.id IN (${window}) ${by}`, page.values);
     },
     // The same two steps, the window found by seeking past the cursor's row instead of an offset.
-    ...(keys && {
-      keyset: keysetOf(keys, (seek) => {
-        const page = new Conditions(where.values);
-        const { where: past, order: reading } = seekSql(keys, order.direction === 'ASC', seek, page.bind);
-        const window = `${rows}${past ? ` ${query.search ? 'WHERE' : 'AND'} ${past}` : ''} ${reading} LIMIT ${page.bind(seek.limit)}`;
-        return sql.rows<Alert>(`SELECT ${ALERT} FROM alerts a WHERE a.id IN (${window}) ${reading}`, page.values);
-      }),
+    keyset: keysetOf(keys, (seek) => {
+      const page = new Conditions(where.values);
+      const { where: past, order: reading } = seekSql(keys, order.direction === 'ASC', seek, page.bind);
+      const window = `${rows}${past ? ` ${query.search ? 'WHERE' : 'AND'} ${past}` : ''} ${reading} LIMIT ${page.bind(seek.limit)}`;
+      return sql.rows<Alert>(`SELECT ${ALERT} FROM alerts a WHERE a.id IN (${window}) ${reading}`, page.values);
     }),
     count: async () => {
       const counted = new Conditions(where.values);

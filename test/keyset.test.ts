@@ -537,3 +537,46 @@ describe('GraphQL cursors that seek on alerts by severity, status and end (enum 
     }
   });
 });
+
+describe("REST keyset pagination of a group's projects", () => {
+  it('walks the group’s projects by id both ways with Link rel="next", as /projects does; other orders answer 405', async () => {
+    const ascending = (await t.db.project.findMany({ where: { namespaceId: group.id }, orderBy: { id: 'asc' }, select: { id: true } })).map((p) => p.id);
+    expect(ascending.length).toBe(SEEDED);
+    const base = `/groups/${group.id}/projects?pagination=keyset&order_by=id&per_page=100`;
+    const first = await t.api('get', `${base}&sort=asc`);
+    expect(first.headers.link).toBe(
+      `<${EXTERNAL_URL}/api/v4/groups/${group.id}/projects?id_after=${ascending[99]}&order_by=id&pagination=keyset&per_page=100&sort=asc>; rel="next"`,
+    );
+    const up = await walk(`${base}&sort=asc`);
+    expect(up.ids).toEqual(ascending);
+    expect(up.pages).toBe(26);
+    expect((await walk(base)).ids).toEqual([...ascending].reverse());
+    const client = gitbeaker(t.base, t.root.token);
+    const viaGitbeaker = await client.Groups.allProjects(group.id, { pagination: 'keyset', orderBy: 'id', sort: 'asc', perPage: 100 });
+    expect(viaGitbeaker.map((p) => p.id)).toEqual(ascending);
+    for (const path of [`/groups/${group.id}/projects?pagination=keyset&order_by=name`, `/groups/${group.id}/projects?pagination=keyset`]) {
+      const res = await t.api('get', path);
+      expect(res.status, path).toBe(405);
+      expect(res.body, path).toEqual({ error: 'Keyset pagination is not yet available for this type of request' });
+    }
+  });
+
+  it('seeks: the page after id_after is WHERE (p.id) > $n … LIMIT with no OFFSET (an offset page is the positive control)', async () => {
+    const seek = await statementsOf(() => t.api('get', `/groups/${group.id}/projects?pagination=keyset&order_by=id&sort=asc&per_page=20&id_after=1500`));
+    const page = seek.filter((s) => s.includes('SELECT p.id FROM projects'));
+    expect(page).toHaveLength(1);
+    expect(page[0]).toMatch(/\(p\.id\) > \(\$\d+\) ORDER BY p\.id ASC LIMIT \$\d+/);
+    expect(seek.filter((s) => s.includes('FROM projects')).join('\n')).not.toMatch(/OFFSET/);
+    const offset = await statementsOf(() => t.api('get', `/groups/${group.id}/projects?order_by=id&sort=asc&per_page=20&page=75`));
+    expect(offset.filter((s) => s.includes('SELECT p.id FROM projects')).join('\n')).toMatch(/OFFSET \$\d+/);
+  });
+
+  it('orders the offset list as GitLab: created_at desc by default, and by each order_by', async () => {
+    const res = await t.api('get', `/groups/${group.id}/projects?per_page=5`).expect(200);
+    const newest = await t.db.project.findMany({ where: { namespaceId: group.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 5 });
+    expect(res.body.map((p: { id: number }) => p.id)).toEqual(newest.map((p) => p.id));
+    const byName = await t.api('get', `/groups/${group.id}/projects?per_page=5&order_by=name&sort=asc`).expect(200);
+    const names = await t.db.project.findMany({ where: { namespaceId: group.id }, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: 5 });
+    expect(byName.body.map((p: { id: number }) => p.id)).toEqual(names.map((p) => p.id));
+  });
+});

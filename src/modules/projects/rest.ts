@@ -52,14 +52,22 @@ const attributes = (v: Values<typeof ATTRIBUTES>) => ({
   apiSettings: settingsInput(v),
 });
 
-/** The filters of every project list (`/projects`, `/users/:id/projects`). */
+/** The order of every project list (`/projects`, `/users/:id/projects`, `/groups/:id/projects`). */
+const LIST_ORDER = {
+  order_by: param.oneOf(ORDER_BY),
+  sort: param.oneOf(['asc', 'desc']),
+};
+
+// REST's default order is created_at desc; GraphQL's (GitLab's) id_desc.
+const listSort = (v: Values<typeof LIST_ORDER>) => `${v.order_by ?? 'created_at'}_${v.sort ?? 'desc'}`;
+
+/** The filters of the project lists of all projects and of a user's (`/projects`, `/users/:id/projects`). */
 const LIST_FILTERS = {
   search: param.string(),
   membership: param.bool(),
   owned: param.bool(),
   visibility: param.oneOf(VISIBILITY),
-  order_by: param.oneOf(ORDER_BY),
-  sort: param.oneOf(['asc', 'desc']),
+  ...LIST_ORDER,
 };
 
 const listFilters = (v: Values<typeof LIST_FILTERS>) => ({
@@ -67,8 +75,7 @@ const listFilters = (v: Values<typeof LIST_FILTERS>) => ({
   membership: v.membership,
   owned: v.owned,
   visibility: v.visibility,
-  // REST's default order is created_at desc; GraphQL's (GitLab's) id_desc.
-  sort: `${v.order_by ?? 'created_at'}_${v.sort ?? 'desc'}`,
+  sort: listSort(v),
 });
 
 /** A target namespace given as an id, or as an id or full path in one string (GitLab's `namespace`). */
@@ -184,8 +191,10 @@ export const routes = defineRoutes(
       path: '/groups/:id/projects',
       operation: 'GroupProjects',
       paginated: true,
-      params: { id: param.ref(), include_subgroups: param.bool(), search: param.string() },
-      variables: (v) => ({ ...v.id, includeSubgroups: v.include_subgroups, search: v.search }),
+      // As /projects: keyset pagination by id only.
+      keyset: idKeyset,
+      params: { id: param.ref(), include_subgroups: param.bool(), search: param.string(), ...LIST_ORDER },
+      variables: (v) => ({ ...v.id, includeSubgroups: v.include_subgroups, search: v.search, sort: listSort(v) }),
       result: (data) => page(found(data.group, 'Group').projects, projectEntity),
     }),
     route({

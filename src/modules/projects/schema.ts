@@ -272,8 +272,10 @@ builder.objectField(GroupRef, 'projects', (t) =>
       search: t.arg.string(),
       // GitLab's direct-transfer importer asks for it (sources from 16.1 on).
       notAimedForDeletion: t.arg.boolean({ description: 'Leave out projects scheduled for deletion: forgegate deletes at once, so there are none.' }),
+      sort: t.arg.string({ defaultValue: 'id_desc', description: 'Sort order, as `Query.projects` takes it (`<field>_<asc|desc>`).' }),
     },
-    resolve: (g, args, ctx) => pagedConnection(args, listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search })),
+    resolve: (g, args, ctx) =>
+      pagedConnection(args, listProjects(ctx, { namespaceId: g.id, includeSubgroups: args.includeSubgroups, search: args.search, ...projectSort(args.sort) })),
   }),
 );
 

@@ -532,3 +532,96 @@ describe('list plans on large tables: sorts with empty values last, expired-last
     ).toBe(true);
   });
 });
+
+describe('list plans on large tables: a commit’s statuses', () => {
+  let app: { id: number };
+  let sha: string;
+
+  beforeAll(async () => {
+    app = (await t.api('post', '/projects').send({ name: 'Ci', namespace_id: group.id, initialize_with_readme: true }).expect(201)).body;
+    sha = (await t.api('get', `/projects/${app.id}/repository/commits/main`).expect(200)).body.id;
+    // Three pipelines of the commit (one per ref), 30,000 statuses over them, one name in ten
+    // posted twice in its pipeline (the latest of each is the list's default); and 30,000
+    // pipelines of other commits, a status each.
+    await sql.query(
+      `INSERT INTO ci_pipelines (project_id, iid, sha, ref, updated_at)
+       SELECT $1, i, CASE WHEN i <= 3 THEN $2 ELSE md5(i::text) || 'abcdefgh' END, 'ref-' || i, now() FROM generate_series(1, ${ROWS + 3}) i`,
+      [app.id, sha],
+    );
+    await sql.query(
+      `INSERT INTO commit_statuses (pipeline_id, name, ref, status, updated_at)
+       SELECT p.id, 'job', p.ref, 'success', now() FROM ci_pipelines p WHERE p.project_id = $1 AND p.iid > 3`,
+      [app.id],
+    );
+    await sql.query(
+      `INSERT INTO commit_statuses (pipeline_id, name, ref, status, updated_at)
+       SELECT p.id, 'job ' || (i * 9 / 10), p.ref, 'success', now()
+       FROM generate_series(1, ${ROWS}) i JOIN ci_pipelines p ON p.project_id = $1 AND p.iid = 1 + i % 3`,
+      [app.id],
+    );
+    await sql.query('ANALYZE ci_pipelines, commit_statuses');
+  });
+
+  /**
+   * Each pipeline's statuses are read from `index` in the list's order under a Limit (the page's
+   * end), nothing sorted below it, the pipelines and the statuses never read whole.
+   */
+  async function pipelineWindows(path: string, without?: string) {
+    const { nodes, plan } = await planOf(path, 'commit_statuses', without);
+    // A join's outer side (the latest-of-each-name check is an anti-join over the statuses read).
+    const outer = (n: PlanNode | undefined): PlanNode | undefined => (n?.['Node Type'] === 'Nested Loop' ? outer(n.Plans?.[0]) : n);
+    const readsStatuses = (n: PlanNode | undefined) => n?.['Relation Name'] === 'commit_statuses';
+    // Below each Limit over one pipeline's statuses: their scan, or a Sort of them.
+    const read = nodes
+      .filter((n) => n['Node Type'] === 'Limit')
+      .map((n) => outer(n.Plans?.[0]))
+      .filter((n): n is PlanNode => readsStatuses(n) || (n?.['Node Type'] === 'Sort' && readsStatuses(outer(n.Plans?.[0]))));
+    return { plan, read, seqScans: nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']) };
+  }
+
+  it('reads each pipeline’s statuses in the list’s order from an index, page 1 and page 50, by id or by pipeline, and by name (without the index: a Sort)', async () => {
+    const base = `/projects/${app.id}/repository/commits/${sha}/statuses`;
+    const cases = [
+      [`${base}?page=50`, 'commit_statuses_pipeline_id_id_idx'],
+      [`${base}?sort=desc&page=50`, 'commit_statuses_pipeline_id_id_idx'],
+      [`${base}?order_by=pipeline_id&page=50`, 'commit_statuses_pipeline_id_id_idx'],
+      [`${base}?all=true&page=50`, 'commit_statuses_pipeline_id_id_idx'],
+      [`${base}?ref=ref-2&page=5`, 'commit_statuses_pipeline_id_id_idx'],
+      [`${base}?name=job%2017`, 'commit_statuses_pipeline_id_name_id_idx'],
+    ] as const;
+    for (const [path, index] of cases) {
+      const { plan, read, seqScans } = await pipelineWindows(path);
+      expect(seqScans, plan).not.toContain('commit_statuses');
+      expect(seqScans, plan).not.toContain('ci_pipelines');
+      expect(read.length, plan).toBeGreaterThan(0);
+      // The pipelines' windows, and the latest-of-its-name probe of each status read.
+      for (const scan of read) expect(scan['Node Type'], plan).toMatch(/^Index (Only )?Scan( Backward)?$/);
+      expect(
+        read.map((n) => n['Index Name']),
+        plan,
+      ).toContain(index);
+    }
+    const control = await pipelineWindows(`${base}?page=50`, 'commit_statuses_pipeline_id_id_idx');
+    expect(
+      control.read.some((n) => n['Node Type'] === 'Sort'),
+      control.plan,
+    ).toBe(true);
+  });
+
+  it('sends the same two statements for page 1 and page 50 (the page and its bounded count), whatever the number of statuses', async () => {
+    const sent = async (path: string) => {
+      t.queryCounter.reset();
+      t.queryCounter.record = true;
+      const res = await t.api('get', path).expect(200);
+      t.queryCounter.record = false;
+      expect(res.body).toHaveLength(20);
+      return t.queryCounter.statements.filter((s) => s.includes('commit_statuses'));
+    };
+    const base = `/projects/${app.id}/repository/commits/${sha}/statuses`;
+    const first = await sent(base);
+    const deep = await sent(`${base}?page=50`);
+    expect(first).toHaveLength(2);
+    expect(deep).toEqual(first);
+    expect(first.filter((s) => /count\(/.test(s))).toHaveLength(1);
+  });
+});

@@ -6,6 +6,7 @@ import { BadRequestError, NotFoundError, UnauthorizedError } from '../../core/er
 import { withNextIid } from '../../core/iids.ts';
 import type { Listing } from '../../core/listing.ts';
 import { readableRepository } from '../commits/service.ts';
+import { commitStatusPages } from './store.ts';
 
 export type { CommitStatus, Pipeline };
 
@@ -171,23 +172,20 @@ export const EXTERNAL_STAGE = 'external';
 export async function listCommitStatuses(ctx: Context, project: ProjectWithNamespace, sha: string, filter: StatusFilter): Promise<Listing<CommitStatus>> {
   await readableRepository(ctx, project);
   if (filter.stage && filter.stage !== EXTERNAL_STAGE) return { count: async () => 0, fetch: async () => [] };
-  const rows = await ctx.db.commitStatus.findMany({
-    where: {
-      pipeline: { projectId: project.id, sha },
-      ...(filter.ref ? { ref: filter.ref } : {}),
-      ...(filter.name ? { name: filter.name } : {}),
-      ...(filter.pipelineId != null ? { pipelineId: filter.pipelineId } : {}),
+  return commitStatusPages(
+    ctx.deps.sql,
+    {
+      projectId: project.id,
+      sha,
+      ref: filter.ref,
+      name: filter.name,
+      pipelineId: filter.pipelineId,
+      all: filter.all,
+      byPipeline: filter.orderBy === 'pipeline_id',
+      descending: filter.sort === 'desc',
     },
-    orderBy: { id: 'asc' },
-  });
-  const list = sortStatuses(filter.all ? rows : latestOnly(rows), filter);
-  return { count: async () => list.length, fetch: async ({ offset, limit }) => list.slice(offset, offset + limit) };
-}
-
-function sortStatuses(rows: CommitStatus[], filter: StatusFilter): CommitStatus[] {
-  const direction = filter.sort === 'desc' ? -1 : 1;
-  const key = (s: CommitStatus) => (filter.orderBy === 'pipeline_id' ? s.pipelineId : s.id);
-  return rows.sort((a, b) => direction * (key(a) - key(b) || a.id - b.id));
+    ctx.countLimit,
+  );
 }
 
 /** The newest status of each name in each pipeline, in id order. */

@@ -272,7 +272,7 @@ const tableScenarios: TableScenario[] = [
     },
   },
   {
-    // A group has one integration per kind (the list is bounded by the kinds, ~60); what grows is
+    // A group has one integration per kind (the list is bounded by the 29 kinds); what grows is
     // the table, with the integrations of every other group (here one for each group above).
     name: "integrations of a group, among the groups' integrations",
     table: 'integrations',

@@ -4,11 +4,11 @@ import type { Namespace, Prisma, Project } from '../generated/prisma/client.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../core/errors.ts';
 import { AccessLevel } from './access-levels.ts';
 import {
+  directLevelOf,
   groupLevelOf,
   groupLevels,
   groupsWithMembershipBelow,
   NO_PROJECTS,
-  projectLevelOf,
   projectLevels,
   projectsOfMember,
   projectsReadableBy,
@@ -34,12 +34,12 @@ export class Policy {
   /** The viewer's level in projects, through the project or a group above it (0: none). */
   private readonly projectLevels = this.perViewer(0, async (userId, ids) => {
     const rows = await projectLevels(this.sql, userId, ids);
-    return new Map(rows.map((r) => [r.id, r.level]));
+    return new Map(rows.map((r) => [r.id, r.level ?? 0]));
   });
   /** The viewer's level in groups, through the group or a group above it (0: none). */
   private readonly groupLevels = this.perViewer(0, async (userId, ids) => {
     const rows = await groupLevels(this.sql, userId, ids);
-    return new Map(rows.map((r) => [r.id, r.level]));
+    return new Map(rows.map((r) => [r.id, r.level ?? 0]));
   });
   /** Whether the viewer is a member somewhere below a group (a subgroup's or project's member sees its parents). */
   private readonly belowMembership = this.perViewer(false, async (userId, ids) => {
@@ -63,21 +63,25 @@ export class Policy {
   }
 
   /**
-   * Select expressions for the viewer's membership levels in the project `p` and in its group `n`
-   * (as `projectLevels` / `groupLevels` read them: null for none), for a statement that reads the
-   * project anyway; null for anonymous viewers. An administrator's too: checks pass without it,
-   * but a project answer shows their memberships (`permissions`).
+   * Select expressions for the viewer's membership levels in the group `n` of the project `p` and
+   * in the project itself (not through a group), as `groupLevels` and `projectLevels` read them
+   * (null for none), for a statement that reads the project anyway; null for anonymous viewers.
+   * An administrator's too: checks pass without them, but a project answer shows their
+   * memberships (`permissions`).
    */
-  levelColumns(where: Conditions): { project: string; group: string } | null {
+  levelColumns(where: Conditions): { group: string; direct: string } | null {
     const user = this.viewer.user;
     if (!user) return null;
     const bound = where.bind(user.id);
-    return { project: projectLevelOf(bound), group: groupLevelOf(bound) };
+    return { group: groupLevelOf('n.id', bound), direct: directLevelOf('p.id', bound) };
   }
 
-  /** Keeps the levels read by `levelColumns` for this request's checks. */
-  knowLevels(project: Pick<Project, 'id'> & { namespace: Pick<Namespace, 'id' | 'kind'> }, levels: { project: number | null; group: number | null }) {
-    this.projectLevels.prime(project.id, levels.project ?? 0);
+  /**
+   * Keeps the levels read by `levelColumns` for this request's checks. The project's is the higher
+   * of the two, the union `project_authorizations` defines.
+   */
+  knowLevels(project: Pick<Project, 'id'> & { namespace: Pick<Namespace, 'id' | 'kind'> }, levels: { group: number | null; direct: number | null }) {
+    this.projectLevels.prime(project.id, Math.max(levels.group ?? 0, levels.direct ?? 0));
     if (project.namespace.kind === 'group') this.groupLevels.prime(project.namespace.id, levels.group ?? 0);
   }
 

@@ -14,25 +14,19 @@ const PROJECT_UNDER_ITS_KEY = projectWithNamespaceColumns('project.');
 /** A project by id, or by its namespace's full path and its own path (both compared case-insensitively, as GitLab does). */
 export type ProjectKey = { id: number } | { namespacePath: string; path: string };
 
-/** A user's unexpired membership of a project itself (not through a group), null for none. */
-const directLevelOf = (project: string, user: string) =>
-  `(SELECT m.access_level FROM members m WHERE m.project_id = ${project} AND m.user_id = ${user}
-     AND (m.expires_at IS NULL OR m.expires_at >= (now() AT TIME ZONE 'UTC')::date))`;
-
-export type Levels = { project: number | null; group: number | null; direct: number | null };
+export type Levels = { group: number | null; direct: number | null };
 /** A project read with the viewer's levels (absent for anonymous viewers). */
 export type ProjectWithLevels = { project: ProjectWithNamespace; levels?: Levels };
 
 /**
  * The viewer's levels as columns of a statement over `projects p JOIN namespaces n`, bound in
- * `conditions`: in the project and in its group, as the policy reads them, and the viewer's own
- * membership of the project (REST's `permissions`). None for anonymous viewers.
+ * `conditions`: in the project's group and in the project itself (REST's `permissions`), from
+ * which the policy knows the project's. None for anonymous viewers.
  */
 function levelColumns(ctx: Context, conditions: Conditions): string {
   const levels = ctx.policy.levelColumns(conditions);
   if (!levels) return '';
-  const direct = directLevelOf('p.id', conditions.bind(ctx.viewer.userId));
-  return `, ${levels.project} AS "levels.project", ${levels.group} AS "levels.group", ${direct} AS "levels.direct"`;
+  return `, ${levels.group} AS "levels.group", ${levels.direct} AS "levels.direct"`;
 }
 
 /**

@@ -20,8 +20,8 @@ export type Twin = {
   fields: Record<string, GraphqlField>;
 };
 
-/** What a viewer got: the object, GitLab's 404 (null over GraphQL) or 403 (FORBIDDEN over GraphQL). */
-export type Outcome = 'visible' | 'not-found' | 'forbidden';
+/** What a viewer got: the object, GitLab's 404 (null over GraphQL), 403 (FORBIDDEN) or 401 (UNAUTHORIZED over GraphQL). */
+export type Outcome = 'visible' | 'not-found' | 'forbidden' | 'unauthorized';
 
 /** The value at a dot path of a JSON answer; undefined where the path leaves it. */
 export const at = (value: unknown, path: string): unknown =>
@@ -39,21 +39,25 @@ function restOutcome(status: number): Outcome {
   if (status === 200) return 'visible';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not-found';
+  if (status === 401) return 'unauthorized';
   throw new Error(`REST answered ${status}`);
 }
+
+/** The GraphQL error codes that are an outcome (a refusal), not a failure of the query. */
+const GRAPHQL_OUTCOMES: Record<string, Outcome> = { FORBIDDEN: 'forbidden', NOT_FOUND: 'not-found', UNAUTHORIZED: 'unauthorized' };
 
 /** Fetches one object through REST and GraphQL as the same viewer. */
 export async function readTwins(t: TestApp, token: string | null, twin: Twin) {
   const rest = await t.api('get', twin.rest, token);
   const graphql = await t.graphql(twin.graphql, twin.variables, token);
   const code = graphql.body.errors?.[0]?.extensions?.code as string | undefined;
-  if (graphql.body.errors && code !== 'FORBIDDEN' && code !== 'NOT_FOUND') throw new Error(`GraphQL failed: ${JSON.stringify(graphql.body.errors)}`);
+  if (graphql.body.errors && !(code && code in GRAPHQL_OUTCOMES)) throw new Error(`GraphQL failed: ${JSON.stringify(graphql.body.errors)}`);
   const node = code ? null : typeof twin.at === 'string' ? at(graphql.body.data, twin.at) : twin.at(graphql.body.data);
   const restNode = rest.status === 200 ? (twin.restPick ?? ((b) => b))(rest.body) : undefined;
   return {
     outcomes: {
       rest: restNode === undefined && rest.status === 200 ? 'not-found' : restOutcome(rest.status),
-      graphql: code === 'FORBIDDEN' ? 'forbidden' : node == null ? 'not-found' : 'visible',
+      graphql: code ? GRAPHQL_OUTCOMES[code] : node == null ? 'not-found' : 'visible',
     } as { rest: Outcome; graphql: Outcome },
     rest: restNode as Json | undefined,
     graphql: node as Json | null,

@@ -16,7 +16,8 @@ import type { AppDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import { createGroup } from '../groups/service.ts';
-import { createProject } from '../projects/service.ts';
+import { namespaceByFullPath } from '../namespaces/service.ts';
+import { createProject, projectByFullPath } from '../projects/service.ts';
 import { importGroupRelation, importRelation, type GroupFileRelation } from '../relation-exports/import.ts';
 import { encodedPath, SourceClient, SourceRefusedError, SourceUnavailableError } from './source.ts';
 
@@ -137,18 +138,15 @@ async function checkDestination(ctx: Context, entity: EntityInput) {
   const fullPath = namespace ? `${namespace}/${slug}` : slug;
   const invalid = () => new UnprocessableError(`Import failed. Destination '${namespace}' is invalid, or you don't have permission.`);
   if (namespace) {
-    const parent = await ctx.db.namespace.findFirst({ where: { fullPath: { equals: namespace, mode: 'insensitive' } } });
+    const parent = await namespaceByFullPath(ctx, namespace);
     if (!parent) throw invalid();
     if (parent.kind === 'group') {
       const level = await ctx.policy.groupAccessLevel(parent);
       if (level < (entity.sourceType === 'group_entity' ? AccessLevel.OWNER : AccessLevel.MAINTAINER)) throw invalid();
     } else if (entity.sourceType === 'group_entity' || parent.ownerId !== ctx.viewer.user!.id) throw invalid();
   } else if (entity.sourceType === 'project_entity') throw invalid();
-  const taken =
-    (await ctx.db.namespace.findFirst({ where: { fullPath: { equals: fullPath, mode: 'insensitive' } } })) ??
-    (await ctx.db.project.findFirst({
-      where: { path: { equals: slug, mode: 'insensitive' }, namespace: { fullPath: { equals: namespace, mode: 'insensitive' } } },
-    }));
+  // Both read through the paths' indexes, case-insensitively (a project by its namespace and path, as GET /projects/:id).
+  const taken = (await namespaceByFullPath(ctx, fullPath)) ?? (await projectByFullPath(ctx, fullPath));
   if (taken) throw new UnprocessableError(`Import failed. '${fullPath}' already exists. Change the destination and try again.`);
 }
 
@@ -381,9 +379,7 @@ const visibilityOf = (value: unknown): Visibility => (value === 'public' || valu
 async function ensureDestination(run: Run) {
   const { ctx, entity } = run;
   if (entity.namespaceId !== null || entity.projectId !== null) return;
-  const parent = entity.destinationNamespace
-    ? await ctx.db.namespace.findFirst({ where: { fullPath: { equals: entity.destinationNamespace, mode: 'insensitive' } } })
-    : null;
+  const parent = entity.destinationNamespace ? await namespaceByFullPath(ctx, entity.destinationNamespace) : null;
   if (entity.destinationNamespace && !parent) throw new Error(`Destination namespace ${entity.destinationNamespace} not found`);
   if (entity.sourceType === 'group_entity') {
     const source = await run.client.json<SourceGroup>(portablePath(entity));

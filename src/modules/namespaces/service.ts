@@ -40,12 +40,7 @@ export function listNamespaces(ctx: Context, filter: NamespaceFilter): Listing<N
  */
 export async function findAdministeredNamespace(ctx: Context, ref: { id?: number | null; fullPath?: string | null }): Promise<Namespace | null> {
   if (!ctx.viewer.user) throw new UnauthorizedError();
-  const namespace =
-    ref.id != null
-      ? await ctx.loaders.namespace.load(ref.id)
-      : ref.fullPath
-        ? await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(ref.fullPath) } })
-        : null;
+  const namespace = ref.id != null ? await ctx.loaders.namespace.load(ref.id) : ref.fullPath ? await namespaceByFullPath(ctx, ref.fullPath) : null;
   if (!namespace) return null;
   return (await ctx.policy.groupAccessLevel(namespace)) >= AccessLevel.OWNER ? namespace : null;
 }
@@ -70,8 +65,15 @@ export async function namespaceExists(ctx: Context, path: string, parentId: numb
   }
 }
 
+/**
+ * A group or a user's namespace by its full path whatever its case (GitLab compares paths so),
+ * whoever asks: an escaped ILIKE, which the paths' trigram index serves and in which a `_` or `%`
+ * of the path matches only itself, never another namespace.
+ */
+export const namespaceByFullPath = (ctx: Context, fullPath: string) => ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(fullPath) } });
+
 /** A group or a user's namespace by its full path, as the viewer may see it (null otherwise, as GitLab's `namespace` answers). */
 export async function findNamespace(ctx: Context, fullPath: string): Promise<Namespace | null> {
-  const namespace = await ctx.db.namespace.findFirst({ where: { fullPath: equalsIgnoringCase(fullPath) } });
+  const namespace = await namespaceByFullPath(ctx, fullPath);
   return namespace && (await ctx.policy.canReadNamespace(namespace)) ? namespace : null;
 }

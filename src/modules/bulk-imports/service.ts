@@ -3,15 +3,16 @@
 // GitLab's stage order, each asking the source to export it, waiting for the export, downloading
 // it and importing it with the relation importers. Every step records its outcome in the
 // database first, so a job that dies (or a source that goes away) resumes where it stopped.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { BulkImport, BulkImportEntity, Namespace } from '../../generated/prisma/client.ts';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { BulkImport, BulkImportEntity, BulkImportTracker, Namespace } from '../../generated/prisma/client.ts';
 import { Viewer } from '../../auth/viewer.ts';
 import { createContext, type Context } from '../../core/context.ts';
 import { ForbiddenError, NotFoundError, ParamError, UnauthorizedError, UnprocessableError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
 import { readSettings } from '../../core/settings.ts';
-import type { Upload } from '../../core/upload.ts';
+import { SpooledUpload } from '../../core/upload.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
@@ -277,10 +278,20 @@ type Run = {
   relation: string;
 };
 
+/** The user canceled the migration: the job ends without importing more (not a failure). */
+class Canceled extends Error {}
+
+const OPEN = [Status.CREATED, Status.STARTED];
+
 export async function runEntity(data: EntityJob, job: JobContext): Promise<void> {
   const { db } = job.deps;
   const entity = await db.bulkImportEntity.findUnique({ where: { id: data.entityId }, include: { bulkImport: true } });
-  if (!entity || TERMINAL.includes(entity.status) || entity.bulkImport.status === Status.CANCELED) return;
+  if (!entity || TERMINAL.includes(entity.status)) return;
+  if (entity.bulkImport.status === Status.CANCELED) {
+    // A child found just before the cancel: it ends canceled too, never started.
+    await db.bulkImportEntity.updateMany({ where: { id: entity.id, status: { in: OPEN } }, data: { status: Status.CANCELED } });
+    return;
+  }
   const user = await db.user.findUnique({ where: { id: entity.bulkImport.userId } });
   if (!user) return;
   const run: Run = {
@@ -291,11 +302,14 @@ export async function runEntity(data: EntityJob, job: JobContext): Promise<void>
     job,
     relation: 'entity',
   };
-  await db.bulkImportEntity.update({ where: { id: entity.id }, data: { status: Status.STARTED } });
+  // A cancel that came in since the read above wins: never back to started.
+  const started = await db.bulkImportEntity.updateMany({ where: { id: entity.id, status: { in: OPEN } }, data: { status: Status.STARTED } });
+  if (!started.count) return;
   if (entity.bulkImport.status === Status.CREATED) await db.bulkImport.update({ where: { id: entity.bulkImportId }, data: { status: Status.STARTED } });
   try {
     await runPipelines(run);
   } catch (error) {
+    if (error instanceof Canceled) return;
     if (error instanceof NotReadyYet) {
       await job.deps.jobs.send(ENTITY_QUEUE, data, { startAfter: POLL_SECONDS });
       return;
@@ -324,7 +338,7 @@ async function failEntity(run: Run, error: Error) {
         sourceTitle: run.entity.sourceFullPath,
       },
     }),
-    db.bulkImportEntity.update({ where: { id: run.entity.id }, data: { status: Status.FAILED, hasFailures: true } }),
+    db.bulkImportEntity.updateMany({ where: { id: run.entity.id, status: { in: OPEN } }, data: { status: Status.FAILED, hasFailures: true } }),
     db.bulkImport.update({ where: { id: run.bulkImport.id }, data: { hasFailures: true } }),
   ]);
   await finishImportIfDone(run);
@@ -338,8 +352,9 @@ async function runPipelines(run: Run) {
   await ensureDestination(run);
   const existing = await db.bulkImportTracker.count({ where: { entityId: run.entity.id } });
   if (!existing) {
-    // One export request for all the entity's relations (GitLab's ExportRequestWorker).
-    await run.client.send('POST', `${portablePath(run.entity)}/export_relations`);
+    // One export request for all the entity's relations (GitLab's ExportRequestWorker), in batches
+    // from sources that write them.
+    await run.client.send('POST', `${portablePath(run.entity)}/export_relations`, supportsBatches(run.bulkImport.sourceVersion) ? { batched: true } : {});
     await db.bulkImportTracker.createMany({
       data: PIPELINES[type].map((p) => ({ entityId: run.entity.id, relation: p.relation, stage: p.stage })),
       skipDuplicates: true,
@@ -348,16 +363,29 @@ async function runPipelines(run: Run) {
   const trackers = await db.bulkImportTracker.findMany({ where: { entityId: run.entity.id }, orderBy: [{ stage: 'asc' }, { id: 'asc' }] });
   for (const tracker of trackers) {
     if (tracker.status === Status.FINISHED) continue;
+    await stopIfCanceled(run);
     run.relation = tracker.relation;
     if (MEMBER_RELATIONS.has(tracker.relation) && !run.entity.migrateMemberships) {
       await db.bulkImportTracker.update({ where: { id: tracker.id }, data: { status: Status.FINISHED } });
       continue;
     }
-    const count = DISCOVERY.has(tracker.relation) ? await discoverChildren(run, tracker.relation) : await pullRelation(run, tracker.relation);
+    const count = DISCOVERY.has(tracker.relation) ? await discoverChildren(run, tracker.relation) : await pullRelation(run, tracker);
     await db.bulkImportTracker.update({ where: { id: tracker.id }, data: { status: Status.FINISHED, objectsCount: count } });
   }
-  await db.bulkImportEntity.update({ where: { id: run.entity.id }, data: { status: Status.FINISHED } });
+  await db.bulkImportEntity.updateMany({ where: { id: run.entity.id, status: Status.STARTED }, data: { status: Status.FINISHED } });
   await finishImportIfDone(run);
+}
+
+/** GitLab asks sources of 16.2 or later for batched exports (BulkImport#supports_batched_export?). */
+function supportsBatches(version: string | null): boolean {
+  const [major, minor] = (version ?? '').split('.').map(Number);
+  return major > 16 || (major === 16 && minor >= 2);
+}
+
+/** Between relations and batches: a canceled entity (or migration) imports nothing more. */
+async function stopIfCanceled(run: Run) {
+  const entity = await run.ctx.db.bulkImportEntity.findUnique({ where: { id: run.entity.id }, select: { status: true } });
+  if (!entity || entity.status === Status.CANCELED) throw new Canceled();
 }
 
 /** The migration is over when every entity is: finished if any entity finished, else failed. */
@@ -462,24 +490,69 @@ async function allPages<T>(client: SourceClient, path: string): Promise<T[]> {
   return all;
 }
 
-type ExportStatus = { relation: string; status: number; error?: string | null };
+/** GitLab's export status entry, `batches` on batched exports. */
+type ExportStatus = {
+  relation: string;
+  status: number;
+  error?: string | null;
+  batched?: boolean;
+  batches_count?: number;
+};
 
 /** Largest relation file downloaded (a repository bundle included). */
 const MAX_FILE_BYTES = 1024 * 1024 * 1024;
 
-/** Waits for the source's export of one relation, downloads it and imports it. */
-async function pullRelation(run: Run, relation: string): Promise<number> {
-  const { ctx, entity, client } = run;
-  const base = portablePath(entity);
-  const status = await client.json<ExportStatus>(`${base}/export_relations/status`, { relation });
+/** Waits for the source's export of one relation, downloads it (whole, or batch by batch) and imports it. */
+async function pullRelation(run: Run, tracker: BulkImportTracker): Promise<number> {
+  const { relation } = tracker;
+  const status = await run.client.json<ExportStatus>(`${portablePath(run.entity)}/export_relations/status`, { relation });
   if (status.status === 0) throw new NotReadyYet();
   if (status.status !== 1) throw new SourceRefusedError(200, `The source could not export ${relation}: ${status.error ?? 'failed'}`);
-  const res = await client.send('GET', `${base}/export_relations/download`, { relation }, MAX_FILE_BYTES);
-  const file: Upload = { filename: relation, size: res.body.length, stream: () => Readable.from([res.body]) };
-  if (entity.sourceType === 'project_entity') {
-    const imported = await importRelation(ctx, { projectId: entity.projectId! }, relation, file);
-    return imported.objectsCount;
+  if (!status.batched) return importFile(run, relation, { relation });
+  return pullBatches(run, tracker, Number(status.batches_count ?? 0));
+}
+
+/**
+ * A batched relation, one file per batch (GitLab's BatchTracker per batch): each finished batch is
+ * recorded with its count, so a job that resumes imports only the batches not finished yet.
+ */
+async function pullBatches(run: Run, tracker: BulkImportTracker, batchesCount: number): Promise<number> {
+  const { db } = run.ctx;
+  if (!tracker.batched) await db.bulkImportTracker.update({ where: { id: tracker.id }, data: { batched: true } });
+  const finished = await db.bulkImportBatchTracker.findMany({ where: { trackerId: tracker.id, status: Status.FINISHED } });
+  const done = new Set(finished.map((b) => b.batchNumber));
+  let count = finished.reduce((sum, b) => sum + b.importedObjectsCount, 0);
+  for (let batchNumber = 1; batchNumber <= batchesCount; batchNumber++) {
+    if (done.has(batchNumber)) continue;
+    await stopIfCanceled(run);
+    const imported = await importFile(run, tracker.relation, { relation: tracker.relation, batched: true, batch_number: batchNumber });
+    const data = { status: Status.FINISHED, importedObjectsCount: imported };
+    await db.bulkImportBatchTracker.upsert({
+      where: { trackerId_batchNumber: { trackerId: tracker.id, batchNumber } },
+      create: { trackerId: tracker.id, batchNumber, ...data },
+      update: data,
+    });
+    count += imported;
   }
-  const group = await ctx.db.namespace.findUniqueOrThrow({ where: { id: entity.namespaceId! } });
-  return importGroupRelation(ctx, group, relation as GroupFileRelation, file);
+  return count;
+}
+
+/**
+ * Downloads one relation file (or batch) to a temporary file under the data directory, imports it
+ * from there and deletes it: memory stays flat whatever the file's size.
+ */
+async function importFile(run: Run, relation: string, query: Record<string, string | number | boolean>): Promise<number> {
+  const { ctx, entity } = run;
+  const dir = path.join(ctx.deps.config.dataDir, 'tmp');
+  const file = path.join(dir, `bulk-import-${randomUUID()}`);
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await run.client.send('GET', `${portablePath(entity)}/export_relations/download`, query, { maxBytes: MAX_FILE_BYTES, saveTo: file });
+    const upload = new SpooledUpload(relation, (await fsp.stat(file)).size, file);
+    if (entity.sourceType === 'project_entity') return (await importRelation(ctx, { projectId: entity.projectId! }, relation, upload)).objectsCount;
+    const group = await ctx.db.namespace.findUniqueOrThrow({ where: { id: entity.namespaceId! } });
+    return await importGroupRelation(ctx, group, relation as GroupFileRelation, upload);
+  } finally {
+    await fsp.rm(file, { force: true });
+  }
 }

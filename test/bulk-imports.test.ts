@@ -96,6 +96,29 @@ describe('POST /bulk_imports', () => {
     expect(await dst.db.bulkImport.count()).toBe(0);
   });
 
+  it('probes the source as GitLab does: direct transfer off there, or an unknown path, is a 422 and nothing is stored', async () => {
+    const acme = [{ source_type: 'group_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }];
+    await src.api('put', '/application/settings').send({ bulk_import_enabled: false }).expect(200);
+    try {
+      const off = await startImport(acme);
+      expect(off.status).toBe(422);
+      expect(off.body).toEqual({
+        message: 'Migration by direct transfer disabled on source or destination instance. Ask an administrator to enable it on both instances and try again.',
+      });
+    } finally {
+      await src.api('put', '/application/settings').send({ bulk_import_enabled: true }).expect(200);
+    }
+    const missing = await startImport([{ ...acme[0], source_full_path: 'nowhere' }]);
+    expect(missing.status).toBe(422);
+    expect(missing.body).toEqual({ message: "Import failed. 'nowhere' not found." });
+    // A group the token's user cannot export (a Developer is not an Owner).
+    const unauthorized = await startImport(acme, dev.token);
+    expect(unauthorized.status).toBe(422);
+    expect(unauthorized.body).toEqual({ message: "Import failed. You don't have permission to export 'acme'." });
+    expect(await dst.db.bulkImport.count()).toBe(0);
+    await dst.api('get', '/groups/acme').expect(404);
+  });
+
   it('migrates a group with its subgroup and project; the token is stored encrypted', async () => {
     const created = await startImport([{ source_type: 'group_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }]).expect(
       201,

@@ -94,6 +94,10 @@ export type BulkImportInput = { url: string; accessToken: string; entities: Enti
 export const SCOPE_ERROR = "Import aborted as the provided personal access token does not have the required 'api' scope or is no longer valid.";
 export const URL_ERROR = 'Invalid source URL. Enter only the base URL of the source GitLab instance.';
 const MIN_SOURCE_MAJOR = 14;
+const SETTING_ERROR =
+  'Migration by direct transfer disabled on source or destination instance. Ask an administrator to enable it on both instances and try again.';
+const notFoundError = (fullPath: string) => new UnprocessableError(`Import failed. '${fullPath}' not found.`);
+const notAuthorizedError = (fullPath: string) => new UnprocessableError(`Import failed. You don't have permission to export '${fullPath}'.`);
 
 const SLUG = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 
@@ -129,6 +133,31 @@ async function probeSource(client: SourceClient): Promise<string> {
   }
   if (!token.scopes?.includes('api') || token.active === false) throw new UnprocessableError(SCOPE_ERROR);
   return String(version.version);
+}
+
+/**
+ * GitLab's "bulk import enabled" probe (CreateService#validate_source_full_path! and
+ * #validate_setting_enabled!): the first entity must exist on the source, and its export status
+ * must answer; a source with direct transfer off answers 404 there, one that will not let this
+ * token export answers 403.
+ */
+async function probeExportable(client: SourceClient, entity: EntityInput) {
+  const kind = entity.sourceType === 'group_entity' ? 'groups' : 'projects';
+  let source: { id?: unknown };
+  try {
+    source = await client.json(`/${kind}/${encodedPath(entity.sourceFullPath)}`);
+  } catch (error) {
+    if (error instanceof SourceRefusedError && error.status === 404) throw notFoundError(entity.sourceFullPath);
+    throw notAuthorizedError(entity.sourceFullPath);
+  }
+  if (typeof source.id !== 'number') throw notFoundError(entity.sourceFullPath);
+  try {
+    await client.send('GET', `/${kind}/${source.id}/export_relations/status`);
+  } catch (error) {
+    if (error instanceof SourceRefusedError && error.status === 404) throw new UnprocessableError(SETTING_ERROR);
+    if (error instanceof SourceRefusedError && error.status === 403) throw notAuthorizedError(entity.sourceFullPath);
+    throw new UnprocessableError(URL_ERROR);
+  }
 }
 
 /** Where an entity lands: a group the user may create in (or the top level for a group), free of anything by that path. */
@@ -167,7 +196,9 @@ export async function createBulkImport(ctx: Context, input: BulkImportInput): Pr
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new UnprocessableError(URL_ERROR);
   const sourceUrl = base.toString().replace(/\/+$/, '');
-  const sourceVersion = await probeSource(new SourceClient(ctx.db, sourceUrl, input.accessToken));
+  const client = new SourceClient(ctx.db, sourceUrl, input.accessToken);
+  const sourceVersion = await probeSource(client);
+  await probeExportable(client, input.entities[0]);
   for (const entity of input.entities) await checkDestination(ctx, entity);
   return ctx.db.$transaction(async (tx) => {
     const bulkImport = await tx.bulkImport.create({

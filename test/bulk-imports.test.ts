@@ -299,6 +299,53 @@ describe('POST /bulk_imports', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('epic parents: a chain past the depth limit is cut and recorded, a parent in the migrated parent group is linked', async () => {
+    const deep = (await src.api('post', '/groups').send({ name: 'Deep', path: 'deep' }).expect(201)).body;
+    const team = (await src.api('post', '/groups').send({ name: 'Team', path: 'team', parent_id: deep.id }).expect(201)).body;
+    const levels: Row[] = [];
+    for (let level = 1; level <= 8; level++)
+      levels.push(
+        (
+          await src
+            .api('post', `/groups/${deep.id}/epics`)
+            .send({ title: `L${level}` })
+            .expect(201)
+        ).body,
+      );
+    // A chain of 8, longer than the source's own rules allow (a file is the source's word): written directly.
+    for (let level = 1; level < 8; level++)
+      await src.db.epic.update({ where: { id: levels[level].id as number }, data: { parentId: levels[level - 1].id as number } });
+    // An epic of the subgroup whose parent is in the group above it.
+    await src.api('post', `/groups/${team.id}/epics`).send({ title: 'Team work', parent_id: levels[0].id }).expect(201);
+
+    const created = await startImport([{ source_type: 'group_entity', source_full_path: 'deep', destination_slug: 'deep', destination_namespace: '' }]).expect(
+      201,
+    );
+    const done = await migrate(created.body.id);
+    expect(done).toMatchObject({ status: 'finished', has_failures: true });
+    const epics = await dst.db.epic.findMany({ where: { group: { fullPath: { in: ['deep', 'deep/team'] } } }, include: { parent: true } });
+    const parentOf = Object.fromEntries(epics.map((e) => [e.title, e.parent?.title ?? null]));
+    // Six levels kept (the product's limit: a seventh is one too deep); L7 is cut loose, L8 stays under it.
+    expect(parentOf).toEqual({ L1: null, L2: 'L1', L3: 'L2', L4: 'L3', L5: 'L4', L6: 'L5', L7: null, L8: 'L7', 'Team work': 'L1' });
+    expect(epics.find((e) => e.title === 'Team work')!.parent!.groupId).toBe(epics.find((e) => e.title === 'L1')!.groupId);
+    const entities = (await dst.api('get', `/bulk_imports/${created.body.id}/entities`).expect(200)).body as Row[];
+    expect(entities.map((e) => [e.source_full_path, e.status]).sort()).toEqual([
+      ['deep', 'finished'],
+      ['deep/team', 'finished'],
+    ]);
+    const deepEntity = entities.find((e) => e.source_full_path === 'deep')!;
+    expect(deepEntity.failures).toEqual([
+      expect.objectContaining({
+        relation: 'epics',
+        exception_class: 'ActiveRecord::RecordInvalid',
+        exception_message:
+          'Validation failed: Parent This epic cannot be added. One or more epics would exceed the maximum depth (7) from its most distant ancestor.',
+      }),
+    ]);
+    // Every pending link was settled.
+    expect(await dst.db.bulkImportEpicLink.count({ where: { bulkImportId: created.body.id } })).toBe(0);
+  });
+
   it('a hostile relation file fails its entity with a recorded failure; the process stays up', async () => {
     // The source's labels export (its first batch) replaced by a file with a NUL byte in a title.
     const project = (await src.api('get', '/projects/acme%2Fapp').expect(200)).body;

@@ -19,6 +19,7 @@ import { AccessLevel } from '../../auth/access-levels.ts';
 import { createGroup } from '../groups/service.ts';
 import { createProject } from '../projects/service.ts';
 import { importGroupRelation, importRelation, type GroupFileRelation } from '../relation-exports/import.ts';
+import { keepEpicParents, linkEpicParents } from './epic-links.ts';
 import { encodedPath, SourceClient, SourceRefusedError, SourceUnavailableError } from './source.ts';
 
 export const ENTITY_QUEUE = 'bulk-import-entity';
@@ -402,9 +403,46 @@ async function runPipelines(run: Run) {
     }
     const count = DISCOVERY.has(tracker.relation) ? await discoverChildren(run, tracker.relation) : await pullRelation(run, tracker);
     await db.bulkImportTracker.update({ where: { id: tracker.id }, data: { status: Status.FINISHED, objectsCount: count } });
+    if (tracker.relation === 'epics') await linkEpics(run);
   }
   await db.bulkImportEntity.updateMany({ where: { id: run.entity.id, status: Status.STARTED }, data: { status: Status.FINISHED } });
   await finishImportIfDone(run);
+}
+
+/**
+ * Links the migration's epics whose parents now exist (this group's, or an ancestor group's
+ * migrated with it); a link the product's rules refuse is dropped and recorded as a failure of
+ * the child's entity, which still finishes (as GitLab records a record it could not save).
+ */
+async function linkEpics(run: Run) {
+  const { db } = run.ctx;
+  const refused = await linkEpicParents(run.ctx, run.bulkImport.id);
+  if (!refused.length) return;
+  const entities = await db.bulkImportEntity.findMany({
+    where: { bulkImportId: run.bulkImport.id, namespaceId: { in: refused.map((r) => r.childGroupId) } },
+  });
+  const entityOf = new Map(entities.map((e) => [e.namespaceId!, e]));
+  const failures = refused.flatMap((r) => {
+    const entity = entityOf.get(r.childGroupId);
+    if (!entity) return [];
+    return [
+      {
+        entityId: entity.id,
+        relation: 'epics',
+        pipelineStep: 'loader',
+        exceptionClass: 'ActiveRecord::RecordInvalid',
+        exceptionMessage: r.message.slice(0, 255),
+        correlationIdValue: run.job.id,
+        sourceUrl: `${run.bulkImport.sourceUrl}/${entity.sourceFullPath}`,
+        sourceTitle: entity.sourceFullPath,
+      },
+    ];
+  });
+  await db.$transaction([
+    db.bulkImportFailure.createMany({ data: failures }),
+    db.bulkImportEntity.updateMany({ where: { id: { in: entities.map((e) => e.id) } }, data: { hasFailures: true } }),
+    db.bulkImport.update({ where: { id: run.bulkImport.id }, data: { hasFailures: true } }),
+  ]);
 }
 
 /** GitLab asks sources of 16.2 or later for batched exports (BulkImport#supports_batched_export?). */
@@ -424,6 +462,8 @@ async function finishImportIfDone(run: Run) {
   const { db } = run.ctx;
   const open = await db.bulkImportEntity.count({ where: { bulkImportId: run.bulkImport.id, status: { notIn: TERMINAL } } });
   if (open) return;
+  // Parents never found (their group not part of the migration, or not exported): nothing more to link.
+  await db.bulkImportEpicLink.deleteMany({ where: { bulkImportId: run.bulkImport.id } });
   const finished = await db.bulkImportEntity.count({ where: { bulkImportId: run.bulkImport.id, status: Status.FINISHED } });
   await db.bulkImport.updateMany({
     where: { id: run.bulkImport.id, status: { not: Status.CANCELED } },
@@ -431,7 +471,7 @@ async function finishImportIfDone(run: Run) {
   });
 }
 
-type SourceGroup = { name: string; path: string; description?: string | null; visibility?: string };
+type SourceGroup = { id?: unknown; name: string; path: string; description?: string | null; visibility?: string };
 type SourceProject = SourceGroup & { default_branch?: string | null };
 type Visibility = 'private' | 'internal' | 'public';
 const visibilityOf = (value: unknown): Visibility => (value === 'public' || value === 'internal' ? value : 'private');
@@ -454,7 +494,8 @@ async function ensureDestination(run: Run) {
       visibility: lowerVisibility(visibilityOf(source.visibility), parent),
     });
     entity.namespaceId = group.id;
-    await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { namespaceId: group.id } });
+    const sourceXid = typeof source.id === 'number' ? source.id : null;
+    await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { namespaceId: group.id, sourceXid } });
     return;
   }
   const source = await run.client.json<SourceProject>(portablePath(entity));
@@ -467,7 +508,8 @@ async function ensureDestination(run: Run) {
     defaultBranch: source.default_branch ?? null,
   });
   entity.projectId = project.id;
-  await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { projectId: project.id } });
+  const sourceXid = typeof source.id === 'number' ? source.id : null;
+  await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { projectId: project.id, sourceXid } });
 }
 
 const RANK: Record<Visibility, number> = { private: 0, internal: 1, public: 2 };
@@ -582,7 +624,9 @@ async function importFile(run: Run, relation: string, query: Record<string, stri
     const upload = new SpooledUpload(relation, (await fsp.stat(file)).size, file);
     if (entity.sourceType === 'project_entity') return (await importRelation(ctx, { projectId: entity.projectId! }, relation, upload)).objectsCount;
     const group = await ctx.db.namespace.findUniqueOrThrow({ where: { id: entity.namespaceId! } });
-    return await importGroupRelation(ctx, group, relation as GroupFileRelation, upload);
+    const { count, epicParents } = await importGroupRelation(ctx, group, relation as GroupFileRelation, upload);
+    await keepEpicParents(ctx, entity.bulkImportId, group.id, epicParents);
+    return count;
   } finally {
     await fsp.rm(file, { force: true });
   }

@@ -112,6 +112,8 @@ const envSchema = z.object({
     .optional(),
   // Tests only: run the suite against this server instead of an embedded one.
   TEST_DATABASE_URL: postgresUrl.optional(),
+  // Objects per file of a batched relation export (GitLab's batch size, 1,000).
+  RELATION_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   // The epics feature of groups (GitLab's licensed `epics`); off answers 403 on every epic call.
   EPICS_ENABLED: z.enum(['true', 'false']).default('true'),
 });
@@ -152,6 +154,8 @@ export type Config = {
   /** Addresses and CIDR ranges allowed to read /-/metrics. */
   monitoringAllowlist: string[];
   epicsEnabled: boolean;
+  /** Objects per file of a batched relation export. */
+  relationExportBatchSize: number;
 };
 
 export type MailConfig = {
@@ -229,5 +233,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shutdownTimeoutMs: Math.round(e.JOB_SHUTDOWN_TIMEOUT_SECONDS * 1000),
     },
     epicsEnabled: e.EPICS_ENABLED === 'true',
+    relationExportBatchSize: e.RELATION_EXPORT_BATCH_SIZE,
   };
 }

@@ -2,6 +2,8 @@
 // subgroup, projects, repositories, labels, milestones, releases and members, the group's labels,
 // milestones and epics) from the source
 // with one POST /bulk_imports, through the source's relation export routes, as from GitLab.
+import fs from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/app.ts';
@@ -11,6 +13,7 @@ let dst: TestApp;
 let dev: Awaited<ReturnType<TestApp['user']>>;
 
 type Row = Record<string, unknown>;
+const BATCH = 2;
 
 /** Runs both servers' queued jobs, one round of the destination's at a time, until the migration is over. */
 async function migrate(id: number): Promise<Row> {
@@ -27,7 +30,8 @@ const startImport = (entities: Row[], token = src.root.token) =>
   dst.api('post', '/bulk_imports').send({ configuration: { url: src.base, access_token: token }, entities });
 
 beforeAll(async () => {
-  [src, dst] = await Promise.all([createTestApp(), createTestApp()]);
+  // The source writes batches of 2 objects: the labels, milestones and epics below take several.
+  [src, dst] = await Promise.all([createTestApp({ env: { RELATION_EXPORT_BATCH_SIZE: String(BATCH) } }), createTestApp()]);
   await src.api('put', '/application/settings').send({ bulk_import_enabled: true }).expect(200);
   await dst.api('put', '/application/settings').send({ bulk_import_enabled: true, allow_local_requests_from_web_hooks_and_services: true }).expect(200);
   dev = await src.user('devuser');
@@ -61,7 +65,9 @@ beforeAll(async () => {
   await src.api('post', `/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 40 }).expect(201);
   await src.api('post', `/projects/${project.id}/repository/branches`).send({ branch: 'feature', ref: 'main' }).expect(201);
   await src.api('post', `/projects/${project.id}/repository/tags`).send({ tag_name: 'v1.0', ref: 'main' }).expect(201);
-  await src.api('post', `/projects/${project.id}/labels`).send({ name: 'bug', color: '#ff0000' }).expect(201);
+  // Five project labels: three batches of the source's export.
+  for (const name of ['bug', 'chore', 'docs', 'perf', 'ux'])
+    await src.api('post', `/projects/${project.id}/labels`).send({ name, color: '#ff0000' }).expect(201);
   await src.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1', due_date: '2030-01-01' }).expect(201);
   await src
     .api('post', `/projects/${project.id}/releases`, dev.token)
@@ -88,6 +94,29 @@ describe('POST /bulk_imports', () => {
     const res = await startImport([{ source_type: 'user_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }]);
     expect(res.status).toBe(400);
     expect(await dst.db.bulkImport.count()).toBe(0);
+  });
+
+  it('probes the source as GitLab does: direct transfer off there, or an unknown path, is a 422 and nothing is stored', async () => {
+    const acme = [{ source_type: 'group_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }];
+    await src.api('put', '/application/settings').send({ bulk_import_enabled: false }).expect(200);
+    try {
+      const off = await startImport(acme);
+      expect(off.status).toBe(422);
+      expect(off.body).toEqual({
+        message: 'Migration by direct transfer disabled on source or destination instance. Ask an administrator to enable it on both instances and try again.',
+      });
+    } finally {
+      await src.api('put', '/application/settings').send({ bulk_import_enabled: true }).expect(200);
+    }
+    const missing = await startImport([{ ...acme[0], source_full_path: 'nowhere' }]);
+    expect(missing.status).toBe(422);
+    expect(missing.body).toEqual({ message: "Import failed. 'nowhere' not found." });
+    // A group the token's user cannot export (a Developer is not an Owner).
+    const unauthorized = await startImport(acme, dev.token);
+    expect(unauthorized.status).toBe(422);
+    expect(unauthorized.body).toEqual({ message: "Import failed. You don't have permission to export 'acme'." });
+    expect(await dst.db.bulkImport.count()).toBe(0);
+    await dst.api('get', '/groups/acme').expect(404);
   });
 
   it('migrates a group with its subgroup and project; the token is stored encrypted', async () => {
@@ -123,7 +152,21 @@ describe('POST /bulk_imports', () => {
     await same(`/projects/${app}`, (p) => [p.name, p.path_with_namespace, p.description, p.default_branch]);
     await same(`/projects/${app}/repository/branches`, (b) => [b.name, (b.commit as Row).id]);
     await same(`/projects/${app}/repository/tags`, (t) => [t.name, (t.commit as Row).id]);
-    await same(`/projects/${app}/labels`, (l) => [l.name, l.color]);
+    const labels = await same(`/projects/${app}/labels`, (l) => [l.name, l.color]);
+    // The project's five and the group's two.
+    expect(labels).toHaveLength(7);
+    // Downloaded and imported batch by batch, each batch once, each recorded.
+    const appEntity = await dst.db.bulkImportEntity.findFirstOrThrow({ where: { sourceFullPath: 'acme/app' } });
+    const labelTracker = await dst.db.bulkImportTracker.findFirstOrThrow({ where: { entityId: appEntity.id, relation: 'labels' }, include: { batches: true } });
+    expect(labelTracker).toMatchObject({ batched: true, status: 2, objectsCount: 5 });
+    expect(labelTracker.batches.map((b) => [b.batchNumber, b.status, b.importedObjectsCount]).sort()).toEqual([
+      [1, 2, 2],
+      [2, 2, 2],
+      [3, 2, 1],
+    ]);
+    expect(await dst.db.relationImport.count({ where: { projectId: appEntity.projectId!, relation: 'labels' } })).toBe(3);
+    // Nothing left behind in the data directory's temporary files.
+    expect(fs.readdirSync(path.join(dst.config.dataDir, 'tmp')).filter((f) => f.startsWith('bulk-import-'))).toEqual([]);
     await same(`/projects/${app}/milestones`, (m) => [m.title, m.due_date, m.state]);
     const releases = await same(`/projects/${app}/releases`, (r) => [
       r.tag_name,
@@ -203,6 +246,31 @@ describe('POST /bulk_imports', () => {
     expect((await dst.api('get', `/bulk_imports/${bulk.id}/entities/${entity.id}/failures`).expect(200)).body).toEqual([]);
   });
 
+  /** Runs both servers' jobs until the entity is no longer started. */
+  async function runEntityAgain(entityId: number) {
+    await dst.db.bulkImportEntity.update({ where: { id: entityId }, data: { status: 1 } });
+    await dst.deps.jobs.send('bulk-import-entity', { entityId });
+    for (let round = 0; round < 50 && (await dst.db.bulkImportEntity.findUniqueOrThrow({ where: { id: entityId } })).status === 1; round++) {
+      await src.deps.jobs.drain();
+      await dst.deps.jobs.drain({ maxRuns: 1 }).catch(() => undefined);
+    }
+  }
+
+  it('a resumed batched relation imports only the batches not finished', async () => {
+    const entity = await dst.db.bulkImportEntity.findFirstOrThrow({ where: { sourceFullPath: 'acme/app' } });
+    const tracker = await dst.db.bulkImportTracker.findFirstOrThrow({ where: { entityId: entity.id, relation: 'labels' } });
+    const imports = () => dst.db.relationImport.count({ where: { projectId: entity.projectId!, relation: 'labels' } });
+    expect(await imports()).toBe(3);
+    // A crash after batch 2 was recorded: the tracker unfinished, batch 3 not recorded.
+    await dst.db.bulkImportTracker.update({ where: { id: tracker.id }, data: { status: 1, objectsCount: 0 } });
+    await dst.db.bulkImportBatchTracker.deleteMany({ where: { trackerId: tracker.id, batchNumber: 3 } });
+    await runEntityAgain(entity.id);
+    expect(await dst.db.bulkImportTracker.findUniqueOrThrow({ where: { id: tracker.id } })).toMatchObject({ status: 2, objectsCount: 5 });
+    // One more import (batch 3's), none of batches 1 and 2; no label twice.
+    expect(await imports()).toBe(4);
+    expect(await dst.db.label.count({ where: { projectId: entity.projectId! } })).toBe(5);
+  });
+
   it('a re-run of the group pipelines (a crash before their trackers were saved) creates nothing twice', async () => {
     const entity = await dst.db.bulkImportEntity.findFirstOrThrow({ where: { sourceFullPath: 'acme', sourceType: 'group_entity' } });
     const groupId = entity.namespaceId!;
@@ -219,12 +287,8 @@ describe('POST /bulk_imports', () => {
     expect(before).toEqual({ labels: 2, milestones: 2, epics: 4, children: 1, epicLabels: 3, awards: 1 });
     const relations = ['labels', 'milestones', 'epics'];
     await dst.db.bulkImportTracker.updateMany({ where: { entityId: entity.id, relation: { in: relations } }, data: { status: 0, objectsCount: 0 } });
-    await dst.db.bulkImportEntity.update({ where: { id: entity.id }, data: { status: 1 } });
-    await dst.deps.jobs.send('bulk-import-entity', { entityId: entity.id });
-    for (let round = 0; round < 50 && (await dst.db.bulkImportEntity.findUniqueOrThrow({ where: { id: entity.id } })).status === 1; round++) {
-      await src.deps.jobs.drain();
-      await dst.deps.jobs.drain({ maxRuns: 1 }).catch(() => undefined);
-    }
+    await dst.db.bulkImportBatchTracker.deleteMany({ where: { tracker: { entityId: entity.id, relation: { in: relations } } } });
+    await runEntityAgain(entity.id);
     const trackers = await dst.db.bulkImportTracker.findMany({ where: { entityId: entity.id, relation: { in: relations } } });
     // Each file read again (its records counted anew), none of its records created twice.
     expect(trackers.map((t) => [t.relation, t.status, t.objectsCount]).sort()).toEqual([
@@ -235,8 +299,55 @@ describe('POST /bulk_imports', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('epic parents: a chain past the depth limit is cut and recorded, a parent in the migrated parent group is linked', async () => {
+    const deep = (await src.api('post', '/groups').send({ name: 'Deep', path: 'deep' }).expect(201)).body;
+    const team = (await src.api('post', '/groups').send({ name: 'Team', path: 'team', parent_id: deep.id }).expect(201)).body;
+    const levels: Row[] = [];
+    for (let level = 1; level <= 8; level++)
+      levels.push(
+        (
+          await src
+            .api('post', `/groups/${deep.id}/epics`)
+            .send({ title: `L${level}` })
+            .expect(201)
+        ).body,
+      );
+    // A chain of 8, longer than the source's own rules allow (a file is the source's word): written directly.
+    for (let level = 1; level < 8; level++)
+      await src.db.epic.update({ where: { id: levels[level].id as number }, data: { parentId: levels[level - 1].id as number } });
+    // An epic of the subgroup whose parent is in the group above it.
+    await src.api('post', `/groups/${team.id}/epics`).send({ title: 'Team work', parent_id: levels[0].id }).expect(201);
+
+    const created = await startImport([{ source_type: 'group_entity', source_full_path: 'deep', destination_slug: 'deep', destination_namespace: '' }]).expect(
+      201,
+    );
+    const done = await migrate(created.body.id);
+    expect(done).toMatchObject({ status: 'finished', has_failures: true });
+    const epics = await dst.db.epic.findMany({ where: { group: { fullPath: { in: ['deep', 'deep/team'] } } }, include: { parent: true } });
+    const parentOf = Object.fromEntries(epics.map((e) => [e.title, e.parent?.title ?? null]));
+    // Six levels kept (the product's limit: a seventh is one too deep); L7 is cut loose, L8 stays under it.
+    expect(parentOf).toEqual({ L1: null, L2: 'L1', L3: 'L2', L4: 'L3', L5: 'L4', L6: 'L5', L7: null, L8: 'L7', 'Team work': 'L1' });
+    expect(epics.find((e) => e.title === 'Team work')!.parent!.groupId).toBe(epics.find((e) => e.title === 'L1')!.groupId);
+    const entities = (await dst.api('get', `/bulk_imports/${created.body.id}/entities`).expect(200)).body as Row[];
+    expect(entities.map((e) => [e.source_full_path, e.status]).sort()).toEqual([
+      ['deep', 'finished'],
+      ['deep/team', 'finished'],
+    ]);
+    const deepEntity = entities.find((e) => e.source_full_path === 'deep')!;
+    expect(deepEntity.failures).toEqual([
+      expect.objectContaining({
+        relation: 'epics',
+        exception_class: 'ActiveRecord::RecordInvalid',
+        exception_message:
+          'Validation failed: Parent This epic cannot be added. One or more epics would exceed the maximum depth (7) from its most distant ancestor.',
+      }),
+    ]);
+    // Every pending link was settled.
+    expect(await dst.db.bulkImportEpicLink.count({ where: { bulkImportId: created.body.id } })).toBe(0);
+  });
+
   it('a hostile relation file fails its entity with a recorded failure; the process stays up', async () => {
-    // The source's labels export replaced by a file with a NUL byte in a title.
+    // The source's labels export (its first batch) replaced by a file with a NUL byte in a title.
     const project = (await src.api('get', '/projects/acme%2Fapp').expect(200)).body;
     await dst.api('post', '/groups').send({ name: 'Landing', path: 'landing' }).expect(201);
     const created = await startImport([
@@ -249,7 +360,7 @@ describe('POST /bulk_imports', () => {
     const { exportDir, exportFilePath } = await import('../src/modules/relation-exports/files.ts');
     const fs = await import('node:fs');
     fs.writeFileSync(
-      exportFilePath(exportDir(src.config.dataDir, { kind: 'project', id: project.id }, exported.userId), 'labels', 'ndjson.gz'),
+      exportFilePath(exportDir(src.config.dataDir, { kind: 'project', id: project.id }, exported.userId), 'labels', 'ndjson.gz', 1),
       gzipSync(`${JSON.stringify({ title: 'bad\u0000', color: '#000000' })}\n`),
     );
     const done = await migrate(created.body.id);

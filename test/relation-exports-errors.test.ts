@@ -1,7 +1,6 @@
 import { gzipSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_BATCH_SIZE } from '../src/modules/relation-exports/service.ts';
 import { countQueries, createTestApp, expectCounterSees, type TestApp } from './helpers/app.ts';
 import { gitbeaker } from './helpers/gitbeaker.ts';
 import { expectTwins } from './helpers/twins.ts';
@@ -94,15 +93,15 @@ describe('relation export routes', () => {
   });
 
   it('writes thousands of records in bounded batches, and the same objects unbatched', async () => {
-    const count = 2 * EXPORT_BATCH_SIZE + 500;
+    const count = 2 * t.config.relationExportBatchSize + 500;
     await t.db.label.createMany({ data: Array.from({ length: count }, (_, i) => ({ projectId: project.id, name: `label-${i}`, color: '#123456' })) });
     await t.api('post', exportsOf(), maintainer.token).send({ batched: true }).expect(202);
     await t.deps.jobs.drain();
     const status = (await t.api('get', `${exportsOf()}/status?relation=labels`, maintainer.token).expect(200)).body;
     expect(status).toMatchObject({ status: 1, batched: true, batches_count: 3, total_objects_count: count });
     expect(status.batches.map((b: { batch_number: number; objects_count: number; status: number }) => [b.batch_number, b.objects_count, b.status])).toEqual([
-      [1, EXPORT_BATCH_SIZE, 1],
-      [2, EXPORT_BATCH_SIZE, 1],
+      [1, t.config.relationExportBatchSize, 1],
+      [2, t.config.relationExportBatchSize, 1],
       [3, 500, 1],
     ]);
     const names: string[] = [];

@@ -4,6 +4,9 @@
 // resolves the host once and connects to the address it checked (no DNS rebinding), follows no
 // redirects, and bounds both time and response size.
 import dns from 'node:dns/promises';
+import fs from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -27,6 +30,11 @@ export type OutboundRequest = {
   /** Whole request, connect to last byte. */
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /**
+   * A 2xx body goes to this file (created, mode 0600) instead of memory, within the same size
+   * bound: large downloads (relation files, bundles) never become a buffer. The answer's `body` is then empty.
+   */
+  saveTo?: string;
 };
 
 export type OutboundResponse = { status: number; headers: IncomingHttpHeaders; body: Buffer };
@@ -104,6 +112,17 @@ export async function sendWithPolicy(url: string, request: OutboundRequest, poli
     resolve = settle(resolve);
     reject = settle(reject);
     const req = client.request(target, { method: request.method ?? 'GET', headers: request.headers, lookup, agent: false }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (request.saveTo && status >= 200 && status < 300) {
+        pipeline(res, sizeBound(maxBytes), fs.createWriteStream(request.saveTo, { mode: 0o600 })).then(
+          () => resolve({ status, headers: res.headers, body: Buffer.alloc(0) }),
+          (error: Error) => {
+            req.destroy();
+            reject(error instanceof OutboundError ? error : new OutboundError('network', error.message));
+          },
+        );
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -114,11 +133,23 @@ export async function sendWithPolicy(url: string, request: OutboundRequest, poli
         }
         chunks.push(chunk);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on('error', reject);
     });
     req.on('error', (error) => reject(error instanceof OutboundError ? error : new OutboundError('network', error.message)));
     req.end(request.body);
+  });
+}
+
+/** Passes a body through, failing once it passes `maxBytes`. */
+function sizeBound(maxBytes: number): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > maxBytes) done(new OutboundError('too_large', `Response is larger than ${maxBytes} bytes`));
+      else done(null, chunk);
+    },
   });
 }
 

@@ -3,15 +3,16 @@
 // GitLab's stage order, each asking the source to export it, waiting for the export, downloading
 // it and importing it with the relation importers. Every step records its outcome in the
 // database first, so a job that dies (or a source that goes away) resumes where it stopped.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { BulkImport, BulkImportEntity, Namespace } from '../../generated/prisma/client.ts';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { BulkImport, BulkImportEntity, BulkImportTracker, Namespace } from '../../generated/prisma/client.ts';
 import { Viewer } from '../../auth/viewer.ts';
 import { createContext, type Context } from '../../core/context.ts';
 import { ForbiddenError, NotFoundError, ParamError, UnauthorizedError, UnprocessableError } from '../../core/errors.ts';
 import type { Listing } from '../../core/listing.ts';
 import { readSettings } from '../../core/settings.ts';
-import type { Upload } from '../../core/upload.ts';
+import { SpooledUpload } from '../../core/upload.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
@@ -19,6 +20,7 @@ import { createGroup } from '../groups/service.ts';
 import { namespaceByFullPath } from '../namespaces/service.ts';
 import { createProject, projectByFullPath } from '../projects/service.ts';
 import { importGroupRelation, importRelation, type GroupFileRelation } from '../relation-exports/import.ts';
+import { keepEpicParents, linkEpicParents } from './epic-links.ts';
 import { encodedPath, SourceClient, SourceRefusedError, SourceUnavailableError } from './source.ts';
 
 export const ENTITY_QUEUE = 'bulk-import-entity';
@@ -94,6 +96,10 @@ export type BulkImportInput = { url: string; accessToken: string; entities: Enti
 export const SCOPE_ERROR = "Import aborted as the provided personal access token does not have the required 'api' scope or is no longer valid.";
 export const URL_ERROR = 'Invalid source URL. Enter only the base URL of the source GitLab instance.';
 const MIN_SOURCE_MAJOR = 14;
+const SETTING_ERROR =
+  'Migration by direct transfer disabled on source or destination instance. Ask an administrator to enable it on both instances and try again.';
+const notFoundError = (fullPath: string) => new UnprocessableError(`Import failed. '${fullPath}' not found.`);
+const notAuthorizedError = (fullPath: string) => new UnprocessableError(`Import failed. You don't have permission to export '${fullPath}'.`);
 
 const SLUG = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 
@@ -131,6 +137,31 @@ async function probeSource(client: SourceClient): Promise<string> {
   return String(version.version);
 }
 
+/**
+ * GitLab's "bulk import enabled" probe (CreateService#validate_source_full_path! and
+ * #validate_setting_enabled!): the first entity must exist on the source, and its export status
+ * must answer; a source with direct transfer off answers 404 there, one that will not let this
+ * token export answers 403.
+ */
+async function probeExportable(client: SourceClient, entity: EntityInput) {
+  const kind = entity.sourceType === 'group_entity' ? 'groups' : 'projects';
+  let source: { id?: unknown };
+  try {
+    source = await client.json(`/${kind}/${encodedPath(entity.sourceFullPath)}`);
+  } catch (error) {
+    if (error instanceof SourceRefusedError && error.status === 404) throw notFoundError(entity.sourceFullPath);
+    throw notAuthorizedError(entity.sourceFullPath);
+  }
+  if (typeof source.id !== 'number') throw notFoundError(entity.sourceFullPath);
+  try {
+    await client.send('GET', `/${kind}/${source.id}/export_relations/status`);
+  } catch (error) {
+    if (error instanceof SourceRefusedError && error.status === 404) throw new UnprocessableError(SETTING_ERROR);
+    if (error instanceof SourceRefusedError && error.status === 403) throw notAuthorizedError(entity.sourceFullPath);
+    throw new UnprocessableError(URL_ERROR);
+  }
+}
+
 /** Where an entity lands: a group the user may create in (or the top level for a group), free of anything by that path. */
 async function checkDestination(ctx: Context, entity: EntityInput) {
   const slug = (entity.destinationSlug ?? entity.destinationName)!;
@@ -164,7 +195,9 @@ export async function createBulkImport(ctx: Context, input: BulkImportInput): Pr
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new UnprocessableError(URL_ERROR);
   const sourceUrl = base.toString().replace(/\/+$/, '');
-  const sourceVersion = await probeSource(new SourceClient(ctx.db, sourceUrl, input.accessToken));
+  const client = new SourceClient(ctx.db, sourceUrl, input.accessToken);
+  const sourceVersion = await probeSource(client);
+  await probeExportable(client, input.entities[0]);
   for (const entity of input.entities) await checkDestination(ctx, entity);
   return ctx.db.$transaction(async (tx) => {
     const bulkImport = await tx.bulkImport.create({
@@ -275,10 +308,20 @@ type Run = {
   relation: string;
 };
 
+/** The user canceled the migration: the job ends without importing more (not a failure). */
+class Canceled extends Error {}
+
+const OPEN = [Status.CREATED, Status.STARTED];
+
 export async function runEntity(data: EntityJob, job: JobContext): Promise<void> {
   const { db } = job.deps;
   const entity = await db.bulkImportEntity.findUnique({ where: { id: data.entityId }, include: { bulkImport: true } });
-  if (!entity || TERMINAL.includes(entity.status) || entity.bulkImport.status === Status.CANCELED) return;
+  if (!entity || TERMINAL.includes(entity.status)) return;
+  if (entity.bulkImport.status === Status.CANCELED) {
+    // A child found just before the cancel: it ends canceled too, never started.
+    await db.bulkImportEntity.updateMany({ where: { id: entity.id, status: { in: OPEN } }, data: { status: Status.CANCELED } });
+    return;
+  }
   const user = await db.user.findUnique({ where: { id: entity.bulkImport.userId } });
   if (!user) return;
   const run: Run = {
@@ -289,11 +332,14 @@ export async function runEntity(data: EntityJob, job: JobContext): Promise<void>
     job,
     relation: 'entity',
   };
-  await db.bulkImportEntity.update({ where: { id: entity.id }, data: { status: Status.STARTED } });
+  // A cancel that came in since the read above wins: never back to started.
+  const started = await db.bulkImportEntity.updateMany({ where: { id: entity.id, status: { in: OPEN } }, data: { status: Status.STARTED } });
+  if (!started.count) return;
   if (entity.bulkImport.status === Status.CREATED) await db.bulkImport.update({ where: { id: entity.bulkImportId }, data: { status: Status.STARTED } });
   try {
     await runPipelines(run);
   } catch (error) {
+    if (error instanceof Canceled) return;
     if (error instanceof NotReadyYet) {
       await job.deps.jobs.send(ENTITY_QUEUE, data, { startAfter: POLL_SECONDS });
       return;
@@ -322,7 +368,7 @@ async function failEntity(run: Run, error: Error) {
         sourceTitle: run.entity.sourceFullPath,
       },
     }),
-    db.bulkImportEntity.update({ where: { id: run.entity.id }, data: { status: Status.FAILED, hasFailures: true } }),
+    db.bulkImportEntity.updateMany({ where: { id: run.entity.id, status: { in: OPEN } }, data: { status: Status.FAILED, hasFailures: true } }),
     db.bulkImport.update({ where: { id: run.bulkImport.id }, data: { hasFailures: true } }),
   ]);
   await finishImportIfDone(run);
@@ -336,8 +382,9 @@ async function runPipelines(run: Run) {
   await ensureDestination(run);
   const existing = await db.bulkImportTracker.count({ where: { entityId: run.entity.id } });
   if (!existing) {
-    // One export request for all the entity's relations (GitLab's ExportRequestWorker).
-    await run.client.send('POST', `${portablePath(run.entity)}/export_relations`);
+    // One export request for all the entity's relations (GitLab's ExportRequestWorker), in batches
+    // from sources that write them.
+    await run.client.send('POST', `${portablePath(run.entity)}/export_relations`, supportsBatches(run.bulkImport.sourceVersion) ? { batched: true } : {});
     await db.bulkImportTracker.createMany({
       data: PIPELINES[type].map((p) => ({ entityId: run.entity.id, relation: p.relation, stage: p.stage })),
       skipDuplicates: true,
@@ -346,16 +393,66 @@ async function runPipelines(run: Run) {
   const trackers = await db.bulkImportTracker.findMany({ where: { entityId: run.entity.id }, orderBy: [{ stage: 'asc' }, { id: 'asc' }] });
   for (const tracker of trackers) {
     if (tracker.status === Status.FINISHED) continue;
+    await stopIfCanceled(run);
     run.relation = tracker.relation;
     if (MEMBER_RELATIONS.has(tracker.relation) && !run.entity.migrateMemberships) {
       await db.bulkImportTracker.update({ where: { id: tracker.id }, data: { status: Status.FINISHED } });
       continue;
     }
-    const count = DISCOVERY.has(tracker.relation) ? await discoverChildren(run, tracker.relation) : await pullRelation(run, tracker.relation);
+    const count = DISCOVERY.has(tracker.relation) ? await discoverChildren(run, tracker.relation) : await pullRelation(run, tracker);
     await db.bulkImportTracker.update({ where: { id: tracker.id }, data: { status: Status.FINISHED, objectsCount: count } });
+    if (tracker.relation === 'epics') await linkEpics(run);
   }
-  await db.bulkImportEntity.update({ where: { id: run.entity.id }, data: { status: Status.FINISHED } });
+  await db.bulkImportEntity.updateMany({ where: { id: run.entity.id, status: Status.STARTED }, data: { status: Status.FINISHED } });
   await finishImportIfDone(run);
+}
+
+/**
+ * Links the migration's epics whose parents now exist (this group's, or an ancestor group's
+ * migrated with it); a link the product's rules refuse is dropped and recorded as a failure of
+ * the child's entity, which still finishes (as GitLab records a record it could not save).
+ */
+async function linkEpics(run: Run) {
+  const { db } = run.ctx;
+  const refused = await linkEpicParents(run.ctx, run.bulkImport.id);
+  if (!refused.length) return;
+  const entities = await db.bulkImportEntity.findMany({
+    where: { bulkImportId: run.bulkImport.id, namespaceId: { in: refused.map((r) => r.childGroupId) } },
+  });
+  const entityOf = new Map(entities.map((e) => [e.namespaceId!, e]));
+  const failures = refused.flatMap((r) => {
+    const entity = entityOf.get(r.childGroupId);
+    if (!entity) return [];
+    return [
+      {
+        entityId: entity.id,
+        relation: 'epics',
+        pipelineStep: 'loader',
+        exceptionClass: 'ActiveRecord::RecordInvalid',
+        exceptionMessage: r.message.slice(0, 255),
+        correlationIdValue: run.job.id,
+        sourceUrl: `${run.bulkImport.sourceUrl}/${entity.sourceFullPath}`,
+        sourceTitle: entity.sourceFullPath,
+      },
+    ];
+  });
+  await db.$transaction([
+    db.bulkImportFailure.createMany({ data: failures }),
+    db.bulkImportEntity.updateMany({ where: { id: { in: entities.map((e) => e.id) } }, data: { hasFailures: true } }),
+    db.bulkImport.update({ where: { id: run.bulkImport.id }, data: { hasFailures: true } }),
+  ]);
+}
+
+/** GitLab asks sources of 16.2 or later for batched exports (BulkImport#supports_batched_export?). */
+function supportsBatches(version: string | null): boolean {
+  const [major, minor] = (version ?? '').split('.').map(Number);
+  return major > 16 || (major === 16 && minor >= 2);
+}
+
+/** Between relations and batches: a canceled entity (or migration) imports nothing more. */
+async function stopIfCanceled(run: Run) {
+  const entity = await run.ctx.db.bulkImportEntity.findUnique({ where: { id: run.entity.id }, select: { status: true } });
+  if (!entity || entity.status === Status.CANCELED) throw new Canceled();
 }
 
 /** The migration is over when every entity is: finished if any entity finished, else failed. */
@@ -363,6 +460,8 @@ async function finishImportIfDone(run: Run) {
   const { db } = run.ctx;
   const open = await db.bulkImportEntity.count({ where: { bulkImportId: run.bulkImport.id, status: { notIn: TERMINAL } } });
   if (open) return;
+  // Parents never found (their group not part of the migration, or not exported): nothing more to link.
+  await db.bulkImportEpicLink.deleteMany({ where: { bulkImportId: run.bulkImport.id } });
   const finished = await db.bulkImportEntity.count({ where: { bulkImportId: run.bulkImport.id, status: Status.FINISHED } });
   await db.bulkImport.updateMany({
     where: { id: run.bulkImport.id, status: { not: Status.CANCELED } },
@@ -370,7 +469,7 @@ async function finishImportIfDone(run: Run) {
   });
 }
 
-type SourceGroup = { name: string; path: string; description?: string | null; visibility?: string };
+type SourceGroup = { id?: unknown; name: string; path: string; description?: string | null; visibility?: string };
 type SourceProject = SourceGroup & { default_branch?: string | null };
 type Visibility = 'private' | 'internal' | 'public';
 const visibilityOf = (value: unknown): Visibility => (value === 'public' || value === 'internal' ? value : 'private');
@@ -391,7 +490,8 @@ async function ensureDestination(run: Run) {
       visibility: lowerVisibility(visibilityOf(source.visibility), parent),
     });
     entity.namespaceId = group.id;
-    await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { namespaceId: group.id } });
+    const sourceXid = typeof source.id === 'number' ? source.id : null;
+    await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { namespaceId: group.id, sourceXid } });
     return;
   }
   const source = await run.client.json<SourceProject>(portablePath(entity));
@@ -404,7 +504,8 @@ async function ensureDestination(run: Run) {
     defaultBranch: source.default_branch ?? null,
   });
   entity.projectId = project.id;
-  await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { projectId: project.id } });
+  const sourceXid = typeof source.id === 'number' ? source.id : null;
+  await ctx.db.bulkImportEntity.update({ where: { id: entity.id }, data: { projectId: project.id, sourceXid } });
 }
 
 const RANK: Record<Visibility, number> = { private: 0, internal: 1, public: 2 };
@@ -458,24 +559,71 @@ async function allPages<T>(client: SourceClient, path: string): Promise<T[]> {
   return all;
 }
 
-type ExportStatus = { relation: string; status: number; error?: string | null };
+/** GitLab's export status entry, `batches` on batched exports. */
+type ExportStatus = {
+  relation: string;
+  status: number;
+  error?: string | null;
+  batched?: boolean;
+  batches_count?: number;
+};
 
 /** Largest relation file downloaded (a repository bundle included). */
 const MAX_FILE_BYTES = 1024 * 1024 * 1024;
 
-/** Waits for the source's export of one relation, downloads it and imports it. */
-async function pullRelation(run: Run, relation: string): Promise<number> {
-  const { ctx, entity, client } = run;
-  const base = portablePath(entity);
-  const status = await client.json<ExportStatus>(`${base}/export_relations/status`, { relation });
+/** Waits for the source's export of one relation, downloads it (whole, or batch by batch) and imports it. */
+async function pullRelation(run: Run, tracker: BulkImportTracker): Promise<number> {
+  const { relation } = tracker;
+  const status = await run.client.json<ExportStatus>(`${portablePath(run.entity)}/export_relations/status`, { relation });
   if (status.status === 0) throw new NotReadyYet();
   if (status.status !== 1) throw new SourceRefusedError(200, `The source could not export ${relation}: ${status.error ?? 'failed'}`);
-  const res = await client.send('GET', `${base}/export_relations/download`, { relation }, MAX_FILE_BYTES);
-  const file: Upload = { filename: relation, size: res.body.length, stream: () => Readable.from([res.body]) };
-  if (entity.sourceType === 'project_entity') {
-    const imported = await importRelation(ctx, { projectId: entity.projectId! }, relation, file);
-    return imported.objectsCount;
+  if (!status.batched) return importFile(run, relation, { relation });
+  return pullBatches(run, tracker, Number(status.batches_count ?? 0));
+}
+
+/**
+ * A batched relation, one file per batch (GitLab's BatchTracker per batch): each finished batch is
+ * recorded with its count, so a job that resumes imports only the batches not finished yet.
+ */
+async function pullBatches(run: Run, tracker: BulkImportTracker, batchesCount: number): Promise<number> {
+  const { db } = run.ctx;
+  if (!tracker.batched) await db.bulkImportTracker.update({ where: { id: tracker.id }, data: { batched: true } });
+  const finished = await db.bulkImportBatchTracker.findMany({ where: { trackerId: tracker.id, status: Status.FINISHED } });
+  const done = new Set(finished.map((b) => b.batchNumber));
+  let count = finished.reduce((sum, b) => sum + b.importedObjectsCount, 0);
+  for (let batchNumber = 1; batchNumber <= batchesCount; batchNumber++) {
+    if (done.has(batchNumber)) continue;
+    await stopIfCanceled(run);
+    const imported = await importFile(run, tracker.relation, { relation: tracker.relation, batched: true, batch_number: batchNumber });
+    const data = { status: Status.FINISHED, importedObjectsCount: imported };
+    await db.bulkImportBatchTracker.upsert({
+      where: { trackerId_batchNumber: { trackerId: tracker.id, batchNumber } },
+      create: { trackerId: tracker.id, batchNumber, ...data },
+      update: data,
+    });
+    count += imported;
   }
-  const group = await ctx.db.namespace.findUniqueOrThrow({ where: { id: entity.namespaceId! } });
-  return importGroupRelation(ctx, group, relation as GroupFileRelation, file);
+  return count;
+}
+
+/**
+ * Downloads one relation file (or batch) to a temporary file under the data directory, imports it
+ * from there and deletes it: memory stays flat whatever the file's size.
+ */
+async function importFile(run: Run, relation: string, query: Record<string, string | number | boolean>): Promise<number> {
+  const { ctx, entity } = run;
+  const dir = path.join(ctx.deps.config.dataDir, 'tmp');
+  const file = path.join(dir, `bulk-import-${randomUUID()}`);
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await run.client.send('GET', `${portablePath(entity)}/export_relations/download`, query, { maxBytes: MAX_FILE_BYTES, saveTo: file });
+    const upload = new SpooledUpload(relation, (await fsp.stat(file)).size, file);
+    if (entity.sourceType === 'project_entity') return (await importRelation(ctx, { projectId: entity.projectId! }, relation, upload)).objectsCount;
+    const group = await ctx.db.namespace.findUniqueOrThrow({ where: { id: entity.namespaceId! } });
+    const { count, epicParents } = await importGroupRelation(ctx, group, relation as GroupFileRelation, upload);
+    await keepEpicParents(ctx, entity.bulkImportId, group.id, epicParents);
+    return count;
+  } finally {
+    await fsp.rm(file, { force: true });
+  }
 }

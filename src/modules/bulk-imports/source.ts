@@ -36,7 +36,16 @@ export class SourceClient {
     return url.toString();
   }
 
-  async send(method: 'GET' | 'POST', path: string, query: Record<string, string | number | boolean> = {}, maxBytes = JSON_LIMIT): Promise<OutboundResponse> {
+  /**
+   * One request; `saveTo` streams a 2xx body to that file (bounded by `maxBytes`), so a relation
+   * file or a bundle never sits in memory.
+   */
+  async send(
+    method: 'GET' | 'POST',
+    path: string,
+    query: Record<string, string | number | boolean> = {},
+    { maxBytes = JSON_LIMIT, saveTo }: { maxBytes?: number; saveTo?: string } = {},
+  ): Promise<OutboundResponse> {
     let res: OutboundResponse;
     try {
       res = await sendOutbound(this.db, this.url(path, query), {
@@ -44,6 +53,7 @@ export class SourceClient {
         headers: { 'PRIVATE-TOKEN': this.token, Accept: 'application/json' },
         maxResponseBytes: maxBytes,
         timeoutMs: 60_000,
+        saveTo,
       });
     } catch (error) {
       if (error instanceof OutboundError && error.reason !== 'network' && error.reason !== 'timeout') throw new SourceRefusedError(0, error.message);

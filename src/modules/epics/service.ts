@@ -17,7 +17,7 @@ import { loadExisting } from '../../core/loaders.ts';
 export const MAX_DESCRIPTION_LENGTH = 1_048_576;
 const MAX_TITLE_LENGTH = 255;
 // GitLab's MAX_HIERARCHY_DEPTH: no chain of epics may be longer.
-const MAX_HIERARCHY_DEPTH = 7;
+export const MAX_HIERARCHY_DEPTH = 7;
 
 export type EpicState = 'opened' | 'closed';
 

@@ -268,6 +268,8 @@ const object = (value: unknown): Row | null => (value && typeof value === 'objec
 
 /** An epic record's parent, by iid: GitLab's nested `parent`. */
 export const epicParentIid = (row: Row): unknown => object(row.parent)?.iid;
+/** The source group of an epic record's parent (GitLab writes the nested parent's `group_id`). */
+export const epicParentGroupId = (row: Row): unknown => object(row.parent)?.group_id;
 
 /** Titles of an epic record's labels: GitLab's `label_links[].label`. */
 export function linkedLabelTitles(row: Row): string[] {

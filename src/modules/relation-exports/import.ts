@@ -21,7 +21,16 @@ import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { refreshRepositoryFacts } from '../projects/service.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { emojiNamed } from '../epics/award-emoji.ts';
-import { epicParentIid, labelPriority, labelTitle, linkedLabelTitles, recordAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
+import {
+  epicParentGroupId,
+  epicParentIid,
+  labelPriority,
+  labelTitle,
+  linkedLabelTitles,
+  recordAuthor,
+  releaseMilestoneTitles,
+  releaseTag,
+} from './gitlab-format.ts';
 import type { GROUP_RELATIONS, ProjectRelation } from './relations.ts';
 
 /** The relations a file of which imports into a project (members come with a group migration). */
@@ -113,32 +122,45 @@ function importProjectNdjson(ctx: Context, project: ProjectWithNamespace, relati
   return importNdjson(file, limits, relation, (rows) => IMPORTERS[relation](ctx, project, rows, mapper));
 }
 
+/** An imported epic's parent as its record names it: by iid, in the source group `parentGroupId` (null: the epic's own). */
+export type EpicParentRef = { childIid: number; parentIid: number; parentGroupId: number | null };
+
 /**
  * One relation file of a group (a direct transfer's group pipelines): members, labels, milestones,
  * epics. As a project's, records are matched by their natural key (a label's title, a
  * milestone's, an epic's iid, kept from the source), so a re-run after a crash creates nothing
- * twice. Epics' parents are linked once every epic of the file exists, a parent coming after its child.
+ * twice. Epics' parents are returned, not linked: a parent may come in a later batch or live in
+ * another group of the migration, so the caller links them once both exist.
  */
-export async function importGroupRelation(ctx: Context, group: Namespace, relation: GroupFileRelation, file: Upload): Promise<number> {
+export async function importGroupRelation(
+  ctx: Context,
+  group: Namespace,
+  relation: GroupFileRelation,
+  file: Upload,
+): Promise<{ count: number; epicParents: EpicParentRef[] }> {
   const limits = fileLimits(await readSettings(ctx.db));
   const mapper = new ContributorMapper(ctx, { namespace: group });
   const owner = { groupId: group.id };
+  const epicParents: EpicParentRef[] = [];
+  const read = (importChunk: (rows: Row[]) => Promise<void>) => importNdjson(file, limits, relation, importChunk);
+  let count: number;
   switch (relation) {
     case 'members':
-      return importNdjson(file, limits, relation, (rows) =>
+      count = await read((rows) =>
         importMembers(rows, mapper, (data) => ctx.db.member.createMany({ data: data.map((m) => ({ ...m, namespaceId: group.id })), skipDuplicates: true })),
       );
+      break;
     case 'labels':
-      return importNdjson(file, limits, relation, (rows) => importLabels(ctx, owner, rows));
+      count = await read((rows) => importLabels(ctx, owner, rows));
+      break;
     case 'milestones':
-      return importNdjson(file, limits, relation, (rows) => importMilestones(ctx, owner, rows));
-    case 'epics': {
-      const parents = new Map<number, number>();
-      const count = await importNdjson(file, limits, relation, (rows) => importEpics(ctx, group, rows, mapper, parents));
-      await linkEpicParents(ctx, group, parents);
-      return count;
-    }
+      count = await read((rows) => importMilestones(ctx, owner, rows));
+      break;
+    case 'epics':
+      count = await read((rows) => importEpics(ctx, group, rows, mapper, epicParents));
+      break;
   }
+  return { count, epicParents };
 }
 
 /** Reads a relation file in chunks, each handed to `importChunk`: the number of records. */
@@ -302,10 +324,10 @@ const intOrNull = (value: unknown, min: number): number | null =>
  * Epics of a group, keeping the source's iids (as GitLab's importer does, so references and the
  * parent links still name them): a record whose iid the group has is skipped, one without an iid
  * left out. Labels are linked by title (the group's or an ancestor's, the nearest first), authors
- * and award emoji users mapped as any contributor. Each record's parent iid goes to `parents`,
- * linked at the end; a chunk is one transaction, so an epic never exists without its labels.
+ * and award emoji users mapped as any contributor. Each record's parent goes to `parents`, for
+ * the caller to link; a chunk is one transaction, so an epic never exists without its labels.
  */
-async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: ContributorMapper, parents: Map<number, number>) {
+async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: ContributorMapper, parents: EpicParentRef[]) {
   const records = rows.flatMap((r) => {
     const iid = intOrNull(r.iid, 1);
     const title = str(r.title);
@@ -313,7 +335,7 @@ async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: 
   });
   for (const { r, iid } of records) {
     const parentIid = intOrNull(epicParentIid(r), 1);
-    if (parentIid !== null && parentIid !== iid) parents.set(iid, parentIid);
+    if (parentIid !== null) parents.push({ childIid: iid, parentIid, parentGroupId: intOrNull(epicParentGroupId(r), 1) });
   }
   const taken = await ctx.db.epic.findMany({ where: { groupId: group.id, iid: { in: records.map((e) => e.iid) } }, select: { iid: true } });
   const seen = new Set(taken.map((e) => e.iid));
@@ -381,30 +403,6 @@ async function epicAwards(r: Row, mapper: ContributorMapper): Promise<{ name: st
     if (userId !== null) kept.set(`${userId}:${name}`, { name, userId });
   }
   return [...kept.values()];
-}
-
-/**
- * Links each imported epic to its parent, by iid within the group, once all exist. A link that
- * would close a loop (a file is the importer's word) is left out: a tree stays a tree.
- */
-async function linkEpicParents(ctx: Context, group: Namespace, parents: Map<number, number>) {
-  for (const child of [...parents.keys()]) {
-    const chain = new Set([child]);
-    for (let at = parents.get(child); at !== undefined; at = parents.get(at)) {
-      if (chain.has(at)) {
-        parents.delete(child);
-        break;
-      }
-      chain.add(at);
-    }
-  }
-  const parentIids = [...new Set(parents.values())];
-  if (!parentIids.length) return;
-  const found = await ctx.db.epic.findMany({ where: { groupId: group.id, iid: { in: parentIids } }, select: { id: true, iid: true } });
-  const children = new Map<number, number[]>();
-  for (const [child, parent] of parents) children.set(parent, [...(children.get(parent) ?? []), child]);
-  // One statement per parent, each setting all its children.
-  for (const { id, iid } of found) await ctx.db.epic.updateMany({ where: { groupId: group.id, iid: { in: children.get(iid)! } }, data: { parentId: id } });
 }
 
 const IMPORTERS: Record<NdjsonRelation, Importer> = {

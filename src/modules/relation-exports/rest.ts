@@ -44,7 +44,7 @@ function statusAnswer<T extends { batched: boolean | null; batches: unknown }>(r
   return statuses[0];
 }
 
-const BATCHED = param.bool({ description: 'Write each relation in batches of at most 1,000 objects.' });
+const BATCHED = param.bool({ description: 'Write each relation in batches of at most 1,000 objects (RELATION_EXPORT_BATCH_SIZE).' });
 const STATUS_RELATION = param.string({ description: 'Only this relation: the answer is then one object.' });
 const DOWNLOAD_PARAMS = { id: param.ref(), relation: param.string({ description: 'Required.' }), batched: param.bool(), batch_number: param.int() };
 

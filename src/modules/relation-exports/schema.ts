@@ -62,7 +62,7 @@ const portableInput = (row: ParentRow) => {
   return portable.kind === 'project' ? { projectId: portable.project.id } : { groupId: portable.group.id };
 };
 
-const BATCHED = 'Write each relation in batches of at most 1,000 objects.';
+const BATCHED = 'Write each relation in batches of at most 1,000 objects (RELATION_EXPORT_BATCH_SIZE).';
 
 const ExportInput = mutationInput('ProjectRelationsExportInput', (t) => ({
   ...projectInputFields(t),

@@ -15,9 +15,6 @@ import { fileExtension, isBatchable, isRelationOf, relationSource, relationsOf, 
 
 export type { Relation } from './relations.ts';
 
-/** Objects per batch of a batched export (GitLab's BulkImports batch size). */
-export const EXPORT_BATCH_SIZE = 1000;
-
 export const EXPORT_QUEUE = 'relation-export';
 
 /** GitLab's ExportStatus: 0 started, 1 finished, -1 failed. */
@@ -184,7 +181,8 @@ export async function runRelationExport(data: ExportJob, job: JobContext): Promi
       else await fsp.writeFile(target, '');
       total = written ? 1 : 0;
     } else if (row.batched) {
-      ({ total, batches } = await writeBatches(db, row, relationSource(db, portable, relation, config.externalUrl), dir));
+      const source = relationSource(db, portable, relation, config.externalUrl);
+      ({ total, batches } = await writeBatches(db, row, source, dir, config.relationExportBatchSize));
     } else {
       const writer = new NdjsonGzipWriter(exportFilePath(dir, relation, fileExtension(relation)));
       try {
@@ -205,13 +203,13 @@ export async function runRelationExport(data: ExportJob, job: JobContext): Promi
 }
 
 /**
- * Writes a relation in batches of at most EXPORT_BATCH_SIZE objects, one file each; each batch's
+ * Writes a relation in batches of at most `batchSize` objects (the instance's), one file each; each batch's
  * row says started, then finished with its object count, so a reader can fetch finished batches
  * while later ones are written.
  */
-async function writeBatches(db: Db, row: RelationExport, source: RelationSource, dir: string) {
+async function writeBatches(db: Db, row: RelationExport, source: RelationSource, dir: string, batchSize: number) {
   const relation = row.relation as Relation;
-  const expected = Math.max(1, Math.ceil((await source.count()) / EXPORT_BATCH_SIZE));
+  const expected = Math.max(1, Math.ceil((await source.count()) / batchSize));
   await db.relationExport.updateMany({ where: { id: row.id, createdAt: row.createdAt }, data: { batchesCount: expected } });
   await fsp.rm(path.join(dir, relation), { recursive: true, force: true });
   let batchNumber = 0;
@@ -232,7 +230,7 @@ async function writeBatches(db: Db, row: RelationExport, source: RelationSource,
   };
   try {
     for await (const object of source.records()) {
-      if (writer && (writer as NdjsonGzipWriter).count >= EXPORT_BATCH_SIZE) await finish();
+      if (writer && (writer as NdjsonGzipWriter).count >= batchSize) await finish();
       if (!writer) await open();
       await writer!.write(object);
     }

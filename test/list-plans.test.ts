@@ -426,6 +426,11 @@ describe('list plans on large tables: sorts with empty values last, expired-last
         'personal_access_tokens_user_id_last_used_at_desc_id_idx',
         'personal_access_tokens_last_used_at_desc_id_idx',
       ],
+      [
+        '{ group(fullPath: "big") { importSourceUsers(sort: SOURCE_NAME_DESC, first: 20) { nodes { id } } } }',
+        'import_source_users',
+        'import_source_users_namespace_id_source_name_desc_id_idx',
+      ],
       [tokens('EXPIRES_DESC'), 'personal_access_tokens', 'personal_access_tokens_expires_at_desc_id_idx'],
       [tokens('LAST_USED_DESC'), 'personal_access_tokens', 'personal_access_tokens_last_used_at_desc_id_idx'],
     ] as const;

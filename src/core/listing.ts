@@ -3,12 +3,13 @@ export type Page = { offset: number; limit: number };
 
 /**
  * A row's position in a list ordered by unique keys (the sort columns and the id that breaks their
- * ties): each key's value as text, as GitLab's keyset cursors carry them (`{"name":"a","id":"7"}`).
+ * ties): each key's value as text, as GitLab's keyset cursors carry them (`{"name":"a","id":"7"}`);
+ * null where a nullable key's column holds none (`{"start_date":null,"id":"7"}`).
  */
-export type Keys = Record<string, string>;
+export type Keys = Record<string, string | null>;
 
 /** The cursor of a row's keys: base64url of their JSON, as GitLab's keyset cursors (REST's and GraphQL's). */
-export const keysCursor = (keys: Record<string, string>) => Buffer.from(JSON.stringify(keys)).toString('base64url');
+export const keysCursor = (keys: Keys) => Buffer.from(JSON.stringify(keys)).toString('base64url');
 
 /** How a key's text is read back: an integer (ids), a timestamp (ISO 8601) or any text. */
 export type KeyKind = 'int' | 'time' | 'text';
@@ -21,9 +22,13 @@ export type KeyKind = 'int' | 'time' | 'text';
  */
 export type Seek = { after: Keys | null; before: Keys | null; limit: number; backward: boolean };
 
-/** A list that can seek: its keys (in sort order), a row's values of them, and a page by seeking. */
+/**
+ * A list that can seek: its keys (in sort order), those of them a row may hold no value of, a row's
+ * values of them, and a page by seeking.
+ */
 export type Keyset<T> = {
   keys: Record<string, KeyKind>;
+  nullable?: readonly string[];
   keysOf(row: T): Keys;
   fetch(seek: Seek): Promise<T[]>;
 };
@@ -46,6 +51,6 @@ export function mappedListing<T, U extends T>(listing: Listing<T>, map: (row: T)
   return {
     fetch: async (page) => (await listing.fetch(page)).map(map),
     count: listing.count,
-    ...(keyset && { keyset: { keys: keyset.keys, keysOf: keyset.keysOf, fetch: async (seek: Seek) => (await keyset.fetch(seek)).map(map) } }),
+    ...(keyset && { keyset: { ...keyset, fetch: async (seek: Seek) => (await keyset.fetch(seek)).map(map) } }),
   };
 }

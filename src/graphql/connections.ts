@@ -77,6 +77,7 @@ function keysFrom(json: string, keyset: Keyset<unknown>): Keys | undefined {
   if (Object.keys(keys).length !== names.length) return undefined;
   for (const name of names) {
     const text = keys[name];
+    if (text === null && keyset.nullable?.includes(name)) continue;
     if (typeof text !== 'string' || !KEY_TEXT[keyset.keys[name]!](text)) return undefined;
   }
   return keys as Keys;

@@ -21,6 +21,7 @@ import { resolveProject, type ParentInput } from '../parents/parent.ts';
 import { refreshRepositoryFacts } from '../projects/service.ts';
 import { readNdjsonGzip, RelationFileError, type NdjsonLimits } from './files.ts';
 import { emojiNamed } from '../epics/award-emoji.ts';
+import { ownDates, recomputeEpicDates } from '../epics/service.ts';
 import { epicParentIid, labelPriority, labelTitle, linkedLabelTitles, recordAuthor, releaseMilestoneTitles, releaseTag } from './gitlab-format.ts';
 import type { GROUP_RELATIONS, ProjectRelation } from './relations.ts';
 
@@ -337,6 +338,12 @@ async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: 
       const state = EPIC_STATES.includes(r.state as EpicState) ? (r.state as EpicState) : 'opened';
       const createdAt = date(r.created_at) ?? new Date();
       const labelIds = [...new Set(linkedLabelTitles(r).flatMap((t) => labels.get(t) ?? []))];
+      const fixed = {
+        startDateIsFixed: r.start_date_is_fixed === true,
+        startDateFixed: date(r.start_date_fixed),
+        dueDateIsFixed: r.due_date_is_fixed === true,
+        dueDateFixed: date(r.due_date_fixed),
+      };
       await tx.epic.create({
         data: {
           groupId: group.id,
@@ -347,10 +354,9 @@ async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: 
           closedAt: state === 'closed' ? (date(r.closed_at) ?? createdAt) : null,
           confidential: r.confidential === true,
           color: normalizeColor(str(r.color) ?? '') ?? DEFAULT_EPIC_COLOR,
-          startDateIsFixed: r.start_date_is_fixed === true,
-          startDateFixed: date(r.start_date_fixed),
-          dueDateIsFixed: r.due_date_is_fixed === true,
-          dueDateFixed: date(r.due_date_fixed),
+          ...fixed,
+          // Childless until the parents are linked (`linkEpicParents` then recomputes the parents).
+          ...ownDates(fixed),
           relativePosition: intOrNull(r.relative_position, -INT_MAX),
           authorId: authors[index],
           createdAt,
@@ -405,6 +411,11 @@ async function linkEpicParents(ctx: Context, group: Namespace, parents: Map<numb
   for (const [child, parent] of parents) children.set(parent, [...(children.get(parent) ?? []), child]);
   // One statement per parent, each setting all its children.
   for (const { id, iid } of found) await ctx.db.epic.updateMany({ where: { groupId: group.id, iid: { in: children.get(iid)! } }, data: { parentId: id } });
+  // The parents' stored dates now inherit from their children (GitLab's importer runs its dates service too).
+  await recomputeEpicDates(
+    ctx,
+    found.map((p) => p.id),
+  );
 }
 
 const IMPORTERS: Record<NdjsonRelation, Importer> = {

@@ -134,6 +134,19 @@ describe('stored composite dates', () => {
     await expectConsistent();
   });
 
+  it("lose a deleted user's epics: hard_delete removes them, their parents' dates follow", async () => {
+    const author = await t.user('planner');
+    await t.api('post', `/groups/${group.id}/members`).send({ user_id: author.id, access_level: 20 }).expect(201);
+    const parent = await epic({ title: 'Kept' });
+    await t
+      .api('post', `/groups/${group.id}/epics`, author.token)
+      .send({ title: 'Theirs', parent_id: parent.id, start_date_is_fixed: true, start_date_fixed: '2028-05-01' })
+      .expect(201);
+    expect(await stored(parent)).toEqual([['2028-05-01', null]]);
+    await t.api('delete', `/users/${author.id}?hard_delete=true`).expect(204);
+    expect(await stored(parent)).toEqual([[null, null]]);
+  });
+
   it('are right after an update returns: the answer shows the new dates at once', async () => {
     const parent = await epic({ title: 'Parent' });
     const child = await epic({ title: 'Child', parent_id: parent.id });

@@ -473,8 +473,11 @@ async function refreshedDates(tx: Prisma.TransactionClient, epic: Epic, from: (n
   return own ? { ...epic, ...own } : epic;
 }
 
-/** After epics were created or linked in bulk (an import): their stored dates and their ancestors', in one statement. */
-export const recomputeEpicDates = (ctx: Context, ids: number[]) => recomputeDates(ctx.db, ids);
+/**
+ * After epics were created, linked or deleted in bulk (an import, a user's epics deleted with the
+ * user): the stored dates of the given epics and of their ancestors, in one statement.
+ */
+export const recomputeEpicDates = recomputeDates;
 
 /** An epic's own composite dates while it has no children: the fixed ones where fixed. */
 export function ownDates(epic: FixedDates) {

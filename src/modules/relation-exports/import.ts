@@ -413,7 +413,7 @@ async function linkEpicParents(ctx: Context, group: Namespace, parents: Map<numb
   for (const { id, iid } of found) await ctx.db.epic.updateMany({ where: { groupId: group.id, iid: { in: children.get(iid)! } }, data: { parentId: id } });
   // The parents' stored dates now inherit from their children (GitLab's importer runs its dates service too).
   await recomputeEpicDates(
-    ctx,
+    ctx.db,
     found.map((p) => p.id),
   );
 }

@@ -11,6 +11,7 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import type { Listing } from '../../core/listing.ts';
 import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
 import { pathProblems } from '../namespaces/paths.ts';
+import { recomputeEpicDates } from '../epics/service.ts';
 
 export type UserInput = {
   username?: string | null;
@@ -311,7 +312,13 @@ export async function deleteUser(ctx: Context, id: number, hardDelete: boolean):
   await ctx.db.$transaction(async (tx) => {
     if (hardDelete) {
       await tx.release.deleteMany({ where: { authorId: id } });
+      // Their parents that stay lose the dates those epics gave them.
+      const parents = await tx.epic.findMany({ where: { authorId: id, parentId: { not: null } }, select: { parentId: true }, distinct: ['parentId'] });
       await tx.epic.deleteMany({ where: { authorId: id } });
+      await recomputeEpicDates(
+        tx,
+        parents.map((e) => e.parentId!),
+      );
     }
     await tx.namespace.deleteMany({ where: doomed });
     await tx.user.delete({ where: { id } });

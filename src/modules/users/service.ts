@@ -11,7 +11,6 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import type { Listing } from '../../core/listing.ts';
 import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
 import { pathProblems } from '../namespaces/paths.ts';
-import { recomputeEpicDates } from '../epics/service.ts';
 
 export type UserInput = {
   username?: string | null;
@@ -290,6 +289,13 @@ export async function changeUserState(ctx: Context, id: number, action: StateAct
   return { user: updated, result: true };
 }
 
+declare module '../../core/events.ts' {
+  interface DomainEvents {
+    /** Epics were deleted in bulk past the epics service (a user's, with the user); the parents of those that had one. */
+    epicsDeleted: { parentIds: number[] };
+  }
+}
+
 /**
  * Deletes a user (administrators only) with their personal namespace and its projects. GitLab
  * moves a deleted user's contributions to its "Ghost User"; forgegate has no such user and
@@ -309,21 +315,19 @@ export async function deleteUser(ctx: Context, id: number, hardDelete: boolean):
     where: { namespace: { OR: [{ ownerId: id }, ...soleGroups.map((g) => ({ traversalIds: { has: g } }))] } },
     select: { id: true },
   });
+  let epicParents: { parentId: number | null }[] = [];
   await ctx.db.$transaction(async (tx) => {
     if (hardDelete) {
       await tx.release.deleteMany({ where: { authorId: id } });
-      // Their parents that stay lose the dates those epics gave them.
-      const parents = await tx.epic.findMany({ where: { authorId: id, parentId: { not: null } }, select: { parentId: true }, distinct: ['parentId'] });
+      epicParents = await tx.epic.findMany({ where: { authorId: id, parentId: { not: null } }, select: { parentId: true }, distinct: ['parentId'] });
       await tx.epic.deleteMany({ where: { authorId: id } });
-      await recomputeEpicDates(
-        tx,
-        parents.map((e) => e.parentId!),
-      );
     }
     await tx.namespace.deleteMany({ where: doomed });
     await tx.user.delete({ where: { id } });
   });
   ctx.loaders.user.clear(id);
+  // The epics area keeps the dates their parents inherited (users cannot reach it: it reaches users).
+  if (epicParents.length) await ctx.deps.events.publish('epicsDeleted', { parentIds: epicParents.map((e) => e.parentId!) });
   await Promise.all(projects.map((p) => ctx.deps.git.remove(p.id)));
   return user;
 }

@@ -147,6 +147,18 @@ describe('stored composite dates', () => {
     expect(await stored(parent)).toEqual([[null, null]]);
   });
 
+  it("lose a deleted subgroup's epics: their parents above follow", async () => {
+    const sub = (await t.api('post', '/groups').send({ name: 'Team', path: 'team', parent_id: group.id, visibility: 'public' }).expect(201)).body;
+    const parent = await epic({ title: 'Above' });
+    await t
+      .api('post', `/groups/${sub.id}/epics`)
+      .send({ title: 'Below', parent_id: parent.id, due_date_is_fixed: true, due_date_fixed: '2029-09-30' })
+      .expect(201);
+    expect(await stored(parent)).toEqual([[null, '2029-09-30']]);
+    await t.api('delete', `/groups/${sub.id}`).expect(202);
+    expect(await stored(parent)).toEqual([[null, null]]);
+  });
+
   it('are right after an update returns: the answer shows the new dates at once', async () => {
     const parent = await epic({ title: 'Parent' });
     const child = await epic({ title: 'Child', parent_id: parent.id });

@@ -473,6 +473,16 @@ async function refreshedDates(tx: Prisma.TransactionClient, epic: Epic, from: (n
   return own ? { ...epic, ...own } : epic;
 }
 
+declare module '../../core/events.ts' {
+  interface DomainEvents {
+    /**
+     * Epics were deleted in bulk past this service (a user's with the user, a group's with the
+     * group): the parents they had, whose stored dates the epics area then recomputes.
+     */
+    epicsDeleted: { parentIds: number[] };
+  }
+}
+
 /**
  * After epics were created, linked or deleted in bulk (an import, a user's epics deleted with the
  * user): the stored dates of the given epics and of their ancestors, in one statement.

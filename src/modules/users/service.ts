@@ -289,13 +289,6 @@ export async function changeUserState(ctx: Context, id: number, action: StateAct
   return { user: updated, result: true };
 }
 
-declare module '../../core/events.ts' {
-  interface DomainEvents {
-    /** Epics were deleted in bulk past the epics service (a user's, with the user); the parents of those that had one. */
-    epicsDeleted: { parentIds: number[] };
-  }
-}
-
 /**
  * Deletes a user (administrators only) with their personal namespace and its projects. GitLab
  * moves a deleted user's contributions to its "Ghost User"; forgegate has no such user and

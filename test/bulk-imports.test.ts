@@ -179,7 +179,7 @@ describe('POST /bulk_imports', () => {
     const groupQuery = `{ group(fullPath: "acme") {
       labels { nodes { title color description } }
       milestones(sort: DUE_DATE_ASC) { nodes { title state startDate dueDate } }
-      epics(sort: TITLE_ASC) { nodes { iid title state dueDateFixed dueDateIsFixed parent { iid } labels { nodes { title } } author { username } awardEmoji { nodes { name user { username } } } } }
+      epics(sort: TITLE_ASC) { nodes { iid title state dueDateFixed dueDateIsFixed startDate dueDate parent { iid } labels { nodes { title } } author { username } awardEmoji { nodes { name user { username } } } } }
     } }`;
     const [srcGroup, dstGroup] = await Promise.all([src.graphql(groupQuery), dst.graphql(groupQuery)]);
     expect(dstGroup.body.errors).toBeUndefined();
@@ -210,6 +210,8 @@ describe('POST /bulk_imports', () => {
     const byTitle = Object.fromEntries(moved.epics.map((e) => [e.title, e]));
     expect(byTitle.Child).toMatchObject({ parent: { iid: byTitle.Roadmap.iid }, labels: ['backend', 'frontend'], awards: ['thumbsup'] });
     expect(byTitle.Done.state).toBe('closed');
+    // The imported parent's stored due date is inherited from its imported child.
+    expect(byTitle.Roadmap.dueDate).toBe('2030-02-01T00:00:00.000Z');
     // Epic authors and award users are the source's, as placeholders.
     const dstEpics = ((dstGroup.body.data.group as Row).epics as { nodes: Row[] }).nodes;
     const child = dstEpics.find((e) => e.title === 'Child')!;

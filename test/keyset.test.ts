@@ -580,3 +580,103 @@ describe("REST keyset pagination of a group's projects", () => {
     expect(byName.body.map((p: { id: number }) => p.id)).toEqual(names.map((p) => p.id));
   });
 });
+
+describe("GraphQL cursors that seek on the roadmap's date sorts", () => {
+  const ROADMAP = `query($first: Int, $last: Int, $after: String, $before: String, $sort: EpicSort, $timeframe: Timeframe) {
+    group(fullPath: "roadmap") { epics(first: $first, last: $last, after: $after, before: $before, sort: $sort, timeframe: $timeframe) {
+      nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    } }
+  }`;
+  // GitLab's order: the date with epics without one last either way, then the id descending.
+  const ORDERS = {
+    START_DATE_ASC: [{ startDate: { sort: 'asc', nulls: 'last' } }, { id: 'desc' }],
+    START_DATE_DESC: [{ startDate: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }],
+    END_DATE_ASC: [{ dueDate: { sort: 'asc', nulls: 'last' } }, { id: 'desc' }],
+    END_DATE_DESC: [{ dueDate: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }],
+  } as const;
+  let roadmap: { id: number };
+
+  beforeAll(async () => {
+    roadmap = (await t.api('post', '/groups').send({ name: 'Roadmap', path: 'roadmap', visibility: 'public' }).expect(201)).body;
+    // Dates that repeat (the id breaks their ties), and epics without one at either end.
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO epics (group_id, iid, title, start_date, due_date, updated_at)
+       SELECT $1, g, 'r' || g, CASE WHEN g % 4 = 0 THEN NULL ELSE date '2026-01-01' + g % 9 END,
+              CASE WHEN g % 3 = 0 THEN NULL ELSE date '2026-03-01' + g % 11 END, now()
+       FROM generate_series(1, 230) g`,
+      roadmap.id,
+    );
+  });
+
+  it('walks each date sort forward with after and back with before, equal to the offset answer, through the epics without a date', async () => {
+    for (const [sort, orderBy] of Object.entries(ORDERS)) {
+      const expected = (await t.db.epic.findMany({ where: { groupId: roadmap.id }, orderBy: [...orderBy], select: { id: true } })).map((e) => e.id);
+      expect(expected).toHaveLength(230);
+      const { forward, backward } = await walkBothWays((variables) => graphqlPage(ROADMAP, ['group', 'epics'], { ...variables, sort }), 40);
+      expect(forward, sort).toEqual(expected);
+      expect(backward, sort).toEqual(expected.slice(0, -1));
+      // The offset answer, read through the same connection with an offset cursor.
+      const offset = await graphqlPage(ROADMAP, ['group', 'epics'], { first: 100, after: b64('OffsetConnection:99'), sort });
+      expect(offset.ids, sort).toEqual(expected.slice(100, 200));
+    }
+  });
+
+  it('walks within a timeframe, which leaves out the epics without any date', async () => {
+    const timeframe = { start: '2026-03-04', end: '2026-03-10' };
+    const within = {
+      AND: [
+        { OR: [{ startDate: { not: null } }, { dueDate: { not: null } }] },
+        { OR: [{ startDate: null }, { startDate: { lte: new Date('2026-03-10') } }] },
+        { OR: [{ dueDate: null }, { dueDate: { gte: new Date('2026-03-04') } }] },
+      ],
+    };
+    const expected = (await t.db.epic.findMany({ where: { groupId: roadmap.id, ...within }, orderBy: [...ORDERS.END_DATE_ASC], select: { id: true } })).map(
+      (e) => e.id,
+    );
+    // Some are left out by the range and some by having no date: the filter is a real one.
+    expect(expected.length).toBeGreaterThan(50);
+    expect(expected.length).toBeLessThan(230 - 230 / 12);
+    const { forward, backward } = await walkBothWays(
+      (variables) => graphqlPage(ROADMAP, ['group', 'epics'], { ...variables, sort: 'END_DATE_ASC', timeframe }),
+      25,
+    );
+    expect(forward).toEqual(expected);
+    expect(backward).toEqual(expected.slice(0, -1));
+  });
+
+  it('seeks in SQL: a page after a cursor reads at most three ranges, no OFFSET past 0, whatever the page; cursors carry null dates', async () => {
+    const read = (variables: Record<string, unknown>) => graphqlPage(ROADMAP, ['group', 'epics'], { ...variables, sort: 'START_DATE_ASC' });
+    const pages = [];
+    let after: string | null = null;
+    for (let i = 0; i < 6; i++) {
+      const { pageInfo } = await read({ first: 40, after });
+      after = pageInfo.endCursor;
+      pages.push(after);
+    }
+    // The third cursor sits among dated epics, the last among those without a date.
+    expect(Object.keys(fromB64(pages[2]!))).toEqual(['start_date', 'id']);
+    expect(fromB64(pages[2]!).start_date).not.toBeNull();
+    expect(fromB64(pages[4]!).start_date).toBeNull();
+    // Besides its one to three ranges, a page sends the same statements wherever it sits.
+    const others = new Set<number>();
+    for (const cursor of pages.slice(0, 5)) {
+      const sent = await statementsOf(() => read({ first: 40, after: cursor }));
+      const values = t.queryCounter.values;
+      const windows = sent.flatMap((s, i) => (s.includes('FROM "public"."epics"') && s.includes('LIMIT') ? [{ s, values: values[i]! }] : []));
+      expect(windows.length).toBeGreaterThanOrEqual(1);
+      expect(windows.length).toBeLessThanOrEqual(3);
+      // Prisma binds an OFFSET after every LIMIT: 0 here, no row read to be skipped.
+      for (const { s, values: bound } of windows) expect(Number(bound[Number(/OFFSET \$(\d+)/.exec(s)![1]) - 1])).toBe(0);
+      others.add(sent.length - windows.length);
+    }
+    expect(others.size).toBe(1);
+    // An offset read of the same page is the positive control: it skips the rows before it.
+    const offset = await prismaWindowOf('epics', () => read({ first: 40, after: b64('OffsetConnection:159') }));
+    expect(offset.skipped).toBe(160);
+    // A cursor of one date sort is none of another's, and a null only where the key may hold none.
+    const res = await t.graphql(ROADMAP, { first: 5, after: pages[2], sort: 'END_DATE_ASC' });
+    expect(res.body.errors?.[0]?.message).toBe('Please provide a valid cursor');
+    const nullId = await t.graphql(ROADMAP, { first: 5, after: b64(JSON.stringify({ start_date: null, id: null })), sort: 'START_DATE_ASC' });
+    expect(nullId.body.errors?.[0]?.message).toBe('Please provide a valid cursor');
+  });
+});

@@ -709,3 +709,46 @@ describe("a group's subgroups counted", () => {
     expect(used, plan).toEqual(['namespaces_parent_id_kind_id_idx']);
   });
 });
+
+describe("list plans of the roadmap's date sorts and timeframe (stored composite dates)", () => {
+  const roadmap = (args: string) => `{ group(fullPath: "big") { epics(includeDescendantGroups: false, first: 20, ${args}) { nodes { id } } } }`;
+  const offset = (n: number) => Buffer.from(`OffsetConnection:${n}`).toString('base64');
+
+  beforeAll(async () => {
+    // Dates spread over two years, a fifth of the epics without a start, a seventh without a due date.
+    await sql.query(
+      `UPDATE epics SET start_date = CASE WHEN iid % 5 = 0 THEN NULL ELSE date '2025-01-01' + iid % 730 END,
+                        due_date = CASE WHEN iid % 7 = 0 THEN NULL ELSE date '2025-02-01' + iid % 730 END
+       WHERE group_id = $1`,
+      [group.id],
+    );
+    await sql.query('VACUUM ANALYZE epics');
+  }, 60_000);
+
+  it('sorts the whole group without the date index (the positive control)', async () => {
+    const { nodes, plan } = await planOf(roadmap(`sort: START_DATE_ASC, after: "${offset(999)}"`), 'epics', 'epics_group_id_start_date_id_idx');
+    expect(
+      nodes.some((n) => n['Node Type'] === 'Sort'),
+      plan,
+    ).toBe(true);
+  });
+
+  it('reads each date sort from its index, page 1, page 50 (offset cursor) and a page past a cursor', async () => {
+    for (const sort of ['START_DATE_ASC', 'START_DATE_DESC', 'END_DATE_ASC', 'END_DATE_DESC']) {
+      await expectIndexedOrder(roadmap(`sort: ${sort}`), 'epics');
+      await expectIndexedOrder(roadmap(`sort: ${sort}, after: "${offset(999)}"`), 'epics');
+      const { body } = await t.graphql(
+        `{ group(fullPath: "big") { epics(includeDescendantGroups: false, first: 500, sort: ${sort}) { pageInfo { endCursor } } } }`,
+      );
+      await expectIndexedOrder(roadmap(`sort: ${sort}, after: "${body.data.group.epics.pageInfo.endCursor}"`), 'epics');
+    }
+  });
+
+  it('filters by a timeframe within the date order, over the index', async () => {
+    const timeframe = 'timeframe: { start: "2025-06-01", end: "2025-09-30" }';
+    for (const sort of ['START_DATE_ASC', 'END_DATE_DESC']) {
+      await expectIndexedOrder(roadmap(`sort: ${sort}, ${timeframe}`), 'epics');
+      await expectIndexedOrder(roadmap(`sort: ${sort}, ${timeframe}, after: "${offset(999)}"`), 'epics');
+    }
+  });
+});

@@ -50,6 +50,6 @@ export function mappedListing<T, U extends T>(listing: Listing<T>, map: (row: T)
   return {
     fetch: async (page) => (await listing.fetch(page)).map(map),
     count: listing.count,
-    ...(keyset && { keyset: { keys: keyset.keys, keysOf: keyset.keysOf, fetch: async (seek: Seek) => (await keyset.fetch(seek)).map(map) } }),
+    ...(keyset && { keyset: { ...keyset, fetch: async (seek: Seek) => (await keyset.fetch(seek)).map(map) } }),
   };
 }

@@ -5,7 +5,7 @@
 // migration whose two ends now exist: whichever of the two groups finishes last links them.
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Context } from '../../core/context.ts';
-import { MAX_HIERARCHY_DEPTH } from '../epics/service.ts';
+import { MAX_HIERARCHY_DEPTH, recomputeEpicDates } from '../epics/service.ts';
 import type { EpicParentRef } from '../relation-exports/import.ts';
 
 /** A link left out, and why (GitLab's validation messages of an epic's parent). */
@@ -76,6 +76,8 @@ export async function linkEpicParents(ctx: Context, bulkImportId: number): Promi
     }
     // One statement per parent, each setting all its children.
     for (const [parentId, ids] of accepted) await tx.epic.updateMany({ where: { id: { in: ids } }, data: { parentId } });
+    // The parents' stored dates now inherit from their children (GitLab's importer runs its dates service too).
+    await recomputeEpicDates(tx, [...accepted.keys()]);
     await tx.bulkImportEpicLink.deleteMany({ where: { id: { in: resolved.map((r) => r.link.id) } } });
     return refused;
   });

@@ -19,7 +19,7 @@ import {
   ancestorsOf,
   childrenOf,
   childrenWithinTimeframe,
-  compositeDates,
+  inheritedDatesOf,
   currentUserTodos,
   createEpic,
   destroyEpic,
@@ -95,8 +95,6 @@ const IssuableSearchableFieldEnum = builder.enumType('IssuableSearchableField', 
 const epicWebPath = async (ctx: Context, e: Epic) => `/groups/${(await ctx.loaders.namespace.load(e.groupId))!.fullPath}/-/epics/${e.iid}`;
 
 const apiUrl = (ctx: Context, path: string) => `${ctx.deps.config.externalUrl}/api/v4${path}`;
-
-const dates = (ctx: Context, e: Epic) => compositeDates(ctx, e);
 
 declare module '../../graphql/abilities.ts' {
   interface Abilities {
@@ -456,7 +454,7 @@ EpicRef.implement({
       resolve: (e) => e.relativePosition,
     }),
     labels: t.connection({ type: LabelRef, nullable: true, resolve: async (e, args, ctx) => listConnection(args, await ctx.loaders.epics.labels.load(e.id)) }),
-    startDate: t.field({ type: 'Time', nullable: true, resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDate }),
+    startDate: t.field({ type: 'Time', nullable: true, resolve: (e) => e.startDate }),
     startDateIsFixed: t.boolean({ nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.startDateIsFixed }),
     startDateFixed: t.field({ type: 'Time', nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.startDateFixed }),
     startDateFromInheritedSource: t.field({
@@ -464,7 +462,7 @@ EpicRef.implement({
       nullable: true,
       description: 'Earliest start among the child epics; for those who may edit the epic.',
       ...forEditors,
-      resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDateFromInheritedSource,
+      resolve: async (e, _a, ctx) => (await inheritedDatesOf(ctx, e)).startDate,
     }),
     startDateFromMilestones: t.field({
       type: 'Time',
@@ -472,9 +470,9 @@ EpicRef.implement({
       description: 'For those who may edit the epic.',
       deprecationReason: 'Use startDateFromInheritedSource.',
       ...forEditors,
-      resolve: async (e, _a, ctx) => (await dates(ctx, e)).startDateFromInheritedSource,
+      resolve: async (e, _a, ctx) => (await inheritedDatesOf(ctx, e)).startDate,
     }),
-    dueDate: t.field({ type: 'Time', nullable: true, resolve: async (e, _a, ctx) => (await dates(ctx, e)).dueDate }),
+    dueDate: t.field({ type: 'Time', nullable: true, resolve: (e) => e.dueDate }),
     dueDateIsFixed: t.boolean({ nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.dueDateIsFixed }),
     dueDateFixed: t.field({ type: 'Time', nullable: true, description: 'For those who may edit the epic.', ...forEditors, resolve: (e) => e.dueDateFixed }),
     dueDateFromInheritedSource: t.field({
@@ -482,7 +480,7 @@ EpicRef.implement({
       nullable: true,
       description: 'Latest due date among the child epics; for those who may edit the epic.',
       ...forEditors,
-      resolve: async (e, _a, ctx) => (await dates(ctx, e)).dueDateFromInheritedSource,
+      resolve: async (e, _a, ctx) => (await inheritedDatesOf(ctx, e)).dueDate,
     }),
     dueDateFromMilestones: t.field({
       type: 'Time',
@@ -490,7 +488,7 @@ EpicRef.implement({
       description: 'For those who may edit the epic.',
       deprecationReason: 'Use dueDateFromInheritedSource.',
       ...forEditors,
-      resolve: async (e, _a, ctx) => (await dates(ctx, e)).dueDateFromInheritedSource,
+      resolve: async (e, _a, ctx) => (await inheritedDatesOf(ctx, e)).dueDate,
     }),
     closedAt: t.field({ type: 'Time', nullable: true, resolve: (e) => e.closedAt }),
     createdAt: t.expose('createdAt', { type: 'Time', nullable: true }),

@@ -3,7 +3,7 @@ import type { Epic, Namespace, Prisma, Todo } from '../../generated/prisma/clien
 import type { Context } from '../../core/context.ts';
 import { nextIid } from '../../core/store.ts';
 import type { Listing } from '../../core/listing.ts';
-import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
+import { keysetOf, nullsLastSeek, readParts, seekWhere, type SortKey } from '../../db/keyset.ts';
 import { ForbiddenError, FullMessagesError, NotFoundError, ParamError, UnauthorizedError, ValidationError } from '../../core/errors.ts';
 import { checkInput, rules } from '../../core/input-rules.ts';
 import { lockKey } from '../../db/locks.ts';
@@ -11,7 +11,7 @@ import { requireGroup, type GroupRef } from '../groups/service.ts';
 import { findOrCreateLabels, normalizeColor } from '../labels/service.ts';
 import { groupParent } from '../parents/parent.ts';
 import type { EpicAbilities } from './loaders.ts';
-import { selfAndAncestorIds, subtreeDepth } from './store.ts';
+import { recomputeDates, refreshDates, selfAndAncestorIds, subtreeDepth } from './store.ts';
 import { loadExisting } from '../../core/loaders.ts';
 
 export const MAX_DESCRIPTION_LENGTH = 1_048_576;
@@ -90,6 +90,18 @@ export type EpicSort = (typeof EPIC_SORTS)[number];
 /** The roadmap's sorts, by the composite (fixed or inherited) dates. */
 type DateSort = Extract<EpicSort, `START_DATE_${string}` | `END_DATE_${string}`>;
 const isDateSort = (sort: EpicSort | null | undefined): sort is DateSort => sort != null && /^(START|END)_DATE_/.test(sort);
+
+/** The stored composite date a roadmap sort reads, named in cursors as GitLab's columns are. */
+const DATE_COLUMNS: Record<string, SortKey> = {
+  START_DATE: { key: 'start_date', column: 'startDate', kind: 'time?' },
+  END_DATE: { key: 'end_date', column: 'dueDate', kind: 'time?' },
+};
+
+/** A date sort's column and direction; the id, descending either way, breaks ties (GitLab's `keyset_pagination_for`). */
+function dateOrder(sort: DateSort): { key: SortKey; ascending: boolean } {
+  const [, name, direction] = /^(.*)_(ASC|DESC)$/.exec(sort)!;
+  return { key: DATE_COLUMNS[name!]!, ascending: direction === 'ASC' };
+}
 
 /** A closed range of calendar days (GitLab's `Timeframe`). */
 export type Timeframe = { start: Date; end: Date };
@@ -207,10 +219,23 @@ function storedOrder(sort: Exclude<EpicSort, DateSort> | null | undefined): { ke
   return { keys: [SORT_COLUMNS[name!]!, { key: 'id', column: 'id', kind: 'int' }], ascending: direction === 'ASC' };
 }
 
+/** The list's order; the date sorts put epics without the date last either way, as GitLab does. */
 function orderBy(sort: EpicSort | null | undefined): Prisma.EpicOrderByWithRelationInput[] {
-  if (isDateSort(sort)) return [{ id: 'desc' }];
+  if (isDateSort(sort)) {
+    const { key, ascending } = dateOrder(sort);
+    return [{ [key.column]: { sort: ascending ? 'asc' : 'desc', nulls: 'last' } }, { id: 'desc' }];
+  }
   const { keys, ascending } = storedOrder(sort);
   return keys.map((k) => ({ [k.column]: ascending ? 'asc' : 'desc' }));
+}
+
+/** GitLab's `within_timeframe` over the stored composite dates: a date on either end, and no date outside the range. */
+function timeframeWhere(timeframe: Timeframe): Prisma.EpicWhereInput[] {
+  return [
+    { OR: [{ startDate: { not: null } }, { dueDate: { not: null } }] },
+    { OR: [{ startDate: null }, { startDate: { lte: timeframe.end } }] },
+    { OR: [{ dueDate: null }, { dueDate: { gte: timeframe.start } }] },
+  ];
 }
 
 const range = (after?: Date | null, before?: Date | null) => (after || before ? { ...(after && { gte: after }), ...(before && { lte: before }) } : undefined);
@@ -240,62 +265,42 @@ export async function listEpics(ctx: Context, group: Namespace, filter: EpicFilt
     ...(filter.milestoneTitle ? [{ id: { in: [] } }] : []),
     ...(filter.topLevelHierarchyOnly ? [{ parentId: null }] : []),
     ...(filter.parentId != null ? [{ parentId: filter.parentId }] : []),
+    ...(filter.timeframe ? timeframeWhere(filter.timeframe) : []),
   ];
   const createdAt = range(filter.createdAfter, filter.createdBefore);
   const updatedAt = range(filter.updatedAfter, filter.updatedBefore);
   const where: Prisma.EpicWhereInput = { AND: and, ...(createdAt && { createdAt }), ...(updatedAt && { updatedAt }) };
-  if (filter.timeframe || isDateSort(filter.sort)) return byCompositeDates(ctx, where, filter);
-  const { keys, ascending } = storedOrder(filter.sort);
   return {
     fetch: ({ offset, limit }) => ctx.db.epic.findMany({ where, orderBy: orderBy(filter.sort), skip: offset, take: limit }),
     count: () => ctx.db.epic.count({ where, take: ctx.countLimit }),
-    // The composite dates are computed, not stored: those sorts stay read by offset.
-    keyset: keysetOf(keys, (seek) => {
-      const past = seekWhere(keys, ascending, seek);
-      return ctx.db.epic.findMany({ where: { AND: [where, ...past.where] }, orderBy: past.orderBy, take: seek.limit });
-    }),
+    keyset: isDateSort(filter.sort) ? dateKeyset(ctx, where, filter.sort) : storedKeyset(ctx, where, filter.sort),
   };
 }
 
-/** GitLab's `within_timeframe`: a date set on either end, and no set date outside the range. */
-export function withinTimeframe(dates: { startDate: Date | null; dueDate: Date | null }, timeframe: Timeframe): boolean {
+function storedKeyset(ctx: Context, where: Prisma.EpicWhereInput, sort: Exclude<EpicSort, DateSort> | null | undefined) {
+  const { keys, ascending } = storedOrder(sort);
+  return keysetOf(keys, (seek) => {
+    const past = seekWhere(keys, ascending, seek);
+    return ctx.db.epic.findMany({ where: { AND: [where, ...past.where] }, orderBy: past.orderBy, take: seek.limit });
+  });
+}
+
+/** A date sort seeks range by range (`nullsLastSeek`): at most three statements a page, each reading its page from an index. */
+function dateKeyset(ctx: Context, where: Prisma.EpicWhereInput, sort: DateSort) {
+  const { key, ascending } = dateOrder(sort);
+  return keysetOf([key, { key: 'id', column: 'id', kind: 'int' }], (seek) => {
+    const { parts, filter } = nullsLastSeek(key, ascending, seek);
+    return readParts(parts, seek.limit, (part, take) =>
+      ctx.db.epic.findMany({ where: { AND: [where, part.where, ...(filter ? [filter] : [])] }, orderBy: part.orderBy, take }),
+    );
+  });
+}
+
+/** GitLab's `within_timeframe` (`timeframeWhere` in memory): a date set on either end, and no set date outside the range. */
+function withinTimeframe(dates: { startDate: Date | null; dueDate: Date | null }, timeframe: Timeframe): boolean {
   const { startDate, dueDate } = dates;
   if (startDate == null && dueDate == null) return false;
   return (startDate == null || startDate <= timeframe.end) && (dueDate == null || dueDate >= timeframe.start);
-}
-
-/**
- * A listing by the composite dates, which are computed (fixed, or inherited from the children)
- * rather than stored: the matching ids and date columns in one statement, their inherited dates in
- * one more, then the page's epics in a third, whatever the size of the list.
- */
-function byCompositeDates(ctx: Context, where: Prisma.EpicWhereInput, filter: EpicFilter): Listing<Epic> {
-  let ordered: Promise<number[]> | undefined;
-  const ids = () =>
-    (ordered ??= (async () => {
-      const rows = await ctx.db.epic.findMany({ where, orderBy: orderBy(null) });
-      const dated = await Promise.all(rows.map(async (row) => ({ row, dates: await compositeDates(ctx, row) })));
-      const kept = filter.timeframe ? dated.filter((d) => withinTimeframe(d.dates, filter.timeframe!)) : dated;
-      if (isDateSort(filter.sort)) kept.sort(dateOrder(filter.sort));
-      for (const { row } of kept) ctx.loaders.epics.byId.prime(row.id, row);
-      return kept.map((d) => d.row.id);
-    })());
-  return {
-    fetch: async ({ offset, limit }) => loadExisting(ctx.loaders.epics.byId, (await ids()).slice(offset, offset + limit)),
-    count: async () => (await ids()).length,
-  };
-}
-
-/** Epics without the date last either way, as GitLab orders them (`NULLS LAST`); the id breaks ties. */
-function dateOrder(sort: DateSort) {
-  const key = sort.startsWith('START') ? 'startDate' : 'dueDate';
-  const direction = sort.endsWith('ASC') ? 1 : -1;
-  return (a: { row: Epic; dates: CompositeDates }, b: { row: Epic; dates: CompositeDates }) => {
-    const x = a.dates[key]?.getTime() ?? null;
-    const y = b.dates[key]?.getTime() ?? null;
-    if (x !== y) return x == null ? 1 : y == null ? -1 : (x - y) * direction;
-    return (a.row.id - b.row.id) * direction;
-  };
 }
 
 /** Visible children of an epic, in tree order (positioned ones first, then by creation). */
@@ -306,9 +311,7 @@ export async function childrenOf(ctx: Context, epic: Epic): Promise<Epic[]> {
 /** Visible children of an epic whose dates overlap the timeframe; every visible child without one. */
 export async function childrenWithinTimeframe(ctx: Context, epic: Epic, timeframe: Timeframe | null): Promise<Epic[]> {
   const children = await childrenOf(ctx, epic);
-  if (!timeframe) return children;
-  const dated = await Promise.all(children.map((c) => compositeDates(ctx, c)));
-  return children.filter((_, i) => withinTimeframe(dated[i], timeframe));
+  return timeframe ? children.filter((child) => withinTimeframe(child, timeframe)) : children;
 }
 
 /** Visible ancestors of an epic, the parent first. */
@@ -321,23 +324,8 @@ export const parentOf = async (ctx: Context, epic: Epic) => (epic.parentId == nu
 
 // ---- Dates ------------------------------------------------------------------------------
 
-export type CompositeDates = {
-  startDate: Date | null;
-  startDateFromInheritedSource: Date | null;
-  dueDate: Date | null;
-  dueDateFromInheritedSource: Date | null;
-};
-
-/** Fixed dates where fixed, otherwise inherited from the child epics. */
-export async function compositeDates(ctx: Context, epic: Epic): Promise<CompositeDates> {
-  const inherited = await ctx.loaders.epics.inheritedDates.load(epic.id);
-  return {
-    startDate: epic.startDateIsFixed ? epic.startDateFixed : inherited.startDate,
-    startDateFromInheritedSource: inherited.startDate,
-    dueDate: epic.dueDateIsFixed ? epic.dueDateFixed : inherited.dueDate,
-    dueDateFromInheritedSource: inherited.dueDate,
-  };
-}
+/** What the child epics give: the earliest start and the latest due date among their stored dates. */
+export const inheritedDatesOf = (ctx: Context, epic: Epic) => ctx.loaders.epics.inheritedDates.load(epic.id);
 
 // ---- References -------------------------------------------------------------------------
 
@@ -389,8 +377,11 @@ function calendarDate(value: string | null | undefined, field: string, errors: R
 
 type Attributes = Omit<Prisma.EpicUncheckedUpdateInput, 'id'>;
 
+/** The fixed dates and their flags, as columns. */
+type FixedDates = { startDateIsFixed?: boolean | null; startDateFixed?: Date | null; dueDateIsFixed?: boolean | null; dueDateFixed?: Date | null };
+
 /** Validates the plain attributes and turns them into columns; color only where the flag allows it. */
-function attributes(input: EpicAttributes, opts: { creating: boolean; colorAllowed: boolean }): Attributes {
+function attributes(input: EpicAttributes, opts: { creating: boolean; colorAllowed: boolean }): Attributes & FixedDates {
   const errors: Record<string, string[]> = {};
   if (opts.creating || input.title !== undefined) {
     if (input.title == null || input.title.trim() === '') errors.title = ["can't be blank"];
@@ -464,6 +455,45 @@ async function availableLabelIds(ctx: Context, group: Namespace, ids: number[] |
   return found.map((l) => l.id);
 }
 
+/** Whether a change touches what an epic's own dates derive from (its fixed dates and their flags). */
+const touchesDates = (input: EpicAttributes) =>
+  [input.startDateFixed, input.startDateIsFixed, input.dueDateFixed, input.dueDateIsFixed].some((v) => v !== undefined);
+
+/**
+ * Refreshes the stored composite dates from each epic of `from` up to its top ancestor (GitLab's
+ * Epics::UpdateDatesService; store `refreshDates`, one statement each), and answers `epic` with its
+ * own new dates. Callers hold the tree lock: two changes below one parent must not each compute it
+ * from the other's old dates.
+ */
+async function refreshedDates(tx: Prisma.TransactionClient, epic: Epic, from: (number | null)[]): Promise<Epic> {
+  let own: Pick<Epic, 'startDate' | 'dueDate'> | undefined;
+  for (const id of from) {
+    if (id != null) own = (await refreshDates(tx, id)).get(epic.id) ?? own;
+  }
+  return own ? { ...epic, ...own } : epic;
+}
+
+declare module '../../core/events.ts' {
+  interface DomainEvents {
+    /**
+     * Epics were deleted in bulk past this service (a user's with the user, a group's with the
+     * group): the parents they had, whose stored dates the epics area then recomputes.
+     */
+    epicsDeleted: { parentIds: number[] };
+  }
+}
+
+/**
+ * After epics were created, linked or deleted in bulk (an import, a user's epics deleted with the
+ * user): the stored dates of the given epics and of their ancestors, in one statement.
+ */
+export const recomputeEpicDates = recomputeDates;
+
+/** An epic's own composite dates while it has no children: the fixed ones where fixed. */
+export function ownDates(epic: FixedDates) {
+  return { startDate: epic.startDateIsFixed ? (epic.startDateFixed ?? null) : null, dueDate: epic.dueDateIsFixed ? (epic.dueDateFixed ?? null) : null };
+}
+
 /** Administrators and group Owners may back-date `created_at` / `updated_at`; others' values are ignored. */
 const mayBackdate = (can: EpicAbilities) => can.destroy;
 
@@ -478,9 +508,10 @@ export async function createEpic(ctx: Context, group: Namespace, input: EpicCrea
       await epicTreeLock(tx, group);
       await checkNesting(tx, { confidential: Boolean(input.confidential), group }, parent);
     }
-    return tx.epic.create({
+    const created = await tx.epic.create({
       data: {
         ...(data as Prisma.EpicUncheckedCreateInput),
+        ...ownDates(data),
         title: input.title!,
         groupId: group.id,
         iid: await nextIid(tx, 'epics:group', group.id),
@@ -490,6 +521,9 @@ export async function createEpic(ctx: Context, group: Namespace, input: EpicCrea
         labels: { create: labelIds.map((labelId) => ({ labelId })) },
       },
     });
+    // A new child moves its ancestors' inherited dates.
+    if (parent) await refreshedDates(tx, created, [parent.id]);
+    return created;
   });
 }
 
@@ -548,8 +582,9 @@ export async function updateEpic(ctx: Context, group: Namespace, iid: number, in
   const newParent = input.parentId != null && input.parentId !== epic.parentId ? await parentFor(ctx, input.parentId) : null;
   const labelIds = await updatedLabelIds(ctx, epic, group, input);
   // Nesting and confidentiality are checked under the tree lock, so concurrent changes cannot
-  // build a cycle or leave a public child under a confidential parent.
-  const touchesTree = newParent != null || input.confidential != null;
+  // build a cycle or leave a public child under a confidential parent; dates are refreshed under
+  // it, so concurrent changes below one parent cannot each compute it from the other's old dates.
+  const touchesTree = newParent != null || input.confidential != null || input.parentId === null || touchesDates(input);
   const updated = await ctx.db.$transaction(async (tx) => {
     if (touchesTree) await epicTreeLock(tx, group);
     const current = await tx.epic.findUniqueOrThrow({ where: { id: epic.id } });
@@ -562,7 +597,7 @@ export async function updateEpic(ctx: Context, group: Namespace, iid: number, in
     if (confidential && !current.confidential && (await tx.epic.count({ where: { parentId: epic.id, confidential: false } }))) {
       throw new ValidationError({ confidential: ['Cannot make the epic confidential if it contains non-confidential child epics'] });
     }
-    return tx.epic.update({
+    const changed = await tx.epic.update({
       where: { id: epic.id },
       data: {
         ...data,
@@ -573,6 +608,10 @@ export async function updateEpic(ctx: Context, group: Namespace, iid: number, in
         ...(labelIds && { labels: { deleteMany: {}, create: labelIds.map((labelId) => ({ labelId })) } }),
       },
     });
+    // The old parent's chain loses the epic, the epic's own chain (itself, its new parent up) changes.
+    const moved = changed.parentId !== current.parentId;
+    // (The epic's own refresh stops at it when its dates stay: the new parent then gets its own.)
+    return refreshedDates(tx, changed, [moved ? current.parentId : null, touchesDates(input) ? changed.id : null, moved ? changed.parentId : null]);
   });
   forget(ctx, updated);
   return updated;
@@ -597,7 +636,12 @@ export async function destroyEpic(ctx: Context, group: Namespace, iid: number): 
   const loaders = ctx.loaders.epics;
   // Loaded before the rows go, so the response can still show them.
   await Promise.all([loaders.labels.load(epic.id), loaders.awardCounts.load(epic.id), loaders.inheritedDates.load(epic.id)]);
-  await ctx.db.epic.delete({ where: { id: epic.id } });
+  await ctx.db.$transaction(async (tx) => {
+    await epicTreeLock(tx, group);
+    // Its children stay, top-level now: only its ancestors lose dates.
+    const deleted = await tx.epic.delete({ where: { id: epic.id } });
+    if (deleted.parentId != null) await refreshDates(tx, deleted.parentId);
+  });
   loaders.children.clearAll();
   return epic;
 }
@@ -614,7 +658,9 @@ export async function moveEpic(ctx: Context, childId: number, parentId: number |
   const moved = await ctx.db.$transaction(async (tx) => {
     await epicTreeLock(tx, group);
     if (parent) await checkNesting(tx, { id: child.id, confidential: child.confidential, group }, parent);
-    return tx.epic.update({ where: { id: child.id }, data: { parentId: parent?.id ?? null } });
+    const { parentId: oldParentId } = await tx.epic.findUniqueOrThrow({ where: { id: child.id }, select: { parentId: true } });
+    const updated = await tx.epic.update({ where: { id: child.id }, data: { parentId: parent?.id ?? null } });
+    return oldParentId === updated.parentId ? updated : refreshedDates(tx, updated, [oldParentId, updated.parentId]);
   });
   forget(ctx, moved);
   return moved;

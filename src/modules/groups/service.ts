@@ -143,7 +143,14 @@ export async function deleteGroup(ctx: Context, ref: GroupRef): Promise<Namespac
     where: { namespace: { traversalIds: { has: group.id } } },
     select: { id: true },
   });
+  // Epics of the subtree nested under epics of the groups above lose their dates there.
+  const epicParents = await ctx.db.epic.findMany({
+    where: { group: { traversalIds: { has: group.id } }, parent: { group: { NOT: { traversalIds: { has: group.id } } } } },
+    select: { parentId: true },
+    distinct: ['parentId'],
+  });
   await ctx.db.namespace.delete({ where: { id: group.id } });
+  if (epicParents.length) await ctx.deps.events.publish('epicsDeleted', { parentIds: epicParents.map((e) => e.parentId!) });
   await Promise.all(projects.map((p) => ctx.deps.git.remove(p.id)));
   return group;
 }

@@ -31,6 +31,7 @@ import {
   releaseMilestoneTitles,
   releaseTag,
 } from './gitlab-format.ts';
+import { ownDates } from '../epics/service.ts';
 import type { GROUP_RELATIONS, ProjectRelation } from './relations.ts';
 
 /** The relations a file of which imports into a project (members come with a group migration). */
@@ -359,6 +360,12 @@ async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: 
       const state = EPIC_STATES.includes(r.state as EpicState) ? (r.state as EpicState) : 'opened';
       const createdAt = date(r.created_at) ?? new Date();
       const labelIds = [...new Set(linkedLabelTitles(r).flatMap((t) => labels.get(t) ?? []))];
+      const fixed = {
+        startDateIsFixed: r.start_date_is_fixed === true,
+        startDateFixed: date(r.start_date_fixed),
+        dueDateIsFixed: r.due_date_is_fixed === true,
+        dueDateFixed: date(r.due_date_fixed),
+      };
       await tx.epic.create({
         data: {
           groupId: group.id,
@@ -369,10 +376,9 @@ async function importEpics(ctx: Context, group: Namespace, rows: Row[], mapper: 
           closedAt: state === 'closed' ? (date(r.closed_at) ?? createdAt) : null,
           confidential: r.confidential === true,
           color: normalizeColor(str(r.color) ?? '') ?? DEFAULT_EPIC_COLOR,
-          startDateIsFixed: r.start_date_is_fixed === true,
-          startDateFixed: date(r.start_date_fixed),
-          dueDateIsFixed: r.due_date_is_fixed === true,
-          dueDateFixed: date(r.due_date_fixed),
+          ...fixed,
+          // Childless until the parents are linked (`linkEpicParents` then recomputes the parents).
+          ...ownDates(fixed),
           relativePosition: intOrNull(r.relative_position, -INT_MAX),
           authorId: authors[index],
           createdAt,

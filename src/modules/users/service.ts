@@ -308,15 +308,19 @@ export async function deleteUser(ctx: Context, id: number, hardDelete: boolean):
     where: { namespace: { OR: [{ ownerId: id }, ...soleGroups.map((g) => ({ traversalIds: { has: g } }))] } },
     select: { id: true },
   });
+  let epicParents: { parentId: number | null }[] = [];
   await ctx.db.$transaction(async (tx) => {
     if (hardDelete) {
       await tx.release.deleteMany({ where: { authorId: id } });
+      epicParents = await tx.epic.findMany({ where: { authorId: id, parentId: { not: null } }, select: { parentId: true }, distinct: ['parentId'] });
       await tx.epic.deleteMany({ where: { authorId: id } });
     }
     await tx.namespace.deleteMany({ where: doomed });
     await tx.user.delete({ where: { id } });
   });
   ctx.loaders.user.clear(id);
+  // The epics area keeps the dates their parents inherited (users cannot reach it: it reaches users).
+  if (epicParents.length) await ctx.deps.events.publish('epicsDeleted', { parentIds: epicParents.map((e) => e.parentId!) });
   await Promise.all(projects.map((p) => ctx.deps.git.remove(p.id)));
   return user;
 }

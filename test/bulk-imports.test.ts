@@ -334,7 +334,7 @@ describe('POST /bulk_imports', () => {
     expect(list.headers['x-total']).toBe('1');
     const [bulk] = list.body as Row[];
     const all = await dst.api('get', '/bulk_imports/entities?status=finished').expect(200);
-    expect(all.body).toHaveLength(3);
+    expect(all.body).toHaveLength(4);
     const other = await dst.user('stranger');
     await dst.api('get', `/bulk_imports/${bulk.id}`, other.token).expect(404);
     expect((await dst.api('get', '/bulk_imports', other.token).expect(200)).body).toEqual([]);

@@ -6,11 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.ts';
+import request from 'supertest';
+import { createTestApp, EXTERNAL_URL, type TestApp } from './helpers/app.ts';
 
 let src: TestApp;
 let dst: TestApp;
 let dev: Awaited<ReturnType<TestApp['user']>>;
+let reporter: Awaited<ReturnType<TestApp['user']>>;
 
 type Row = Record<string, unknown>;
 const BATCH = 2;
@@ -29,6 +31,38 @@ async function migrate(id: number): Promise<Row> {
 const startImport = (entities: Row[], token = src.root.token) =>
   dst.api('post', '/bulk_imports').send({ configuration: { url: src.base, access_token: token }, entities });
 
+/** A project with a file, a branch, a tag, labels, a milestone and a release (devuser's) with a link and the milestone. */
+async function seedProject(namespaceId: number, path: string, description: string, labels: string[]) {
+  const project = (
+    await src
+      .api('post', '/projects')
+      .send({ name: path.toUpperCase(), path, namespace_id: namespaceId, description, initialize_with_readme: true })
+      .expect(201)
+  ).body;
+  const at = `/projects/${project.id}`;
+  await src
+    .api('post', `${at}/repository/files/src%2Fmain.ts`)
+    .send({ branch: 'main', content: `export const name = '${path}';\n`, commit_message: 'Main' })
+    .expect(201);
+  await src.api('post', `${at}/repository/branches`).send({ branch: 'feature', ref: 'main' }).expect(201);
+  await src.api('post', `${at}/repository/tags`).send({ tag_name: 'v1.0', ref: 'main' }).expect(201);
+  for (const name of labels) await src.api('post', `${at}/labels`).send({ name, color: '#ff0000' }).expect(201);
+  await src.api('post', `${at}/milestones`).send({ title: 'M1', due_date: '2030-01-01' }).expect(201);
+  await src
+    .api('post', `${at}/releases`, dev.token)
+    .send({ tag_name: 'v1.0', name: `First ${path}`, milestones: ['M1'], assets: { links: [{ name: 'bin', url: `https://example.com/${path}/bin` }] } })
+    .expect(201);
+  return project;
+}
+
+/** A members list as [username, access level]; a placeholder named by the source user it stands for. */
+async function membersOf(app: TestApp, path: string): Promise<[string, number][]> {
+  const rows = (await app.api('get', path).expect(200)).body as Row[];
+  const sources = await app.db.importSourceUser.findMany({ where: { placeholderUserId: { in: rows.map((m) => m.id as number) } } });
+  const sourceName = new Map(sources.map((u) => [u.placeholderUserId, u.sourceUsername]));
+  return rows.map((m): [string, number] => [sourceName.get(m.id as number) ?? (m.username as string), m.access_level as number]).sort();
+}
+
 beforeAll(async () => {
   // The source writes batches of 2 objects: the labels, milestones and epics below take several.
   [src, dst] = await Promise.all([createTestApp({ env: { RELATION_EXPORT_BATCH_SIZE: String(BATCH) } }), createTestApp()]);
@@ -36,7 +70,8 @@ beforeAll(async () => {
   await dst.api('put', '/application/settings').send({ bulk_import_enabled: true, allow_local_requests_from_web_hooks_and_services: true }).expect(200);
   dev = await src.user('devuser');
   const group = (await src.api('post', '/groups').send({ name: 'Acme', path: 'acme', description: 'Moved group' }).expect(201)).body;
-  await src.api('post', '/groups').send({ name: 'Sub', path: 'sub', parent_id: group.id }).expect(201);
+  const sub = (await src.api('post', '/groups').send({ name: 'Sub', path: 'sub', parent_id: group.id }).expect(201)).body;
+  reporter = await src.user('reporter');
   await src.api('post', `/groups/${group.id}/members`).send({ user_id: dev.id, access_level: 30 }).expect(201);
   // Group labels, milestones and epics: a child written before its parent, labels, a closed epic, an award.
   await src.api('post', `/groups/${group.id}/labels`).send({ name: 'frontend', color: '#00ff00', description: 'UI' }).expect(201);
@@ -56,23 +91,13 @@ beforeAll(async () => {
   const done = (await src.api('post', epics).send({ title: 'Done' }).expect(201)).body;
   await src.api('put', `${epics}/${done.iid}`).send({ state_event: 'close' }).expect(200);
   await src.api('post', `${epics}/${child.iid}/award_emoji`, dev.token).send({ name: 'thumbsup' }).expect(201);
-  const project = (
-    await src
-      .api('post', '/projects')
-      .send({ name: 'App', path: 'app', namespace_id: group.id, description: 'The app', initialize_with_readme: true })
-      .expect(201)
-  ).body;
-  await src.api('post', `/projects/${project.id}/members`).send({ user_id: dev.id, access_level: 40 }).expect(201);
-  await src.api('post', `/projects/${project.id}/repository/branches`).send({ branch: 'feature', ref: 'main' }).expect(201);
-  await src.api('post', `/projects/${project.id}/repository/tags`).send({ tag_name: 'v1.0', ref: 'main' }).expect(201);
-  // Five project labels: three batches of the source's export.
-  for (const name of ['bug', 'chore', 'docs', 'perf', 'ux'])
-    await src.api('post', `/projects/${project.id}/labels`).send({ name, color: '#ff0000' }).expect(201);
-  await src.api('post', `/projects/${project.id}/milestones`).send({ title: 'M1', due_date: '2030-01-01' }).expect(201);
-  await src
-    .api('post', `/projects/${project.id}/releases`, dev.token)
-    .send({ tag_name: 'v1.0', name: 'First', milestones: ['M1'], assets: { links: [{ name: 'bin', url: 'https://example.com/bin' }] } })
-    .expect(201);
+  await src.api('post', `/groups/${group.id}/members`).send({ user_id: reporter.id, access_level: 20 }).expect(201);
+  await src.api('post', `/groups/${sub.id}/members`).send({ user_id: reporter.id, access_level: 40 }).expect(201);
+  // Two projects; the first's five labels take three batches of the source's export.
+  const app = await seedProject(group.id, 'app', 'The app', ['bug', 'chore', 'docs', 'perf', 'ux']);
+  await src.api('post', `/projects/${app.id}/members`).send({ user_id: dev.id, access_level: 40 }).expect(201);
+  const api = await seedProject(sub.id, 'api', 'The API', ['api']);
+  await src.api('post', `/projects/${api.id}/members`).send({ user_id: reporter.id, access_level: 30 }).expect(201);
 });
 afterAll(async () => {
   await Promise.all([src?.close(), dst?.close()]);
@@ -119,7 +144,7 @@ describe('POST /bulk_imports', () => {
     await dst.api('get', '/groups/acme').expect(404);
   });
 
-  it('migrates a group with its subgroup and project; the token is stored encrypted', async () => {
+  it('migrates a group with its subgroup and two projects, equal on both sides; the token is stored encrypted', async () => {
     const created = await startImport([{ source_type: 'group_entity', source_full_path: 'acme', destination_slug: 'acme', destination_namespace: '' }]).expect(
       201,
     );
@@ -136,6 +161,7 @@ describe('POST /bulk_imports', () => {
       ['group', 'acme', 'acme', 'finished'],
       ['group', 'acme/sub', 'acme/sub', 'finished'],
       ['project', 'acme/app', 'acme/app', 'finished'],
+      ['project', 'acme/sub/api', 'acme/sub/api', 'finished'],
     ]);
     expect(entities.every((e) => Array.isArray(e.failures) && (e.failures as unknown[]).length === 0)).toBe(true);
 
@@ -149,10 +175,47 @@ describe('POST /bulk_imports', () => {
     await same('/groups/acme', (g) => [g.name, g.path, g.full_path, g.description]);
     await same('/groups/acme%2Fsub', (g) => [g.name, g.full_path]);
     const app = 'acme%2Fapp';
-    await same(`/projects/${app}`, (p) => [p.name, p.path_with_namespace, p.description, p.default_branch]);
-    await same(`/projects/${app}/repository/branches`, (b) => [b.name, (b.commit as Row).id]);
-    await same(`/projects/${app}/repository/tags`, (t) => [t.name, (t.commit as Row).id]);
-    const labels = await same(`/projects/${app}/labels`, (l) => [l.name, l.color]);
+    for (const project of [app, 'acme%2Fsub%2Fapi']) {
+      await same(`/projects/${project}`, (p) => [p.name, p.path_with_namespace, p.description, p.default_branch]);
+      await same(`/projects/${project}/repository/branches`, (b) => [b.name, (b.commit as Row).id]);
+      await same(`/projects/${project}/repository/tags`, (t) => [t.name, (t.commit as Row).id]);
+      await same(`/projects/${project}/repository/files/src%2Fmain.ts?ref=feature`, (f) => [f.file_path, f.blob_id, f.content]);
+      await same(`/projects/${project}/labels`, (l) => [l.name, l.color]);
+      await same(`/projects/${project}/milestones`, (m) => [m.title, m.due_date, m.state]);
+      await same(`/projects/${project}/releases`, (r) => [
+        r.tag_name,
+        r.name,
+        ((r.assets as Row).links as Row[]).map((l) => [l.name, l.url, l.link_type]),
+        (r.milestones as Row[]).map((m) => m.title),
+      ]);
+      // The same project through GraphQL.
+      const projectQuery = `{ project(fullPath: "${decodeURIComponent(project)}") {
+        name description
+        labels { nodes { title color } }
+        milestones { nodes { title state dueDate } }
+        releases { nodes { tagName name assets { links { nodes { name url linkType } } } milestones { nodes { title } } } }
+      } }`;
+      const [a, b] = await Promise.all([src.graphql(projectQuery), dst.graphql(projectQuery)]);
+      expect(b.body.errors).toBeUndefined();
+      expect(b.body.data).toEqual(a.body.data);
+      expect(b.body.data.project.releases.nodes).toHaveLength(1);
+    }
+    // Members in their roles, each source user a placeholder on the destination (root's e-mail is a destination user's: root).
+    for (const [path, kind] of [
+      ['acme', 'groups'],
+      ['acme%2Fsub', 'groups'],
+      [app, 'projects'],
+      ['acme%2Fsub%2Fapi', 'projects'],
+    ]) {
+      const members = await Promise.all([membersOf(src, `/${kind}/${path}/members`), membersOf(dst, `/${kind}/${path}/members`)]);
+      expect(members[1]).toEqual(members[0]);
+    }
+    expect(await membersOf(dst, '/groups/acme/members')).toEqual([
+      ['devuser', 30],
+      ['reporter', 20],
+      ['root', 50],
+    ]);
+    const labels = (await dst.api('get', `/projects/${app}/labels`).expect(200)).body as Row[];
     // The project's five and the group's two.
     expect(labels).toHaveLength(7);
     // Downloaded and imported batch by batch, each batch once, each recorded.
@@ -167,13 +230,7 @@ describe('POST /bulk_imports', () => {
     expect(await dst.db.relationImport.count({ where: { projectId: appEntity.projectId!, relation: 'labels' } })).toBe(3);
     // Nothing left behind in the data directory's temporary files.
     expect(fs.readdirSync(path.join(dst.config.dataDir, 'tmp')).filter((f) => f.startsWith('bulk-import-'))).toEqual([]);
-    await same(`/projects/${app}/milestones`, (m) => [m.title, m.due_date, m.state]);
-    const releases = await same(`/projects/${app}/releases`, (r) => [
-      r.tag_name,
-      r.name,
-      ((r.assets as Row).links as Row[]).map((l) => [l.name, l.url]),
-      (r.milestones as Row[]).map((m) => m.title),
-    ]);
+    const releases = (await dst.api('get', `/projects/${app}/releases`).expect(200)).body as Row[];
 
     // The group's labels, milestones and epics, through GraphQL, the same on both sides.
     const groupQuery = `{ group(fullPath: "acme") {
@@ -233,6 +290,45 @@ describe('POST /bulk_imports', () => {
     expect(groupMembers.find((m) => m.id === author.id)?.access_level).toBe(30);
     const projectMembers = (await dst.api('get', `/projects/${app}/members`).expect(200)).body as Row[];
     expect(projectMembers.find((m) => m.id === author.id)?.access_level).toBe(40);
+  }, 120_000);
+
+  it('a CSV reassignment accepted by the assignee moves the contributions from the placeholder to the real user', async () => {
+    const real = await dst.user('devreal');
+    const placeholder = (await dst.db.importSourceUser.findFirstOrThrow({ where: { sourceUsername: 'devuser' } })).placeholderUserId!;
+    const authoredBy = async (userId: number) => ({
+      releases: await dst.db.release.count({ where: { authorId: userId, project: { namespace: { fullPath: { startsWith: 'acme' } } } } }),
+      epics: await dst.db.epic.count({ where: { authorId: userId, group: { fullPath: 'acme' } } }),
+      awards: await dst.db.awardEmoji.count({ where: { userId } }),
+      memberships: await dst.db.member.count({ where: { userId } }),
+    });
+    // Both projects' releases, two epics, one award, the group and project memberships: all the placeholder's.
+    const contributions = { releases: 2, epics: 2, awards: 1, memberships: 2 };
+    expect(await authoredBy(placeholder)).toEqual(contributions);
+
+    // The owner downloads the sheet, names the real user for devuser and uploads it.
+    const sheet = (await dst.api('get', '/groups/acme/placeholder_reassignments').buffer(true).expect(200)).text.trim().split('\n');
+    const row = sheet.find((line) => line.split(',')[4] === 'devuser')!.split(',');
+    const filled = `${sheet[0]}\n${[...row.slice(0, 5), real.username, ''].join(',')}\n`;
+    await dst.api('post', '/groups/acme/placeholder_reassignments').attach('file', Buffer.from(filled), 'map.csv').expect(201);
+    await dst.deps.jobs.drain();
+    // Nothing moves until the assignee accepts.
+    expect(await authoredBy(placeholder)).toEqual(contributions);
+
+    const mail = await dst.db.email.findFirstOrThrow({
+      where: { to: { has: real.email }, subject: { contains: 'waiting for review' } },
+      orderBy: { id: 'desc' },
+    });
+    const accept = /Accept: (?:POST )?(\S+)/.exec(mail.text)![1].slice(EXTERNAL_URL.length);
+    await request(dst.base).post(accept).set('PRIVATE-TOKEN', real.token).expect(200);
+    await dst.deps.jobs.drain();
+    expect(await authoredBy(real.id)).toEqual(contributions);
+    expect(await authoredBy(placeholder)).toEqual({ releases: 0, epics: 0, awards: 0, memberships: 0 });
+    expect(await membersOf(dst, '/groups/acme/members')).toEqual([
+      ['devreal', 30],
+      ['reporter', 20],
+      ['root', 50],
+    ]);
+    expect((await dst.api('get', '/projects/acme%2Fapp/releases').expect(200)).body[0].author.username).toBe('devreal');
   });
 
   it('lists the migrations and entities, 404 for another user', async () => {
@@ -240,7 +336,7 @@ describe('POST /bulk_imports', () => {
     expect(list.headers['x-total']).toBe('1');
     const [bulk] = list.body as Row[];
     const all = await dst.api('get', '/bulk_imports/entities?status=finished').expect(200);
-    expect(all.body).toHaveLength(3);
+    expect(all.body).toHaveLength(4);
     const other = await dst.user('stranger');
     await dst.api('get', `/bulk_imports/${bulk.id}`, other.token).expect(404);
     expect((await dst.api('get', '/bulk_imports', other.token).expect(200)).body).toEqual([]);

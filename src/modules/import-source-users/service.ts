@@ -613,7 +613,42 @@ async function mailBypassNotices(data: Extract<NotifyJob, { kind: 'bypassed' }>,
  */
 const CONTRIBUTIONS: ((tx: Prisma.TransactionClient, from: number, to: number) => Promise<unknown>)[] = [
   (tx, from, to) => tx.release.updateMany({ where: { authorId: from }, data: { authorId: to } }),
+  (tx, from, to) => tx.epic.updateMany({ where: { authorId: from }, data: { authorId: to } }),
+  moveAwards,
+  moveMemberships,
 ];
+
+/** Award emoji: the user's own award of the same emoji on the same epic stays, the placeholder's duplicate goes. */
+async function moveAwards(tx: Prisma.TransactionClient, from: number, to: number) {
+  const theirs = await tx.awardEmoji.findMany({
+    where: { userId: to, epic: { awardEmoji: { some: { userId: from } } } },
+    select: { epicId: true, name: true },
+  });
+  if (theirs.length) await tx.awardEmoji.deleteMany({ where: { userId: from, OR: theirs.map(({ epicId, name }) => ({ epicId, name })) } });
+  await tx.awardEmoji.updateMany({ where: { userId: from }, data: { userId: to } });
+}
+
+/**
+ * Memberships, as GitLab's reassignment: the placeholder's membership becomes the user's where the
+ * user has none there; where the user already is a member, the user's own membership stays as it
+ * is (neither raised nor lowered) and the placeholder's goes.
+ */
+async function moveMemberships(tx: Prisma.TransactionClient, from: number, to: number) {
+  const placeholders = await tx.member.findMany({ where: { userId: from }, select: { namespaceId: true, projectId: true } });
+  if (!placeholders.length) return;
+  const namespaceIds = placeholders.flatMap((m) => (m.namespaceId === null ? [] : [m.namespaceId]));
+  const projectIds = placeholders.flatMap((m) => (m.projectId === null ? [] : [m.projectId]));
+  const existing = await tx.member.findMany({
+    where: { userId: to, OR: [{ namespaceId: { in: namespaceIds } }, { projectId: { in: projectIds } }] },
+    select: { namespaceId: true, projectId: true },
+  });
+  const taken = {
+    namespaceId: { in: existing.flatMap((m) => (m.namespaceId === null ? [] : [m.namespaceId])) },
+    projectId: { in: existing.flatMap((m) => (m.projectId === null ? [] : [m.projectId])) },
+  };
+  await tx.member.deleteMany({ where: { userId: from, OR: [{ namespaceId: taken.namespaceId }, { projectId: taken.projectId }] } });
+  await tx.member.updateMany({ where: { userId: from }, data: { userId: to } });
+}
 
 /**
  * The background job: moves each placeholder's contributions to its chosen user. Only a

@@ -1,5 +1,5 @@
 // npm run bench [-- seconds [name]]: every hot route of issue #12 (or those whose name contains
-// `name`, e.g. `releases`), forgegate beside its floor
+// `name`, e.g. `releases`; `migration` runs bench/migration.ts alone), forgegate beside its floor
 // (bench/floor/server.ts: raw pg, es-git, node:http, same bytes), in one run. Both servers run in
 // their own process; load comes from this one (autocannon). For each scenario: byte equality
 // first, then SQL statements per request, then req/s, CPU ms per request and RSS at 1 and 10
@@ -35,6 +35,17 @@ function start<R>(name: string, args: string[], env: Record<string, string> = {}
 
 type Stats = { cpu: { user: number; system: number }; sql: number; rss: number };
 const stats = async (url: string): Promise<Stats> => (await fetch(url)).json() as Promise<Stats>;
+
+/** bench/migration.ts (issue 41): a group of 10,000 records migrated with POST /bulk_imports, beside its floor. */
+async function migration() {
+  const { runMigrationBench } = await import('./migration.ts');
+  console.log('\nbench/migration.ts: a group of 10,000 records migrated between two servers, beside one export and one import in-process');
+  for (const line of await runMigrationBench()) console.log(line);
+}
+if (only === 'migration') {
+  await migration();
+  process.exit(0);
+}
 
 const started = performance.now();
 // Before the scenarios' servers: nothing else runs while the starts are timed.
@@ -205,3 +216,5 @@ try {
   app.child.kill('SIGTERM');
   floor.child.kill('SIGTERM');
 }
+// After the scenarios' servers are gone: the migration's two servers have the machine to themselves.
+if (!only) await migration();

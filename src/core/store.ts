@@ -46,6 +46,18 @@ export async function nextIid(db: Pick<Db, '$queryRaw'>, scope: string, ownerId:
   return row.last;
 }
 
+/**
+ * `count` consecutive iids taken at once (an import's chunk), as `count` calls of `nextIid` would
+ * take them, in one statement: the first of them.
+ */
+export async function nextIids(db: Pick<Db, '$queryRaw'>, scope: string, ownerId: number, count: number): Promise<number> {
+  const [row] = await db.$queryRaw<{ last: number }[]>`
+    INSERT INTO internal_ids (scope, owner_id, last) VALUES (${scope}, ${ownerId}, ${count})
+    ON CONFLICT (scope, owner_id) DO UPDATE SET last = internal_ids.last + ${count}
+    RETURNING last`;
+  return row.last - count + 1;
+}
+
 /** Hands `iid` back while it is still the last one taken in its scope (see `withNextIid`). */
 export async function handBackIid(db: Pick<Db, '$executeRaw'>, scope: string, ownerId: number, iid: number): Promise<void> {
   await db.$executeRaw`UPDATE internal_ids SET last = last - 1 WHERE scope = ${scope} AND owner_id = ${ownerId} AND last = ${iid}`;

@@ -36,3 +36,13 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message) && !e.code) return true;
   return [e.meta?.driverAdapterError?.cause, e.cause, e.originalError].some((inner) => inner !== error && isDatabaseUnavailable(inner, depth + 1));
 }
+
+/**
+ * True when trying again later may succeed: the database unavailable (above), an interactive
+ * transaction that outlived its timeout on a loaded server (Prisma P2028), or a serialization
+ * failure or deadlock (40001, 40P01) that PostgreSQL asks the client to retry.
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  const code = (error as Inspectable | null)?.code;
+  return code === 'P2028' || code === '40001' || code === '40P01' || isDatabaseUnavailable(error);
+}

@@ -16,6 +16,7 @@ import { SpooledUpload } from '../../core/upload.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { JobContext } from '../../jobs/definitions.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
+import { isTransientDatabaseError } from '../../db/errors.ts';
 import { createGroup } from '../groups/service.ts';
 import { namespaceByFullPath } from '../namespaces/service.ts';
 import { createProject, projectByFullPath } from '../projects/service.ts';
@@ -344,8 +345,10 @@ export async function runEntity(data: EntityJob, job: JobContext): Promise<void>
       await job.deps.jobs.send(ENTITY_QUEUE, data, { startAfter: POLL_SECONDS });
       return;
     }
-    // The source away: the queue retries with backoff; the last attempt gives up and says why.
-    if (error instanceof SourceUnavailableError && job.attempt <= job.retryLimit) throw error;
+    // The source away or this database busy: the queue retries with backoff (every step is
+    // resumable); the last attempt gives up and says why.
+    const transient = error instanceof SourceUnavailableError || isTransientDatabaseError(error);
+    if (transient && job.attempt <= job.retryLimit) throw error;
     await failEntity(run, error as Error);
   }
 }

@@ -60,7 +60,10 @@ describe('@gitbeaker/rest 43.8.0: Migrations', () => {
     expect(finished).toMatchObject({ id: created.id, status: 'finished' });
     expect((await t.api('get', '/groups/acme-copy/labels').expect(200)).body.map((l: Row) => l.name)).toEqual(['bug']);
 
+    // The source group is there when the migration is created (GitLab checks), gone when it runs.
+    const doomed = (await t.api('post', '/groups').send({ name: 'Missing', path: 'missing' }).expect(201)).body;
     failed = await api.Migrations.create(source, [groupEntity('missing', 'missing-copy')]);
+    await t.api('put', `/groups/${doomed.id}`).send({ path: 'moved-away' }).expect(200);
     expect(await migrate(failed.id as number)).toMatchObject({ status: 'failed', has_failures: true });
 
     expect((await api.Migrations.all()).map((m) => [m.id, m.status])).toEqual([
@@ -324,6 +327,11 @@ describe('destination paths', () => {
 
   it('are read through the paths’ trigram indexes, not every namespace and project', async () => {
     await t.api('post', '/groups', alice.token).send({ name: 'Plans', path: 'plans' }).expect(201);
+    // The source project must exist (GitLab checks it at create).
+    await t
+      .api('post', '/projects')
+      .send({ name: 'App', path: 'app', namespace_id: (await t.api('get', '/groups/acme').expect(200)).body.id })
+      .expect(201);
     await t.db.$executeRawUnsafe(
       `INSERT INTO namespaces (name, path, full_path, kind, traversal_ids, visibility, updated_at)
        SELECT 'team ' || i, 'team-' || i, 'team-' || i, 'group', ARRAY[0], 'private', now() FROM generate_series(1, 20000) i`,
@@ -346,7 +354,11 @@ describe('destination paths', () => {
       })
       .expect(201);
     t.queryCounter.record = false;
-    const lookups = t.queryCounter.statements.flatMap((text, i) => (/ILIKE/.test(text) ? [{ text, values: t.queryCounter.values[i]! }] : []));
+    // The destination's lookups (the app is its own source: its probes of acme/app read paths too).
+    const destination = (values: unknown[]) => values.some((v) => typeof v === 'string' && /plans|project-777/.test(v));
+    const lookups = t.queryCounter.statements.flatMap((text, i) =>
+      /ILIKE/.test(text) && destination(t.queryCounter.values[i]!) ? [{ text, values: t.queryCounter.values[i]! }] : [],
+    );
     // The parent, then the destination's path as a namespace and as a project.
     expect(lookups).toHaveLength(3);
     for (const [i, { text, values }] of lookups.entries()) {

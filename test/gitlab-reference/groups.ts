@@ -44,6 +44,7 @@ export const types: ReferenceType[] = [
     kept: {
       descendantGroups: CONNECTION_NAME,
       projects: CONNECTION_NAME,
+      'projects.sort': "as Namespace.projects: REST's `order_by`/`sort` words (`created_at_desc`), which GET /groups/:id/projects takes",
       visibility: VISIBILITY,
       databaseId: DATABASE_ID,
       parentId: PARENT_ID,

@@ -468,3 +468,63 @@ describe("a group's subgroups counted", () => {
     expect(used, plan).toEqual(['namespaces_parent_id_kind_id_idx']);
   });
 });
+
+describe("the job queue's counts", () => {
+  type AnalyzedNode = PlanNode & { 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number };
+
+  const QUEUE = 'repository-housekeeping';
+
+  // Jobs kept by pg-boss: ready ones (the backlog), finished ones (kept until archived) and a few
+  // failed for good (the dead). Only the ready and the dead are counted.
+  beforeAll(async () => {
+    await sql.query(
+      `INSERT INTO pgboss.job (name, data, state, start_after)
+       SELECT $1, '{}', (CASE WHEN i % 2 = 0 THEN 'created' ELSE 'completed' END)::pgboss.job_state, now() - interval '1 minute'
+       FROM generate_series(1, ${2 * ROWS}) i`,
+      [QUEUE],
+    );
+    await sql.query(`INSERT INTO pgboss.job (name, data, state) SELECT $1, '{}', 'failed' FROM generate_series(1, 7)`, [QUEUE]);
+    await sql.query('VACUUM ANALYZE pgboss.job');
+  }, 120_000);
+
+  /**
+   * The statement `path` sent over pg-boss's jobs, run under EXPLAIN ANALYZE without the index
+   * `without` when given: the job rows its sequential scans read (each queue is a partition `j…`;
+   * the empty ones are scanned, for nothing).
+   */
+  async function jobsRead(path: string, opts: { without?: string; rewrite?: (text: string) => string } = {}) {
+    t.queryCounter.reset();
+    t.queryCounter.record = true;
+    await t.api('get', path).expect(200);
+    t.queryCounter.record = false;
+    const at = t.queryCounter.statements.findIndex((s) => s.includes('pgboss.job'));
+    expect(at, t.queryCounter.statements.join('\n')).toBeGreaterThanOrEqual(0);
+    const text = (opts.rewrite ?? String)(t.queryCounter.statements[at]!);
+    const { rows } = await explain(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, t.queryCounter.values[at]!, opts.without);
+    const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan) as AnalyzedNode[];
+    const jobsScanned = nodes.filter((n) => n['Node Type'] === 'Seq Scan' && /^j[0-9a-f]{56}$/.test(n['Relation Name'] ?? ''));
+    const read = jobsScanned.reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);
+    const shown = nodes.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''} rows=${n['Actual Rows']}×${n['Actual Loops']}`);
+    return { read, plan: [text, ...shown].join('\n') };
+  }
+
+  it('counts the dead through the index on failed jobs, never every job kept', async () => {
+    expect((await t.api('get', '/jobqueue/job_stats').expect(200)).body.jobs).toMatchObject({ enqueued: ROWS, dead: 7 });
+    // The positive control: without the index the dead are found by reading the queue's jobs.
+    const control = await jobsRead('/jobqueue/job_stats', { without: 'pgboss.forgegate_job_dead' });
+    expect(control.read, control.plan).toBeGreaterThan(ROWS);
+    const { read, plan } = await jobsRead('/jobqueue/job_stats');
+    expect(read, plan).toBe(0);
+  });
+
+  it("counts a queue's backlog through pg-boss's index of ready jobs", async () => {
+    expect((await t.api('get', '/jobqueue/queue_metrics').expect(200)).body.queues[QUEUE].backlog).toBe(ROWS);
+    // The positive control: the same states named one by one, which the planner does not match to
+    // the index's `state < 'active'`, read the queue's jobs.
+    const control = await jobsRead('/jobqueue/queue_metrics', { rewrite: (s) => s.replace("j.state < 'active'", "j.state IN ('created', 'retry')") });
+    expect(control.read, control.plan).toBeGreaterThan(ROWS);
+    const { read, plan } = await jobsRead('/jobqueue/queue_metrics');
+    expect(read, plan).toBe(0);
+    expect(plan).toMatch(/Index Only Scan \S+ j[0-9a-f]{56}_i5 /);
+  });
+});

@@ -82,22 +82,32 @@ export type ProcessMetric = {
 export type JobStats = { processed: number; failed: number; enqueued: number; dead: number };
 
 /**
+ * Ready jobs are counted up to this many: a count reads every ready job, and a backlog of
+ * hundreds of thousands made each read of the numbers cost what the backlog holds (Sidekiq keeps
+ * O(1) lengths; pg-boss keeps no counter). Past it the numbers read the limit, as GitLab's
+ * counts stop at 10,000.
+ */
+export const READY_COUNT_LIMIT = 10_000;
+
+/**
  * Sidekiq's numbers, read from the real queue tables: a queue's backlog is its jobs that are
- * ready now (new, or a retry whose delay has passed; scheduled ones are not yet in the queue),
- * its latency the age of the oldest of them counted from when it became ready. "Ready" is
- * written as pg-boss's fetch index (`job_i5`) states it, `state < 'active'` (created or retry), so
- * the counts read that index alone rather than every job of the queue.
+ * ready now (new, or a retry whose delay has passed; scheduled ones are not yet in the queue), up
+ * to READY_COUNT_LIMIT, its latency the age of the oldest of them counted from when it became
+ * ready. "Ready" is written as pg-boss's fetch index (`job_i5`, on `(name, start_after)`) states
+ * it, `state < 'active'` (created or retry): the oldest is that index's first entry.
  */
 export async function queueMetrics(db: Db): Promise<QueueMetric[]> {
-  const rows = await db.$queryRawUnsafe<{ name: string; backlog: bigint; latency: number | null }[]>(`
+  const rows = await db.$queryRawUnsafe<{ name: string; backlog: bigint; latency: number | null }[]>(
+    `
     SELECT q.name,
-           count(j.id) AS backlog,
-           EXTRACT(EPOCH FROM now() - min(j.start_after))::float8 AS latency
+           (SELECT count(*) FROM (SELECT FROM ${JOBS_SCHEMA}.job j
+              WHERE j.name = q.name AND j.state < 'active' AND j.start_after <= now() LIMIT $1) ready) AS backlog,
+           EXTRACT(EPOCH FROM now() - (SELECT min(j.start_after) FROM ${JOBS_SCHEMA}.job j
+              WHERE j.name = q.name AND j.state < 'active' AND j.start_after <= now()))::float8 AS latency
       FROM ${JOBS_SCHEMA}.queue q
-      LEFT JOIN ${JOBS_SCHEMA}.job j
-        ON j.name = q.name AND j.state < 'active' AND j.start_after <= now()
-     GROUP BY q.name
-     ORDER BY q.name`);
+     ORDER BY q.name`,
+    READY_COUNT_LIMIT,
+  );
   return rows.map((r) => {
     const latencySeconds = Math.max(0, r.latency ?? 0);
     return { name: r.name, backlog: Number(r.backlog), latency: Math.trunc(latencySeconds), latencySeconds };
@@ -120,16 +130,20 @@ export async function processMetrics(db: Db): Promise<ProcessMetric[]> {
 }
 
 /**
- * processed and failed: lifetime run counters; enqueued: all backlogs together; dead: jobs
- * failed for good (no retry left), still kept by the queue or its archive.
+ * processed and failed: lifetime run counters; enqueued: all backlogs together (up to
+ * READY_COUNT_LIMIT); dead: jobs failed for good (no retry left), still kept by the queue or its
+ * archive (read through JOB_INDEXES).
  */
 export async function jobStats(db: Db): Promise<JobStats> {
-  const [row] = await db.$queryRawUnsafe<{ processed: bigint; failed: bigint; enqueued: bigint; dead: bigint }[]>(`
+  const [row] = await db.$queryRawUnsafe<{ processed: bigint; failed: bigint; enqueued: bigint; dead: bigint }[]>(
+    `
     SELECT (SELECT coalesce(sum(processed), 0) FROM job_queue_stats)::bigint AS processed,
            (SELECT coalesce(sum(failed), 0) FROM job_queue_stats)::bigint AS failed,
-           (SELECT count(*) FROM ${JOBS_SCHEMA}.job WHERE state < 'active' AND start_after <= now()) AS enqueued,
+           (SELECT count(*) FROM (SELECT FROM ${JOBS_SCHEMA}.job WHERE state < 'active' AND start_after <= now() LIMIT $1) ready) AS enqueued,
            (SELECT count(*) FROM ${JOBS_SCHEMA}.job WHERE state = 'failed')
-             + (SELECT count(*) FROM ${JOBS_SCHEMA}.archive WHERE state = 'failed') AS dead`);
+             + (SELECT count(*) FROM ${JOBS_SCHEMA}.archive WHERE state = 'failed') AS dead`,
+    READY_COUNT_LIMIT,
+  );
   return { processed: Number(row!.processed), failed: Number(row!.failed), enqueued: Number(row!.enqueued), dead: Number(row!.dead) };
 }
 

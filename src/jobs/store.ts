@@ -94,7 +94,10 @@ export const READY_COUNT_LIMIT = 10_000;
  * ready now (new, or a retry whose delay has passed; scheduled ones are not yet in the queue), up
  * to READY_COUNT_LIMIT, its latency the age of the oldest of them counted from when it became
  * ready. "Ready" is written as pg-boss's fetch index (`job_i5`, on `(name, start_after)`) states
- * it, `state < 'active'` (created or retry): the oldest is that index's first entry.
+ * it, `state < 'active'` (created or retry): the oldest is that index's first entry. The queues
+ * are read as an array: pg-boss's queue table, small and rarely changed, is seldom analyzed, and
+ * its guessed hundreds of rows times the two subqueries priced the statement past `jit_above_cost`,
+ * whose compiling cost more than the reads (~25 ms).
  */
 export async function queueMetrics(db: Db): Promise<QueueMetric[]> {
   const rows = await db.$queryRawUnsafe<{ name: string; backlog: bigint; latency: number | null }[]>(
@@ -104,7 +107,7 @@ export async function queueMetrics(db: Db): Promise<QueueMetric[]> {
               WHERE j.name = q.name AND j.state < 'active' AND j.start_after <= now() LIMIT $1) ready) AS backlog,
            EXTRACT(EPOCH FROM now() - (SELECT min(j.start_after) FROM ${JOBS_SCHEMA}.job j
               WHERE j.name = q.name AND j.state < 'active' AND j.start_after <= now()))::float8 AS latency
-      FROM ${JOBS_SCHEMA}.queue q
+      FROM unnest(ARRAY(SELECT name FROM ${JOBS_SCHEMA}.queue)) q(name)
      ORDER BY q.name`,
     READY_COUNT_LIMIT,
   );

@@ -193,6 +193,13 @@ describe('users', () => {
       .api('post', '/users')
       .send({ username: 'carol2', name: 'C', email: 'carol@example.com', password: 'longenough' })
       .expect(409, { message: 'Email has already been taken' });
+    // E-mails are one address whatever their case; a user keeps its own.
+    await t
+      .api('post', '/users')
+      .send({ username: 'carol3', name: 'C', email: 'Carol@Example.COM', password: 'longenough' })
+      .expect(409, { message: 'Email has already been taken' });
+    await t.api('put', `/users/${row.id}`).send({ email: 'CAROL@example.com' }).expect(200);
+    await t.api('put', `/users/${row.id}`).send({ email: 'carol@example.com' }).expect(200);
     await t.api('post', '/users').send({ username: 'dave', name: 'D', email: 'd@example.com' }).expect(400);
     const put = await t.api('put', `/users/${row.id}`).send({ name: 'Carol C', admin: true }).expect(200);
     expect(put.body).toMatchObject({ name: 'Carol C', is_admin: true });
@@ -209,6 +216,18 @@ describe('users', () => {
     await t.api('get', '/users/999999').expect(404, { message: '404 User Not Found' });
     const gql = await t.graphql('{ user(username: "ann") { username email } }', {}, b.token);
     expect(gql.body.data.user).toEqual({ username: 'ann', email: null });
+  });
+
+  it('searches e-mails exactly, case aside, for administrators only', async () => {
+    const erin = await t.user('erin');
+    const found = async (search: string, token?: string) =>
+      (await t.api('get', `/users?search=${encodeURIComponent(search)}`, token).expect(200)).body.map((u: { username: string }) => u.username);
+    expect(await found('ERIN@example.com')).toEqual(['erin']);
+    // A part of an address is no match (the username's `erin` aside), nor is a pattern.
+    expect(await found('n@example.com')).toEqual([]);
+    expect(await found('erin@example.%')).toEqual([]);
+    // Others cannot enumerate addresses.
+    expect(await found('erin@example.com', erin.token)).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectLevels } from '../src/auth/store.ts';
 import { pgConfigFromUrl } from '../src/db/adapter-fixes.ts';
+import { READY_COUNT_LIMIT } from '../src/jobs/store.ts';
 import { ALERT_SORTS } from '../src/modules/alerts/service.ts';
 import { createTestApp, type TestApp } from './helpers/app.ts';
 
@@ -750,5 +751,101 @@ describe("list plans of the roadmap's date sorts and timeframe (stored composite
       await expectIndexedOrder(roadmap(`sort: ${sort}, ${timeframe}`), 'epics');
       await expectIndexedOrder(roadmap(`sort: ${sort}, ${timeframe}, after: "${offset(999)}"`), 'epics');
     }
+  });
+});
+
+describe("the job queue's counts", () => {
+  type AnalyzedNode = PlanNode & { 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number };
+
+  const QUEUE = 'repository-housekeeping';
+
+  // Jobs kept by pg-boss: ready ones (the backlog, more than the count's limit), finished ones
+  // (kept until archived) and a few failed for good (the dead). Only the ready and the dead count.
+  beforeAll(async () => {
+    await sql.query(
+      `INSERT INTO pgboss.job (name, data, state, start_after)
+       SELECT $1, '{}', (CASE WHEN i % 2 = 0 THEN 'created' ELSE 'completed' END)::pgboss.job_state, now() - interval '1 minute'
+       FROM generate_series(1, ${2 * ROWS}) i`,
+      [QUEUE],
+    );
+    await sql.query(`INSERT INTO pgboss.job (name, data, state) SELECT $1, '{}', 'failed' FROM generate_series(1, 7)`, [QUEUE]);
+    await sql.query('VACUUM ANALYZE pgboss.job');
+  }, 120_000);
+
+  /**
+   * The statement `path` sent over pg-boss's jobs, run under EXPLAIN ANALYZE (rewritten, or without
+   * the index `without`, when given): the job rows its scans read (each queue is a partition `j…`).
+   */
+  async function jobsRead(path: string, opts: { without?: string; rewrite?: (text: string) => string } = {}) {
+    t.queryCounter.reset();
+    t.queryCounter.record = true;
+    await t.api('get', path).expect(200);
+    t.queryCounter.record = false;
+    const at = t.queryCounter.statements.findIndex((s) => s.includes('pgboss.job'));
+    expect(at, t.queryCounter.statements.join('\n')).toBeGreaterThanOrEqual(0);
+    const text = (opts.rewrite ?? String)(t.queryCounter.statements[at]!);
+    const { rows } = await explain(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, t.queryCounter.values[at]!, opts.without);
+    const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan) as AnalyzedNode[];
+    const jobScans = nodes.filter((n) => /Scan$/.test(n['Node Type']) && /^j[0-9a-f]{56}$/.test(n['Relation Name'] ?? ''));
+    const read = jobScans.reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);
+    const shown = nodes.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''} rows=${n['Actual Rows']}×${n['Actual Loops']}`);
+    return { read, plan: [text, ...shown].join('\n') };
+  }
+
+  // The count's limit raised far past the jobs there are (the bound value stays bound).
+  const unbounded = (text: string) => text.replaceAll(' LIMIT $1', ' LIMIT $1::bigint * 1000');
+
+  it('counts the dead through the index on failed jobs, and the ready ones up to the limit', async () => {
+    expect((await t.api('get', '/jobqueue/job_stats').expect(200)).body.jobs).toMatchObject({ enqueued: READY_COUNT_LIMIT, dead: 7 });
+    // The positive controls: without the index the dead are found among every job kept; without
+    // the limit every ready job is read.
+    const control = await jobsRead('/jobqueue/job_stats', { without: 'pgboss.forgegate_job_dead', rewrite: unbounded });
+    expect(control.read, control.plan).toBeGreaterThan(2 * ROWS);
+    const { read, plan } = await jobsRead('/jobqueue/job_stats');
+    expect(read, plan).toBeLessThanOrEqual(2 * READY_COUNT_LIMIT);
+  });
+
+  it("counts a queue's backlog up to the limit and finds its oldest job by pg-boss's index", async () => {
+    const metrics = (await t.api('get', '/jobqueue/queue_metrics').expect(200)).body.queues[QUEUE];
+    expect(metrics.backlog).toBe(READY_COUNT_LIMIT);
+    expect(metrics.latency).toBeGreaterThanOrEqual(59);
+    const control = await jobsRead('/jobqueue/queue_metrics', { rewrite: unbounded });
+    expect(control.read, control.plan).toBeGreaterThanOrEqual(ROWS);
+    const { read, plan } = await jobsRead('/jobqueue/queue_metrics');
+    expect(read, plan).toBeLessThanOrEqual(READY_COUNT_LIMIT + 1);
+  });
+});
+
+describe("the users' search by e-mail", () => {
+  /** The e-mail lookup the search sent, planned without the index `without` when given. */
+  async function emailLookup(without?: string) {
+    t.queryCounter.reset();
+    t.queryCounter.record = true;
+    const { body } = await t.api('get', '/users?search=PERSON777@example.com').expect(200);
+    t.queryCounter.record = false;
+    expect(body.map((u: { username: string }) => u.username)).toEqual(['person777']);
+    const { text, values } = pickStatement('e-mail lookup', 'users', (s) => /lower\(email\)/.test(s));
+    const { rows } = await explain(`EXPLAIN (FORMAT JSON) ${text}`, values, without);
+    const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+    return { nodes, plan: [text, ...nodes.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''}`)].join('\n') };
+  }
+
+  // Prisma's insensitive equality is `ILIKE`, which only the e-mail's trigram index served, reading
+  // the entries of trigrams every seeded address shares (bench/RESULTS.md: 17.6 of the 25 ms).
+  it('looks the address up in the index on lower(email)', async () => {
+    const control = await emailLookup('users_lower_email_idx');
+    expect(
+      control.nodes.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'users'),
+      control.plan,
+    ).toBe(true);
+    const { nodes, plan } = await emailLookup();
+    expect(
+      nodes.map((n) => n['Index Name']),
+      plan,
+    ).toContain('users_lower_email_idx');
+    expect(
+      nodes.some((n) => n['Node Type'] === 'Seq Scan'),
+      plan,
+    ).toBe(false);
   });
 });

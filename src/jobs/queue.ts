@@ -6,7 +6,7 @@ import { notify, type Notifications } from '../db/notifications.ts';
 import type { AppDeps } from '../deps.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { resolveQueues, type JobDefinitions, type ResolvedQueue } from './definitions.ts';
-import { countRun, handBackJob, JOBS_SCHEMA, transactionExecutor } from './store.ts';
+import { countRun, ensureJobIndexes, handBackJob, JOBS_SCHEMA, transactionExecutor } from './store.ts';
 
 /** Notified (payload: queue name) when a job is enqueued, so idle workers fetch at once instead of at the next poll. */
 export const JOBS_CHANNEL = 'forgegate_jobs';
@@ -75,6 +75,7 @@ export class JobQueue {
     });
     boss.on('error', (error) => opts.log.error({ err: error }, 'job queue error'));
     await boss.start();
+    await ensureJobIndexes(opts.db);
     return new JobQueue(boss, opts.db, opts.notifications, opts.log);
   }
 
@@ -88,6 +89,7 @@ export class JobQueue {
     await boss.start();
     const { db, pool } = createDb(url);
     try {
+      await ensureJobIndexes(db);
       await declareQueues(boss, db, definitions.flatMap(resolveQueues));
     } finally {
       await db.$disconnect();

@@ -11,6 +11,7 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import type { Listing } from '../../core/listing.ts';
 import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
 import { pathProblems } from '../namespaces/paths.ts';
+import { userIdsWithEmail } from './store.ts';
 
 export type UserInput = {
   username?: string | null;
@@ -60,22 +61,23 @@ const USER_SORT_KEYS: SortKey[] = [{ key: 'id', column: 'id', kind: 'int' }];
 
 const HUMANS: Prisma.UserWhereInput = { placeholderFor: { none: {} }, importUserOf: { is: null } };
 
+/**
+ * The search: name and username contain it, or (administrators only, so it cannot enumerate
+ * addresses) the e-mail is it exactly, case aside, as GitLab's user search matches e-mails. The
+ * e-mail's users are looked up first, by their index.
+ */
+async function userSearch(ctx: Context, search: string): Promise<Prisma.UserWhereInput> {
+  const byEmail = ctx.viewer.isAdmin ? await userIdsWithEmail(ctx.db, search) : [];
+  return {
+    OR: [{ username: containsIgnoringCase(search) }, { name: containsIgnoringCase(search) }, ...(byEmail.length ? [{ id: { in: byEmail } }] : [])],
+  };
+}
+
 export async function listUsers(ctx: Context, filter: UserFilter): Promise<Listing<User>> {
   const where: Prisma.UserWhereInput = {
     ...(filter.usernames?.length && { OR: filter.usernames.map((u) => ({ username: equalsIgnoringCase(u) })) }),
     AND: [
-      ...(filter.search
-        ? [
-            {
-              OR: [
-                { username: containsIgnoringCase(filter.search) },
-                { name: containsIgnoringCase(filter.search) },
-                // Searching by e-mail is for administrators only, so it cannot enumerate addresses.
-                ...(ctx.viewer.isAdmin ? [{ email: equalsIgnoringCase(filter.search) }] : []),
-              ],
-            },
-          ]
-        : []),
+      ...(filter.search ? [await userSearch(ctx, filter.search)] : []),
       ...(filter.groupId != null ? [await membersOfGroupTree(ctx, filter.groupId)] : []),
       ...(filter.humans ? [HUMANS] : []),
     ],
@@ -114,7 +116,7 @@ async function validateUser(db: Db, input: UserInput, existing?: User) {
       }));
     if (taken) throw new ConflictError('Username has already been taken');
   }
-  if (input.email != null && (await db.user.findFirst({ where: { ...other, email: equalsIgnoringCase(input.email) } }))) {
+  if (input.email != null && (await userIdsWithEmail(db, input.email)).some((id) => id !== existing?.id)) {
     throw new ConflictError('Email has already been taken');
   }
 }

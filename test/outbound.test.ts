@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressAllowed, OutboundError, sendOutbound, sendWithPolicy } from '../src/http/outbound.ts';
@@ -15,10 +18,24 @@ function receiver() {
       if (req.url === '/redirect') return res.writeHead(302, { Location: 'http://127.0.0.1:1/' }).end();
       if (req.url === '/big') return res.end(Buffer.alloc(64 * 1024, 'x'));
       if (req.url === '/stall') return; // never answers
+      if (req.url === '/trickle') return trickle(res, 10);
+      if (req.url === '/falls-silent') return trickle(res, 1, true);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
     });
   });
   return { server, seen };
+}
+
+/** A body sent in `chunks` pieces 100 ms apart (then never finished, when `hang`). */
+function trickle(res: http.ServerResponse, chunks: number, hang = false) {
+  res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  let sent = 0;
+  const next = () => {
+    res.write(`chunk ${sent}\n`);
+    if (++sent < chunks) setTimeout(next, 100);
+    else if (!hang) res.end();
+  };
+  next();
 }
 
 describe('outbound HTTP client (SSRF guard)', () => {
@@ -82,6 +99,20 @@ describe('outbound HTTP client (SSRF guard)', () => {
     await expect(sendWithPolicy('not a url', {}, { allowLocal: true })).rejects.toBeInstanceOf(OutboundError);
     await expect(sendWithPolicy(`${base}/big`, { maxResponseBytes: 1024 }, { allowLocal: true })).rejects.toMatchObject({ reason: 'too_large' });
     await expect(sendWithPolicy(`${base}/stall`, { timeoutMs: 200 }, { allowLocal: true })).rejects.toMatchObject({ reason: 'timeout' });
+  });
+
+  it('times a download by its silences: a body that keeps coming is saved, one that stops is not', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbound-'));
+    const saveTo = path.join(dir, 'body');
+    // Ten chunks 100 ms apart: past a 500 ms whole-request timeout (the positive control), never 500 ms silent.
+    await expect(sendWithPolicy(`${base}/trickle`, { timeoutMs: 500 }, { allowLocal: true })).rejects.toMatchObject({ reason: 'timeout' });
+    const res = await sendWithPolicy(`${base}/trickle`, { timeoutMs: 500, saveTo }, { allowLocal: true });
+    expect(res.status).toBe(200);
+    expect(fs.readFileSync(saveTo, 'utf8').split('\n').filter(Boolean)).toHaveLength(10);
+    await expect(sendWithPolicy(`${base}/falls-silent`, { timeoutMs: 500, saveTo: path.join(dir, 'silent') }, { allowLocal: true })).rejects.toMatchObject({
+      reason: 'timeout',
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   describe('under the administrator setting', () => {

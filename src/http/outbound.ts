@@ -27,7 +27,10 @@ export type OutboundRequest = {
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** Whole request, connect to last byte. */
+  /**
+   * Whole request, connect to last byte; for a `saveTo` download, the longest silence (a bundle of a
+   * gigabyte takes minutes on a slow link, and is alive while its bytes keep coming).
+   */
   timeoutMs?: number;
   maxResponseBytes?: number;
   /**
@@ -102,7 +105,12 @@ export async function sendWithPolicy(url: string, request: OutboundRequest, poli
   const client = target.protocol === 'https:' ? https : http;
   const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return new Promise<OutboundResponse>((resolve, reject) => {
-    const timer = setTimeout(() => req.destroy(new OutboundError('timeout', 'Request timed out')), request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const arm = () => setTimeout(() => req.destroy(new OutboundError('timeout', 'Request timed out')), request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    let timer = arm();
+    const rearm = () => {
+      clearTimeout(timer);
+      timer = arm();
+    };
     const settle =
       <T>(fn: (v: T) => void) =>
       (value: T) => {
@@ -114,7 +122,7 @@ export async function sendWithPolicy(url: string, request: OutboundRequest, poli
     const req = client.request(target, { method: request.method ?? 'GET', headers: request.headers, lookup, agent: false }, (res) => {
       const status = res.statusCode ?? 0;
       if (request.saveTo && status >= 200 && status < 300) {
-        pipeline(res, sizeBound(maxBytes), fs.createWriteStream(request.saveTo, { mode: 0o600 })).then(
+        pipeline(res, sizeBound(maxBytes, rearm), fs.createWriteStream(request.saveTo, { mode: 0o600 })).then(
           () => resolve({ status, headers: res.headers, body: Buffer.alloc(0) }),
           (error: Error) => {
             req.destroy();
@@ -141,11 +149,12 @@ export async function sendWithPolicy(url: string, request: OutboundRequest, poli
   });
 }
 
-/** Passes a body through, failing once it passes `maxBytes`. */
-function sizeBound(maxBytes: number): Transform {
+/** Passes a body through, failing once it passes `maxBytes`; `onChunk` hears each chunk. */
+function sizeBound(maxBytes: number, onChunk: () => void): Transform {
   let size = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      onChunk();
       size += chunk.length;
       if (size > maxBytes) done(new OutboundError('too_large', `Response is larger than ${maxBytes} bytes`));
       else done(null, chunk);

@@ -794,6 +794,11 @@ describe("the job queue's counts", () => {
 
   // The count's limit raised far past the jobs there are (the bound value stays bound).
   const unbounded = (text: string) => text.replaceAll(' LIMIT $1', ' LIMIT $1::bigint * 1000');
+  // What a bounded count may read: the limit's ready jobs through pg-boss's index, or, where the
+  // planner prefers the queue's partition in order (PostgreSQL 18 may, at this size), those and the
+  // finished jobs between them (half the jobs here), plus the few dead through their index. The
+  // controls read every job (60,000) or every ready one (30,000).
+  const BOUNDED_READ = 2 * READY_COUNT_LIMIT + 100;
 
   it('counts the dead through the index on failed jobs, and the ready ones up to the limit', async () => {
     expect((await t.api('get', '/jobqueue/job_stats').expect(200)).body.jobs).toMatchObject({ enqueued: READY_COUNT_LIMIT, dead: 7 });
@@ -802,7 +807,7 @@ describe("the job queue's counts", () => {
     const control = await jobsRead('/jobqueue/job_stats', { without: 'pgboss.forgegate_job_dead', rewrite: unbounded });
     expect(control.read, control.plan).toBeGreaterThan(2 * ROWS);
     const { read, plan } = await jobsRead('/jobqueue/job_stats');
-    expect(read, plan).toBeLessThanOrEqual(2 * READY_COUNT_LIMIT);
+    expect(read, plan).toBeLessThanOrEqual(BOUNDED_READ);
   });
 
   it("counts a queue's backlog up to the limit and finds its oldest job by pg-boss's index", async () => {
@@ -812,7 +817,7 @@ describe("the job queue's counts", () => {
     const control = await jobsRead('/jobqueue/queue_metrics', { rewrite: unbounded });
     expect(control.read, control.plan).toBeGreaterThanOrEqual(ROWS);
     const { read, plan } = await jobsRead('/jobqueue/queue_metrics');
-    expect(read, plan).toBeLessThanOrEqual(READY_COUNT_LIMIT + 1);
+    expect(read, plan).toBeLessThanOrEqual(BOUNDED_READ);
   });
 });
 

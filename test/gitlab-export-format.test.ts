@@ -61,6 +61,22 @@ const epicColumns = {
   color: '#1068BF',
 };
 
+/** A project milestone, on its own and as a release's milestone link carries it. */
+const projectMilestone = {
+  id: 32,
+  title: 'v1.0',
+  project_id: 12,
+  group_id: null,
+  description: 'First cut',
+  due_date: '2024-06-30',
+  start_date: null,
+  created_at: TIME,
+  updated_at: TIME,
+  state: 'closed',
+  iid: 1,
+  events: [],
+};
+
 /** One hand-written record per relation, as GitLab's export writes it. */
 const GITLAB: Record<string, Row> = {
   'group/self': {
@@ -130,20 +146,7 @@ const GITLAB: Record<string, Row> = {
     type: 'ProjectLabel',
     priorities: [{ project_id: 12, priority: 1, created_at: TIME, updated_at: TIME }],
   },
-  'project/milestones': {
-    id: 32,
-    title: 'v1.0',
-    project_id: 12,
-    group_id: null,
-    description: 'First cut',
-    due_date: '2024-06-30',
-    start_date: null,
-    created_at: TIME,
-    updated_at: TIME,
-    state: 'closed',
-    iid: 1,
-    events: [],
-  },
+  'project/milestones': projectMilestone,
   'project/releases': {
     id: 41,
     tag: 'v1.0.0',
@@ -160,20 +163,7 @@ const GITLAB: Record<string, Row> = {
       {
         milestone_id: 32,
         release_id: 41,
-        milestone: {
-          id: 32,
-          title: 'v1.0',
-          project_id: 12,
-          group_id: null,
-          description: 'First cut',
-          due_date: '2024-06-30',
-          start_date: null,
-          created_at: TIME,
-          updated_at: TIME,
-          state: 'closed',
-          iid: 1,
-          events: [],
-        },
+        milestone: projectMilestone,
       },
     ],
   },

@@ -150,10 +150,20 @@ function tokenOrder(sort: TokenSort | null | undefined): Prisma.PersonalAccessTo
   return [{ [column]: nullable ? { sort: direction, nulls: 'last' } : direction }, { id: direction }];
 }
 
+/**
+ * A page is read as its ids first, then their rows. The ids alone come from the owner's index on
+ * (user_id[, impersonation], sort, id) without reading the table. Asked for whole rows, the planner
+ * may walk the primary key instead, filtering by owner: when one user holds most tokens and they are
+ * the newest, it reads every other user's token before the first of theirs (bench/RESULTS.md).
+ */
 function listing(ctx: Context, where: Prisma.PersonalAccessTokenWhereInput, sort?: TokenSort | null): Listing<PersonalAccessToken> {
   const orderBy = tokenOrder(sort);
   return {
-    fetch: ({ offset, limit }) => ctx.db.personalAccessToken.findMany({ where, orderBy, skip: offset, take: limit }),
+    fetch: async ({ offset, limit }) => {
+      const page = await ctx.db.personalAccessToken.findMany({ where, orderBy, skip: offset, take: limit, select: { id: true } });
+      if (page.length === 0) return [];
+      return ctx.db.personalAccessToken.findMany({ where: { id: { in: page.map((token) => token.id) } }, orderBy });
+    },
     count: () => ctx.db.personalAccessToken.count({ where, take: ctx.countLimit }),
   };
 }

@@ -106,6 +106,23 @@ describe('POST /projects/:id/statuses/:sha', () => {
 });
 
 describe('reading statuses and the last pipeline', () => {
+  it('makes one pipeline and keeps one latest status of a name under concurrent posts; the others are retried', async () => {
+    const p = await project('CI race');
+    const sha = head(p);
+    const posts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => t.api('post', `/projects/${p.id}/statuses/${sha}`).send({ state: i % 2 ? 'success' : 'failed', name: 'race' })),
+    );
+    expect(posts.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(posts.map((r) => r.body.pipeline_id)).size).toBe(1);
+    const newest = Math.max(...posts.map((r) => r.body.id));
+    const base = `/projects/${p.id}/repository/commits/${sha}/statuses`;
+    const latest = (await t.api('get', base).expect(200)).body;
+    expect(latest.map((s: { id: number }) => s.id)).toEqual([newest]);
+    expect((await t.api('get', `${base}?all=true`).expect(200)).body).toHaveLength(6);
+    const commit = (await t.api('get', `/projects/${p.id}/repository/commits/${sha}`).expect(200)).body;
+    expect(commit.status).toBe(posts.find((r) => r.body.id === newest)!.body.status);
+  });
+
   it('lists the latest status of each name (all with all=true), filters, and shows last_pipeline on the commit', async () => {
     const p = await project('CI list');
     const sha = head(p);

@@ -566,7 +566,14 @@ describe('list plans on large tables: a commit’s statuses', () => {
        FROM generate_series(1, ${ROWS}) i JOIN ci_pipelines p ON p.project_id = $1 AND p.iid = 1 + i % 3`,
       [app.id],
     );
-    await sql.query('ANALYZE ci_pipelines, commit_statuses');
+    // As posting them again would: the earlier of each name is retried.
+    await sql.query(
+      `UPDATE commit_statuses s SET retried = true FROM ci_pipelines p
+       WHERE p.id = s.pipeline_id AND p.project_id = $1
+         AND EXISTS (SELECT 1 FROM commit_statuses n WHERE n.pipeline_id = s.pipeline_id AND n.name = s.name AND n.id > s.id)`,
+      [app.id],
+    );
+    await sql.query('VACUUM ANALYZE ci_pipelines, commit_statuses');
   });
 
   /**
@@ -575,7 +582,7 @@ describe('list plans on large tables: a commit’s statuses', () => {
    */
   async function pipelineWindows(path: string, without?: string) {
     const { nodes, plan } = await planOf(path, 'commit_statuses', without);
-    // A join's outer side (the latest-of-each-name check is an anti-join over the statuses read).
+    // A join's outer side.
     const outer = (n: PlanNode | undefined): PlanNode | undefined => (n?.['Node Type'] === 'Nested Loop' ? outer(n.Plans?.[0]) : n);
     const readsStatuses = (n: PlanNode | undefined) => n?.['Relation Name'] === 'commit_statuses';
     // Below each Limit over one pipeline's statuses: their scan, or a Sort of them.
@@ -588,31 +595,53 @@ describe('list plans on large tables: a commit’s statuses', () => {
 
   it('reads each pipeline’s statuses in the list’s order from an index, page 1 and page 50, by id or by pipeline, and by name (without the index: a Sort)', async () => {
     const base = `/projects/${app.id}/repository/commits/${sha}/statuses`;
-    const cases = [
-      [`${base}?page=50`, 'commit_statuses_pipeline_id_id_idx'],
-      [`${base}?sort=desc&page=50`, 'commit_statuses_pipeline_id_id_idx'],
-      [`${base}?order_by=pipeline_id&page=50`, 'commit_statuses_pipeline_id_id_idx'],
-      [`${base}?all=true&page=50`, 'commit_statuses_pipeline_id_id_idx'],
-      [`${base}?ref=ref-2&page=5`, 'commit_statuses_pipeline_id_id_idx'],
-      [`${base}?name=job%2017`, 'commit_statuses_pipeline_id_name_id_idx'],
-    ] as const;
-    for (const [path, index] of cases) {
+    // Either index serves a page in id order; the filtered ones may read the wider.
+    const inIdOrder = ['commit_statuses_pipeline_id_retried_id_idx', 'commit_statuses_pipeline_id_id_idx'];
+    const cases: [string, string[]][] = [
+      [`${base}?page=50`, ['commit_statuses_pipeline_id_retried_id_idx']],
+      [`${base}?sort=desc&page=50`, ['commit_statuses_pipeline_id_retried_id_idx']],
+      [`${base}?order_by=pipeline_id&page=50`, ['commit_statuses_pipeline_id_retried_id_idx']],
+      [`${base}?all=true&page=50`, ['commit_statuses_pipeline_id_id_idx']],
+      [`${base}?ref=ref-2&page=5`, inIdOrder],
+      [`${base}?name=job%2017`, ['commit_statuses_pipeline_id_name_id_idx', ...inIdOrder]],
+    ];
+    for (const [path, indexes] of cases) {
       const { plan, read, seqScans } = await pipelineWindows(path);
       expect(seqScans, plan).not.toContain('commit_statuses');
       expect(seqScans, plan).not.toContain('ci_pipelines');
       expect(read.length, plan).toBeGreaterThan(0);
-      // The pipelines' windows, and the latest-of-its-name probe of each status read.
+      // The pipelines' windows.
       for (const scan of read) expect(scan['Node Type'], plan).toMatch(/^Index (Only )?Scan( Backward)?$/);
       expect(
-        read.map((n) => n['Index Name']),
+        read.some((n) => indexes.includes(n['Index Name']!)),
         plan,
-      ).toContain(index);
+      ).toBe(true);
     }
-    const control = await pipelineWindows(`${base}?page=50`, 'commit_statuses_pipeline_id_id_idx');
+    const control = await pipelineWindows(`${base}?all=true&page=50`, 'commit_statuses_pipeline_id_id_idx');
     expect(
       control.read.some((n) => n['Node Type'] === 'Sort'),
       control.plan,
     ).toBe(true);
+  });
+
+  // Before statuses were marked retried, the count probed each status it read for a newer one of
+  // its name (bench/RESULTS.md: 2.9x at 300,000 statuses).
+  it('counts the latest statuses from the entries of (pipeline_id, retried, id) alone', async () => {
+    const countPlan = async (without?: string) => {
+      t.queryCounter.reset();
+      t.queryCounter.record = true;
+      await t.api('get', `/projects/${app.id}/repository/commits/${sha}/statuses`).expect(200);
+      t.queryCounter.record = false;
+      const { text, values } = pickStatement('statuses count', 'ci_pipelines', (s) => /count\(/i.test(s));
+      const { rows } = await explain(`EXPLAIN (FORMAT JSON) ${text}`, values, without);
+      const nodes = nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+      return { nodes, plan: [text, ...nodes.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''}`)].join('\n') };
+    };
+    const statusScans = (nodes: PlanNode[]) => nodes.filter((n) => n['Relation Name'] === 'commit_statuses').map((n) => n['Node Type']);
+    const control = await countPlan('commit_statuses_pipeline_id_retried_id_idx');
+    expect(statusScans(control.nodes), control.plan).not.toContain('Index Only Scan');
+    const { nodes, plan } = await countPlan();
+    expect(statusScans(nodes), plan).toEqual(['Index Only Scan']);
   });
 
   it('sends the same two statements for page 1 and page 50 (the page and its bounded count), whatever the number of statuses', async () => {

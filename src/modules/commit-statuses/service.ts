@@ -1,9 +1,10 @@
-import type { CommitStatus, Pipeline } from '../../generated/prisma/client.ts';
+import type { CommitStatus, Pipeline, Prisma } from '../../generated/prisma/client.ts';
 import { AccessLevel } from '../../auth/access-levels.ts';
 import type { ProjectWithNamespace } from '../../auth/policy.ts';
 import type { Context } from '../../core/context.ts';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../core/errors.ts';
-import { withNextIid } from '../../core/iids.ts';
+import { nextIid } from '../../core/store.ts';
+import { lockKey } from '../../db/locks.ts';
 import type { Listing } from '../../core/listing.ts';
 import { readableRepository } from '../commits/service.ts';
 import { commitStatusPages } from './store.ts';
@@ -86,8 +87,8 @@ export type StatusInput = {
 };
 
 /** The newest pipeline of the commit that fits the request (its ref, its id), as GitLab's `all_matching_pipelines.first`. */
-function matchingPipeline(ctx: Context, project: ProjectWithNamespace, sha: string, input: StatusInput) {
-  return ctx.db.pipeline.findFirst({
+function matchingPipeline(tx: Prisma.TransactionClient, project: ProjectWithNamespace, sha: string, input: StatusInput) {
+  return tx.pipeline.findFirst({
     where: { projectId: project.id, sha, ...(input.ref ? { ref: input.ref } : {}), ...(input.pipelineId != null ? { id: input.pipelineId } : {}) },
     orderBy: { id: 'desc' },
   });
@@ -100,11 +101,10 @@ async function statusRef(ctx: Context, project: ProjectWithNamespace, sha: strin
   return ref;
 }
 
-/** GitLab creates an external pipeline for the first status of a commit and ref. */
-function createPipeline(ctx: Context, project: ProjectWithNamespace, sha: string, ref: string) {
-  return withNextIid(ctx.db, 'ci_pipelines', project.id, (iid) =>
-    ctx.db.pipeline.create({ data: { iid, projectId: project.id, sha, ref, userId: ctx.viewer.userId } }),
-  );
+/** GitLab creates an external pipeline for the first status of a commit and ref (its iid taken in the same transaction). */
+async function createPipeline(ctx: Context, tx: Prisma.TransactionClient, project: ProjectWithNamespace, sha: string, ref: string) {
+  const iid = await nextIid(tx, 'ci_pipelines', project.id);
+  return tx.pipeline.create({ data: { iid, projectId: project.id, sha, ref, userId: ctx.viewer.userId } });
 }
 
 const timestamps = (from: string, to: string, now: Date) => ({
@@ -114,8 +114,10 @@ const timestamps = (from: string, to: string, now: Date) => ({
 
 /**
  * Posts a status to a commit (GitLab's CreateCommitStatusService): the running or pending status
- * of the same name, ref and user moves on, or a new one starts; a transition the state machine
- * refuses is a 400 and writes nothing.
+ * of the same name, ref and user moves on, or a new one starts and the earlier ones of its name
+ * are retried; a transition the state machine refuses is a 400 and writes nothing. Posts to one
+ * commit take turns, as under GitLab's lease on the project and sha: concurrent first posts make
+ * one pipeline, and one status of a name stays unretried.
  */
 export async function postCommitStatus(ctx: Context, project: ProjectWithNamespace, input: StatusInput): Promise<CommitStatus & { sha: string }> {
   if (!ctx.viewer.user) throw new UnauthorizedError();
@@ -123,28 +125,32 @@ export async function postCommitStatus(ctx: Context, project: ProjectWithNamespa
   const repository = await ctx.loaders.repository.load(project.id);
   const sha = repository.resolveCommit(input.sha);
   if (!sha) throw new NotFoundError('Commit');
-  let pipeline = await matchingPipeline(ctx, project, sha, input);
-  if (input.pipelineId != null && !pipeline) throw new NotFoundError('Pipeline');
-  const ref = await statusRef(ctx, project, sha, input, pipeline);
-  pipeline ??= await createPipeline(ctx, project, sha, ref);
   const name = input.name || 'default';
-  const current = await ctx.db.commitStatus.findFirst({
-    where: { pipelineId: pipeline.id, name, ref, userId: ctx.viewer.userId, status: { in: ['pending', 'running'] } },
-    orderBy: { id: 'desc' },
+  const row = await ctx.db.$transaction(async (tx) => {
+    await lockKey(tx, `commit-status:${project.id}:${sha}`);
+    let pipeline = await matchingPipeline(tx, project, sha, input);
+    if (input.pipelineId != null && !pipeline) throw new NotFoundError('Pipeline');
+    const ref = await statusRef(ctx, project, sha, input, pipeline);
+    pipeline ??= await createPipeline(ctx, tx, project, sha, ref);
+    const pipelineId = pipeline.id;
+    const current = await tx.commitStatus.findFirst({
+      where: { pipelineId, name, ref, userId: ctx.viewer.userId, status: { in: ['pending', 'running'] } },
+      orderBy: { id: 'desc' },
+    });
+    const from = current?.status ?? 'created';
+    const to = transition(from, input.state);
+    const fields = {
+      status: to,
+      ...timestamps(from, to, new Date()),
+      ...(input.targetUrl != null ? { targetUrl: input.targetUrl } : {}),
+      ...(input.description != null ? { description: input.description } : {}),
+      ...(input.coverage != null ? { coverage: input.coverage } : {}),
+    };
+    if (current) return tx.commitStatus.update({ where: { id: current.id }, data: fields });
+    const created = await tx.commitStatus.create({ data: { pipelineId, name, ref, userId: ctx.viewer.userId, ...fields } });
+    await tx.commitStatus.updateMany({ where: { pipelineId, name, retried: false, id: { lt: created.id } }, data: { retried: true } });
+    return created;
   });
-  const from = current?.status ?? 'created';
-  const to = transition(from, input.state);
-  const now = new Date();
-  const fields = {
-    status: to,
-    ...timestamps(from, to, now),
-    ...(input.targetUrl != null ? { targetUrl: input.targetUrl } : {}),
-    ...(input.description != null ? { description: input.description } : {}),
-    ...(input.coverage != null ? { coverage: input.coverage } : {}),
-  };
-  const row = current
-    ? await ctx.db.commitStatus.update({ where: { id: current.id }, data: fields })
-    : await ctx.db.commitStatus.create({ data: { pipelineId: pipeline.id, name, ref, userId: ctx.viewer.userId, ...fields } });
   return { ...row, sha };
 }
 
@@ -188,13 +194,6 @@ export async function listCommitStatuses(ctx: Context, project: ProjectWithNames
   );
 }
 
-/** The newest status of each name in each pipeline, in id order. */
-function latestOnly(rows: CommitStatus[]): CommitStatus[] {
-  const newest = new Map<string, number>();
-  for (const row of rows) newest.set(`${row.pipelineId}\0${row.name}`, row.id);
-  return rows.filter((row) => newest.get(`${row.pipelineId}\0${row.name}`) === row.id);
-}
-
 /** A commit's pipelines, newest first, optionally of one ref (the commit detail's `last_pipeline` is the first). */
 export async function commitPipelines(ctx: Context, project: ProjectWithNamespace, sha: string, ref?: string | null): Promise<Listing<Pipeline>> {
   await readableRepository(ctx, project);
@@ -207,5 +206,5 @@ export async function commitPipelines(ctx: Context, project: ProjectWithNamespac
 
 /** A pipeline's status, from the latest of its statuses (batched per request: see loaders.ts). */
 export async function pipelineStatus(ctx: Context, pipeline: Pipeline): Promise<string> {
-  return compositeStatus(latestOnly(await ctx.loaders.pipelineStatuses.load(pipeline.id)));
+  return compositeStatus(await ctx.loaders.pipelineStatuses.load(pipeline.id));
 }

@@ -1,11 +1,14 @@
 // npx tsx bench/scale.ts [requests] [big] [lists]: lists that stay fast as their tables grow (issue 42).
 // For each list, a parent with 1,000 rows and one with `big` (300,000 by default), each bulk
-// inserted with one INSERT … SELECT generate_series and then VACUUM ANALYZE (as autovacuum would),
-// and the median time of `requests` (15) requests for page 1 and page 50 of 20 and a search,
-// printed side by side with the ratio, once the process is warm. Targets: ≤ 1.5× for pages, ≤ 2×
-// for search. Lists without a parent (users, groups, the administrator's tokens, the job queue)
-// are measured over the whole table at 1,000 rows, then again once it holds `big`.
+// inserted with one INSERT … SELECT generate_series, then VACUUM ANALYZE (as autovacuum would) and
+// a CHECKPOINT, and the median time of `requests` (15) requests for page 1 and page 50 of 20 and a
+// search, printed side by side with the ratio, once the process is warm. Targets: ≤ 1.5× for
+// pages, ≤ 2× for search. Lists without a parent (users, groups, the administrator's tokens, the job
+// queue) are measured over a whole table: one of 1,000 rows in a second database (`<name>_small`
+// beside DATABASE_URL's, or a second embedded one) against the table of `big` rows. The two sizes'
+// requests alternate, so that the machine's drift over the run weighs on both alike.
 // Set DATABASE_URL to measure against an external PostgreSQL (the embedded one otherwise).
+import pg from 'pg';
 import { issueToken } from '../src/auth/tokens.ts';
 import { startBenchApp } from './in-process.ts';
 
@@ -17,8 +20,25 @@ const only = process.argv[4]?.split(',');
 const chosen = (name: string) => !only || only.some((word) => name.includes(word));
 
 // The bulk inserts and VACUUM of 300,000 rows take longer than the default statement timeout.
-const app = await startBenchApp({ JOB_WORKERS_IN_SERVER: 'false', EPICS_ENABLED: 'true', DB_STATEMENT_TIMEOUT_MS: '600000' });
+const ENV = { JOB_WORKERS_IN_SERVER: 'false', EPICS_ENABLED: 'true', DB_STATEMENT_TIMEOUT_MS: '600000' };
+const app = await startBenchApp(ENV);
+type App = typeof app;
 const { deps, base, headers, post } = app;
+
+/** The app over the small tables of the whole-table lists: a database of its own. */
+async function startSmallApp(): Promise<App> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return startBenchApp(ENV);
+  const small = new URL(url);
+  small.pathname = `${small.pathname}_small`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const name = small.pathname.slice(1);
+  await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  return startBenchApp({ ...ENV, DATABASE_URL: small.toString() });
+}
 const minutes = (expr: string) => `now() - (${expr}) * interval '1 minute'`;
 
 /** A REST GET (path under /api/v4) or a GraphQL query, as the parent's viewer (root's token without one). */
@@ -47,11 +67,11 @@ type TableScenario = {
   name: string;
   table: string;
   seed: (from: number, to: number) => string | string[];
-  requests: () => Promise<Requests> | Requests;
+  requests: (on: App) => Promise<Requests> | Requests;
 };
 
 let parents = 0;
-const newGroup = async () => post('/groups', { name: `Scale ${++parents}`, path: `scale-${parents}` });
+const newGroup = async (on: App = app) => on.post('/groups', { name: `Scale ${++parents}`, path: `scale-${parents}` });
 const newProject = async () => post('/projects', { name: `scale-${++parents}`, namespace_id: (await newGroup()).id });
 const newUser = async () => {
   const n = ++parents;
@@ -94,8 +114,8 @@ async function sourceUsersCursor(path: string, rows: number): Promise<string> {
   return after!;
 }
 
-async function graphql(request: { query: string; variables: Record<string, unknown> }, as: Record<string, string>) {
-  const res = await fetch(`${base}/api/graphql`, { method: 'POST', headers: as, body: JSON.stringify(request) });
+async function graphql(request: { query: string; variables: Record<string, unknown> }, as: Record<string, string>, on: App = app) {
+  const res = await fetch(`${on.base}/api/graphql`, { method: 'POST', headers: as, body: JSON.stringify(request) });
   const body = await res.json();
   if (!res.ok || body.errors) throw new Error(`GraphQL: ${res.status} ${JSON.stringify(body.errors)}`);
   return body;
@@ -274,8 +294,8 @@ const tableScenarios: TableScenario[] = [
         : `INSERT INTO projects (name, path, namespace_id, created_at, updated_at, last_activity_at)
            SELECT 'crowd project ' || i, 'crowd-project-' || i, (SELECT id FROM namespaces WHERE path = 'crowd-1'), now(), now(), now()
            FROM generate_series(1, ${SMALL}) i`,
-    requests: async () => {
-      const project = await post('/projects', { name: `scale-${++parents}`, namespace_id: (await newGroup()).id });
+    requests: async (on) => {
+      const project = await on.post('/projects', { name: `scale-${++parents}`, namespace_id: (await newGroup(on)).id });
       return { 'GET /projects/:id': `/projects/${project.id}`, 'GET /projects/:id/labels': `/projects/${project.id}/labels` };
     },
   },
@@ -286,8 +306,8 @@ const tableScenarios: TableScenario[] = [
     table: 'integrations',
     seed: () => `INSERT INTO integrations (namespace_id, slug, active, updated_at)
       SELECT id, 'slack', true, now() FROM namespaces WHERE path LIKE 'crowd-%' ON CONFLICT DO NOTHING`,
-    requests: async () => {
-      const group = await deps.db.namespace.findFirstOrThrow({ where: { path: 'crowd-1' } });
+    requests: async (on) => {
+      const group = await on.deps.db.namespace.findFirstOrThrow({ where: { path: 'crowd-1' } });
       return { 'GET /groups/:id/integrations': `/groups/${group.id}/integrations` };
     },
   },
@@ -310,30 +330,46 @@ const tableScenarios: TableScenario[] = [
   },
 ];
 
-/** Median milliseconds of `requests` requests, after two to warm up. */
-async function median(request: Request, as: Record<string, string>): Promise<number> {
-  const once = async () => {
-    const started = performance.now();
-    if (typeof request !== 'string') await graphql(request, as);
-    else {
-      const res = await fetch(`${base}/api/v4${request}`, { headers: as });
-      if (!res.ok) throw new Error(`GET ${request}: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    }
-    return performance.now() - started;
-  };
-  await once();
-  await once();
-  const times: number[] = [];
-  for (let i = 0; i < requests; i++) times.push(await once());
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+/** One side of a comparison: a request, the app that serves it and the viewer's headers. */
+type Side = { on: App; request: Request; as: Record<string, string> };
+
+/** Milliseconds of one request. */
+async function timed({ on, request, as }: Side): Promise<number> {
+  const started = performance.now();
+  if (typeof request !== 'string') await graphql(request, as, on);
+  else {
+    const res = await fetch(`${on.base}/api/v4${request}`, { headers: as });
+    if (!res.ok) throw new Error(`GET ${request}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+  return performance.now() - started;
+}
+
+/** The median milliseconds of `requests` requests of each side, the two taking turns, after two each to warm up. */
+async function medians(small: Side, big: Side): Promise<[number, number]> {
+  const times: [number[], number[]] = [[], []];
+  for (let i = -2; i < requests; i++) {
+    const [a, b] = [await timed(small), await timed(big)];
+    if (i < 0) continue;
+    times[0].push(a);
+    times[1].push(b);
+  }
+  const median = (list: number[]) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
+  return [median(times[0]), median(times[1])];
 }
 
 const row = (name: string, label: string, a: number, b: number) =>
   console.log(`| ${name} | ${label} | ${a.toFixed(1)} ms | ${b.toFixed(1)} ms | ${(b / a).toFixed(2)}× |`);
-const run = async (statements: string | string[]) => {
-  for (const statement of [statements].flat()) await deps.db.$executeRawUnsafe(statement);
+/**
+ * After a bulk load: VACUUM ANALYZE the table, as autovacuum would, then a CHECKPOINT, so that the
+ * load's writes are flushed before the requests are timed rather than while they run.
+ */
+const settle = async (table: string, on: App = app) => {
+  await on.deps.db.$executeRawUnsafe(`VACUUM ANALYZE ${table}`);
+  await on.deps.db.$executeRawUnsafe('CHECKPOINT');
+};
+const run = async (statements: string | string[], on: App = app) => {
+  for (const statement of [statements].flat()) await on.deps.db.$executeRawUnsafe(statement);
 };
 
 /**
@@ -341,35 +377,40 @@ const run = async (statements: string | string[]) => {
  * over whole tables are measured small first, and in a process just started their requests would
  * also pay for compiling the code every request runs, which the big ones, minutes later, do not.
  */
-async function warmProcess() {
+async function warmProcess(on: App) {
   const paths = ['/users?per_page=20', '/groups?per_page=20', '/personal_access_tokens?per_page=20', '/projects?per_page=20&search=warm'];
   for (let i = 0; i < 100; i++) {
-    for (const path of paths) await (await fetch(`${base}/api/v4${path}`, { headers })).arrayBuffer();
-    await graphql({ query: '{ currentUser { id } }', variables: {} }, headers);
+    for (const path of paths) await (await fetch(`${on.base}/api/v4${path}`, { headers: on.headers })).arrayBuffer();
+    await graphql({ query: '{ currentUser { id } }', variables: {} }, on.headers, on);
   }
 }
 
+let smallApp: App | undefined;
 try {
   console.log(`${requests} requests each, medians; page size 20; ${SMALL.toLocaleString('en')} vs ${BIG.toLocaleString('en')} rows`);
-  await warmProcess();
   console.log('| list | request | 1,000 rows | big | ratio |\n|---|---|---|---|---|');
-  // The lists over whole tables: each at 1,000 rows, then all of them again at `big`. The people
-  // are seeded whichever lists run: members and access requests point at them.
+  // The lists over whole tables: 1,000 rows in the small app's database, `big` in the main one's.
+  // The people are seeded whichever lists run: members and access requests point at them.
   const seeded = tableScenarios.filter((s) => s === PEOPLE_SCENARIO || chosen(s.name));
-  const small = new Map<TableScenario, Map<string, number>>();
+  smallApp = seeded.some((s) => chosen(s.name)) ? await startSmallApp() : undefined;
+  const small = smallApp;
+  await warmProcess(app);
+  if (small) await warmProcess(small);
   for (const s of seeded) {
-    await run(s.seed(1, SMALL));
-    await deps.db.$executeRawUnsafe(`VACUUM ANALYZE ${s.table}`);
-    if (!chosen(s.name)) continue;
-    const times = new Map<string, number>();
-    for (const [label, request] of Object.entries(await s.requests())) times.set(label, await median(request, headers));
-    small.set(s, times);
+    if (small) {
+      await run(s.seed(1, SMALL), small);
+      await settle(s.table, small);
+    }
+    await run(s.seed(1, BIG));
+    await settle(s.table);
   }
   for (const s of seeded) {
-    await run(s.seed(SMALL + 1, BIG));
-    await deps.db.$executeRawUnsafe(`VACUUM ANALYZE ${s.table}`);
-    if (!chosen(s.name)) continue;
-    for (const [label, request] of Object.entries(await s.requests())) row(s.name, label, small.get(s)!.get(label)!, await median(request, headers));
+    if (!small || !chosen(s.name)) continue;
+    const [smallRequests, bigRequests] = [await s.requests(small), await s.requests(app)];
+    for (const [label, request] of Object.entries(smallRequests)) {
+      const times = await medians({ on: small, request, as: small.headers }, { on: app, request: bigRequests[label]!, as: headers });
+      row(s.name, label, ...times);
+    }
   }
   for (const scenario of scenarios) {
     if (!chosen(scenario.name)) continue;
@@ -379,13 +420,15 @@ try {
       await run(scenario.seed(parent.id, rows));
       parents.push(parent);
     }
-    await deps.db.$executeRawUnsafe(`VACUUM ANALYZE ${scenario.table}`);
+    await settle(scenario.table);
     const [a, b] = parents as [Parent, Parent];
     const [smallRequests, bigRequests] = [await scenario.requests(a), await scenario.requests(b)];
     for (const [label, request] of Object.entries(smallRequests)) {
-      row(scenario.name, label, await median(request, a.headers ?? headers), await median(bigRequests[label]!, b.headers ?? headers));
+      const times = await medians({ on: app, request, as: a.headers ?? headers }, { on: app, request: bigRequests[label]!, as: b.headers ?? headers });
+      row(scenario.name, label, ...times);
     }
   }
 } finally {
+  await smallApp?.close();
   await app.close();
 }

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Repository } from '../git/repository.ts';
 import type { Namespace, Project, User } from '../generated/prisma/client.ts';
 import type { Context } from './context.ts';
-import { projectsWithNamespace, usersById } from './store.ts';
+import { projectsWithNamespace, usersByEmail, usersById } from './store.ts';
 
 /**
  * A DataLoader that also hands out what it has already read without a promise: `use(key, fn)`
@@ -124,7 +124,7 @@ const CORE_LOADERS = {
   /** Users by e-mail address, compared case-insensitively (keys lower-cased): commit authors. */
   userByEmail: (ctx: Context) =>
     batchBy<string, User>(
-      (emails) => ctx.db.user.findMany({ where: { OR: emails.map((email) => ({ email: { equals: email, mode: 'insensitive' as const } })) } }),
+      (emails) => usersByEmail(ctx.deps.sql, emails),
       (u) => u.email.toLowerCase(),
     ),
   namespace: (ctx: Context) =>

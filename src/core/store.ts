@@ -33,6 +33,20 @@ const USERS_BY_ID = `SELECT ${userColumns('u')} FROM users u WHERE u.id = ANY($1
 /** Users by id: authors, assignees, members, over the pool (SqlReader), the rows Prisma would read. */
 export const usersById = (sql: SqlReader, ids: readonly number[]) => sql.rows<User>(USERS_BY_ID, [ids]);
 
+// E-mail addresses are compared case aside as `lower(email)`, which `users_lower_email_idx` serves.
+// Prisma writes an insensitive equality as ILIKE, which only a trigram index could serve, reading
+// every entry of the address's trigrams (most addresses share their domain's).
+const USERS_BY_EMAIL = `SELECT ${userColumns('u')} FROM users u WHERE lower(u.email) = ANY(SELECT lower(e) FROM unnest($1::text[]) e)`;
+
+/** Users by e-mail address, case aside (commit authors). */
+export const usersByEmail = (sql: SqlReader, emails: readonly string[]) => sql.rows<User>(USERS_BY_EMAIL, [emails]);
+
+/** The ids of the users whose e-mail is `email`, case aside; in the transaction `db` when given one. */
+export async function userIdsWithEmail(db: Pick<Db, '$queryRaw'>, email: string): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>`SELECT id FROM users WHERE lower(email) = lower(${email})`;
+  return rows.map((r) => r.id);
+}
+
 /**
  * Next per-parent iid (milestones of a project, epics of a group, alerts of a project, …),
  * incremented atomically in one statement so concurrent creates, in any process, never share one.

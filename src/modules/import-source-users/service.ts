@@ -16,6 +16,7 @@ import type { JobContext } from '../../jobs/definitions.ts';
 import { resolveParent, type ParentInput } from '../parents/parent.ts';
 import { findNulByte, parseCsv, tooManyDelimiters, toCsv } from './csv.ts';
 import { activeRealUsers, type Assignee } from './store.ts';
+import { userIdsWithEmail } from '../../core/store.ts';
 
 /** GitLab's import type for direct transfer, the only importer here. */
 export const IMPORT_TYPE = 'gitlab_migration';
@@ -98,10 +99,10 @@ export class ContributorMapper {
 }
 
 /** An active user with this e-mail who is a member of the group tree (the group, a subgroup or one of its projects). */
-function memberWithEmail(tx: Prisma.TransactionClient, rootId: number, email: string) {
+async function memberWithEmail(tx: Prisma.TransactionClient, rootId: number, email: string) {
   return tx.user.findFirst({
     where: {
-      email: { equals: email, mode: 'insensitive' },
+      id: { in: await userIdsWithEmail(tx, email) },
       state: 'active',
       memberships: { some: { OR: [{ namespace: { traversalIds: { has: rootId } } }, { project: { namespace: { traversalIds: { has: rootId } } } }] } },
     },

@@ -11,7 +11,7 @@ import { checkInput, rules } from '../../core/input-rules.ts';
 import type { Listing } from '../../core/listing.ts';
 import { keysetOf, seekWhere, type SortKey } from '../../db/keyset.ts';
 import { pathProblems } from '../namespaces/paths.ts';
-import { userIdsWithEmail } from './store.ts';
+import { userIdsWithEmail } from '../../core/store.ts';
 
 export type UserInput = {
   username?: string | null;

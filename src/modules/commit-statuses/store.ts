@@ -19,7 +19,7 @@ const STATUS = selectList('CommitStatus', 's');
 
 /**
  * The statuses of one pipeline `p` that the query keeps, as conditions over `commit_statuses s`:
- * the latest of each name are those not retried, read from (pipeline_id, retried, id).
+ * the latest of each name are those not retried, read from their partial index on (pipeline_id, id).
  */
 function statusConditions(query: StatusQuery, where: Conditions): Conditions {
   where.and('s.pipeline_id = p.id');
